@@ -1,0 +1,1 @@
+"""Scripted players for goldrush-env (random to strong). Depends on goldrush_env, never the reverse."""

@@ -1,0 +1,146 @@
+"""The cards of *Gold* and the facts of the game, declared once.
+
+A card is a small int, an index into the lookup tables below, so that the
+engine's inner loop only does list indexing:
+
+======  ==========================  ==========================
+ids     cards                       code (RULES.md notation)
+======  ==========================  ==========================
+0..3    gold worth 1..4             ``G1`` .. ``G4``
+4       dynamite                    ``D``
+5..24   miner of colour c, value v  ``M<c><v>``, id 5 + 4c + (v - 2)
+======  ==========================  ==========================
+
+An empty position of a layout is :data:`EMPTY` (``-1``, code ``-``).
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Sequence
+
+from goldrush_env.errors import LayoutError
+
+# --- facts of the game -------------------------------------------------------
+
+NUM_POSITIONS = 64
+"""Positions 0..63 of the table, read as an 8x8 grid row by row (D7)."""
+GRID_SIZE = 8
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+NUM_COLOURS = 5
+GOLD_RUSH_THRESHOLD = 10
+"""The Gold Rush begins at the start of a turn with this many cards or fewer."""
+GOLD_VALUES = (1, 2, 3, 4)
+MINER_VALUES = (2, 3, 4, 5)
+TOTAL_GOLD = 60
+
+# --- card ids -----------------------------------------------------------------
+
+EMPTY = -1
+NUM_CARD_TYPES = 25
+DYNAMITE = 4
+_FIRST_MINER = 5
+
+GOLD, MINER, BOMB = "gold", "miner", "dynamite"
+
+
+def gold(value: int) -> int:
+    """The id of a gold card worth ``value`` (1..4)."""
+    if value not in GOLD_VALUES:
+        raise ValueError(f"gold value {value!r} is not one of {GOLD_VALUES}")
+    return value - 1
+
+
+def miner(colour: int, value: int) -> int:
+    """The id of the miner of ``colour`` (0..4) with ``value`` (2..5)."""
+    if colour not in range(NUM_COLOURS):
+        raise ValueError(f"miner colour {colour!r} is not in 0..{NUM_COLOURS - 1}")
+    if value not in MINER_VALUES:
+        raise ValueError(f"miner value {value!r} is not one of {MINER_VALUES}")
+    return _FIRST_MINER + 4 * colour + (value - 2)
+
+
+# Lookup tables indexed by card id: what kind it is, its value (gold value,
+# miner strength, 0 for dynamite), its colour (-1 unless a miner), its code.
+KIND: tuple[str, ...] = (GOLD,) * 4 + (BOMB,) + (MINER,) * 20
+VALUE: tuple[int, ...] = (1, 2, 3, 4, 0) + MINER_VALUES * NUM_COLOURS
+COLOUR: tuple[int, ...] = (-1,) * 5 + tuple(c for c in range(NUM_COLOURS) for _ in MINER_VALUES)
+CODE: tuple[str, ...] = tuple(
+    f"G{VALUE[c]}" if KIND[c] == GOLD else "D" if c == DYNAMITE else f"M{COLOUR[c]}{VALUE[c]}"
+    for c in range(NUM_CARD_TYPES)
+)
+IS_GOLD: tuple[bool, ...] = tuple(k == GOLD for k in KIND)
+IS_MINER: tuple[bool, ...] = tuple(k == MINER for k in KIND)
+
+_BY_CODE = {code: card for card, code in enumerate(CODE)}
+_BY_CODE["-"] = EMPTY
+
+# How many of each card the box holds (69 cards less the 5 mine entrances).
+BOX_COUNT: tuple[int, ...] = (5, 7, 7, 5, 5) + (2, 2, 2, 1) * NUM_COLOURS
+assert sum(BOX_COUNT) == NUM_POSITIONS
+assert sum(VALUE[c] * BOX_COUNT[c] for c in range(4)) == TOTAL_GOLD
+
+
+def parse_card(code: str) -> int:
+    """The card id of a code such as ``"G3"``, ``"D"``, ``"M25"`` or ``"-"`` (empty)."""
+    try:
+        return _BY_CODE[code]
+    except (KeyError, TypeError):
+        raise LayoutError(
+            f"unknown card code {code!r}: expected G1..G4, D, M<colour 0-4><value 2-5> "
+            f"or '-' for an empty position"
+        ) from None
+
+
+def card_code(card: int) -> str:
+    """The RULES.md code of a card id (``"-"`` for :data:`EMPTY`)."""
+    return "-" if card == EMPTY else CODE[card]
+
+
+def full_box() -> list[int]:
+    """All 64 cards of the box, in id order."""
+    return [card for card in range(NUM_CARD_TYPES) for _ in range(BOX_COUNT[card])]
+
+
+def parse_layout(layout: str | Sequence[str] | Sequence[int]) -> list[int]:
+    """Check a table layout and return it as 64 card ids (:data:`EMPTY` for a gap).
+
+    ``layout`` is 64 codes (a sequence, or one string of whitespace-separated
+    codes, handy for writing the 8x8 grid as eight lines) or 64 card ids. A
+    layout may leave positions empty but may not hold more cards of a kind
+    than the box has (D8).
+    """
+    if isinstance(layout, str):
+        layout = layout.split()
+    try:
+        items = list(layout)
+    except TypeError:
+        raise LayoutError(f"a layout is a sequence of {NUM_POSITIONS} card codes, got {layout!r}") from None
+    cards = [_layout_entry(item) for item in items]
+    if len(cards) != NUM_POSITIONS:
+        raise LayoutError(f"a layout has exactly {NUM_POSITIONS} positions (use '-' for empty ones), got {len(cards)}")
+    counts = [0] * (NUM_CARD_TYPES + 1)
+    for card in cards:
+        counts[card] += 1  # EMPTY (-1) lands in the extra last slot, which is never checked
+    too_many = [f"{counts[card]} x {CODE[card]} (the box has {BOX_COUNT[card]})"
+                for card in range(NUM_CARD_TYPES) if counts[card] > BOX_COUNT[card]]
+    if too_many:
+        raise LayoutError("layout holds more cards than the box: " + ", ".join(too_many))
+    return cards
+
+
+def _layout_entry(item: Any) -> int:
+    if type(item) is int and EMPTY <= item < NUM_CARD_TYPES:
+        return item
+    if isinstance(item, str):
+        return parse_card(item)
+    try:
+        if isinstance(item, bool):
+            raise TypeError
+        card = operator.index(item)
+    except TypeError:
+        raise LayoutError(f"layout entry {item!r} is neither a card code nor a card id") from None
+    if not EMPTY <= card < NUM_CARD_TYPES:
+        raise LayoutError(f"unknown card id {card}: expected {EMPTY} (empty) to {NUM_CARD_TYPES - 1}")
+    return card

@@ -1,0 +1,540 @@
+"""The rules of *Gold*, with no RL library in sight.
+
+:class:`Game` holds one game: the table (64 positions, 8x8, D7), whose turn
+it is, the face-up first card of a normal turn, scores, and the Gold Rush.
+Each :meth:`Game.flip` turns one card and returns a :class:`FlipEvent`, a
+public record of what everyone at the table saw; memory models, renderers
+and replays are built from these events alone.
+
+How this engine reads the places where the rule sheets are silent (RULES.md):
+
+* D1 colours. With two players seat 0 owns colours 0 and 1, seat 1 owns 2
+  and 3; with three to five players seat s owns colour s. Other colours are
+  unowned, and gold struck by an unowned miner goes to the active player.
+* D2 order. The two cards of a normal turn are flipped one after the other:
+  the first is face up (and public) before the second is chosen.
+* D3 stalemate. If, at the start of a turn with more than ten cards on the
+  table, no pair of them could ever remove a card (no dynamite, at most one
+  distinct miner value, and every miner weaker than every gold), the Gold
+  Rush starts there and then, so the game cannot stall.
+* D4 turn limit. ``max_turns`` (off by default) truncates a game after that
+  many completed turns. A truncated game is not over; its standing is read
+  from the scores so far.
+* D5 ranking. Most points wins, then most gold cards; seats still level all
+  win together.
+* D6 matches: see :mod:`goldrush_env.match`.
+* D7 positions are 0..63, the 8x8 grid read row by row.
+* D8 custom layouts may leave positions empty but never hold more cards of a
+  kind than the box does.
+* D9 everything flipped is public, and so is the gold each seat holds.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import operator
+import sys
+from typing import Any, Iterable, NamedTuple, Sequence
+
+import numpy as np
+
+from goldrush_env.cards import (
+    CODE,
+    DYNAMITE,
+    EMPTY,
+    GOLD_RUSH_THRESHOLD,
+    GRID_SIZE,
+    IS_GOLD,
+    IS_MINER,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NUM_CARD_TYPES,
+    NUM_COLOURS,
+    NUM_POSITIONS,
+    VALUE,
+    COLOUR,
+    card_code,
+    full_box,
+    parse_layout,
+)
+from goldrush_env.errors import GoldRushError, IllegalFlipError
+
+__all__ = ["Game", "FlipEvent", "Outcome", "colour_owners", "SERIAL_FORMAT"]
+
+SERIAL_FORMAT = "goldrush-game/1"
+
+
+class Outcome(str, enum.Enum):
+    """What a flip did. The values are the outcome names of RULES.md."""
+
+    FIRST = "first"
+    """First card of a normal turn, now face up; nothing is decided yet."""
+    STRIKE = "strike"
+    """Miner at least as strong as the gold: the miner's owner takes the gold."""
+    DUEL = "duel"
+    """Two miners of different values: the weaker leaves the game."""
+    DYNAMITE = "dynamite"
+    """At least one dynamite: both cards leave the game."""
+    NOTHING = "nothing"
+    """Both cards go back face down where they were."""
+    RUSH_GOLD = "rush_gold"
+    """Gold Rush: a gold card, taken by the active player."""
+    RUSH_DISCARD = "rush_discard"
+    """Gold Rush: a miner or dynamite, which simply leaves the game."""
+
+
+class FlipEvent(NamedTuple):
+    """The public record of one flip: everything the players saw happen."""
+
+    turn: int
+    """Index of the turn the flip belongs to (0-based)."""
+    player: int
+    """The active seat, who flipped."""
+    position: int
+    """Where the card was flipped (0..63)."""
+    card: int
+    """The card revealed there (a card id of :mod:`goldrush_env.cards`)."""
+    outcome: Outcome
+    receiver: int | None
+    """The seat that received gold (strike or rush gold), else ``None``."""
+    removed: tuple[int, ...]
+    """Positions whose cards left the table as a result of this flip."""
+    partner: int | None
+    """For the second flip of a normal turn, the position of the first card."""
+    rush_begins: bool
+    """True if the Gold Rush begins with the next turn (announced to all)."""
+
+    @property
+    def label(self) -> str:
+        """The outcome in the notation of ``vectors.jsonl``, e.g. ``"strike:1"``."""
+        if self.receiver is None:
+            return self.outcome.value
+        return f"{self.outcome.value}:{self.receiver}"
+
+    def describe(self) -> str:
+        """One line for people, e.g. ``"turn 3, seat 1 flips M24 at 17: duel"``."""
+        text = f"turn {self.turn}, seat {self.player} flips {CODE[self.card]} at {self.position}: {self.label}"
+        if self.rush_begins:
+            text += " (the Gold Rush begins)"
+        return text
+
+
+def colour_owners(num_players: int) -> tuple[int, ...]:
+    """The seat owning each colour, ``-1`` for an unowned colour (D1)."""
+    _check_num_players(num_players)
+    if num_players == 2:
+        return (0, 0, 1, 1, -1)
+    return tuple(c if c < num_players else -1 for c in range(NUM_COLOURS))
+
+
+def _check_num_players(num_players: Any) -> None:
+    if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) \
+            or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+        raise GoldRushError(f"num_players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {num_players!r}")
+
+
+def _pair_rules() -> list[tuple[Outcome, bool, bool, int, int]]:
+    """For every ordered pair of cards (first, second), flattened as 25*first+second:
+    (outcome, first leaves, second leaves, gold card taken or -1, colour of the striking miner or -1)."""
+    table = []
+    for a in range(NUM_CARD_TYPES):
+        for b in range(NUM_CARD_TYPES):
+            if a == DYNAMITE or b == DYNAMITE:
+                table.append((Outcome.DYNAMITE, True, True, -1, -1))
+            elif IS_MINER[a] and IS_MINER[b]:
+                if VALUE[a] == VALUE[b]:
+                    table.append((Outcome.NOTHING, False, False, -1, -1))
+                else:
+                    table.append((Outcome.DUEL, VALUE[a] < VALUE[b], VALUE[b] < VALUE[a], -1, -1))
+            elif IS_GOLD[a] and IS_GOLD[b]:
+                table.append((Outcome.NOTHING, False, False, -1, -1))
+            else:
+                gold, miner = (a, b) if IS_GOLD[a] else (b, a)
+                if VALUE[miner] >= VALUE[gold]:
+                    table.append((Outcome.STRIKE, True, True, gold, COLOUR[miner]))
+                else:
+                    table.append((Outcome.NOTHING, False, False, -1, -1))
+    return table
+
+
+_PAIR = _pair_rules()
+_event = tuple.__new__  # FlipEvent without the Python-level __new__ frame, for the hot path
+_RUSH_GOLD, _RUSH_DISCARD, _FIRST = Outcome.RUSH_GOLD, Outcome.RUSH_DISCARD, Outcome.FIRST
+
+
+class Game:
+    """One game of *Gold* for 2-5 players.
+
+    ``Game(num_players, layout)`` starts from a given table (64 codes or card
+    ids, ``"-"`` for an empty position); :meth:`shuffled` deals the full box
+    at random from a seed. ``first_player`` is the seat that starts,
+    ``max_turns`` the optional turn limit (D4).
+
+    >>> game = Game.shuffled(2, seed=7)
+    >>> event = game.flip(game.legal_positions()[0])
+    >>> event.outcome
+    <Outcome.FIRST: 'first'>
+    """
+
+    __slots__ = (
+        "num_players", "first_player", "max_turns", "_limit", "_owner", "_initial",
+        "_table", "_positions", "_face_up", "_player", "_turn", "_rush", "_rush_from",
+        "_scores", "_gold_cards", "_dynamite", "_miners", "_golds", "_history",
+    )
+
+    def __init__(self, num_players: int, layout: str | Sequence[str] | Sequence[int], *,
+                 first_player: int = 0, max_turns: int | None = None) -> None:
+        _check_num_players(num_players)
+        if isinstance(first_player, bool) or not isinstance(first_player, (int, np.integer)) \
+                or not 0 <= first_player < num_players:
+            raise GoldRushError(f"first_player must be a seat from 0 to {num_players - 1}, got {first_player!r}")
+        if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer))
+                                      or max_turns < 1):
+            raise GoldRushError(f"max_turns must be None (no limit) or an int >= 1, got {max_turns!r}")
+        table = parse_layout(layout)
+        self.num_players = int(num_players)
+        self.first_player = int(first_player)
+        self.max_turns = None if max_turns is None else int(max_turns)
+        self._limit = sys.maxsize if max_turns is None else self.max_turns
+        self._owner = colour_owners(self.num_players)
+        self._initial = tuple(table)
+        self._table = table
+        self._positions = [p for p in range(NUM_POSITIONS) if table[p] != EMPTY]
+        self._face_up = -1
+        self._player = self.first_player
+        self._turn = 0
+        self._rush = False
+        self._rush_from: int | None = None
+        self._scores = [0] * self.num_players
+        self._gold_cards = [0] * self.num_players
+        # Counts of what is on the table, kept for the stalemate test (D3).
+        self._dynamite = sum(card == DYNAMITE for card in table)
+        self._miners = [0] * 6  # by value 2..5 (indices 0, 1 unused)
+        self._golds = [0] * 5  # by value 1..4
+        for card in table:
+            if card != EMPTY and IS_MINER[card]:
+                self._miners[VALUE[card]] += 1
+            elif card != EMPTY and IS_GOLD[card]:
+                self._golds[VALUE[card]] += 1
+        self._history: list[FlipEvent] = []
+        self._start_turn()
+
+    @classmethod
+    def shuffled(cls, num_players: int, seed: int | np.random.Generator | None = None, *,
+                 first_player: int = 0, max_turns: int | None = None) -> "Game":
+        """A game on the full box of 64 cards shuffled by ``seed``.
+
+        ``seed`` is an int or a :class:`numpy.random.Generator` (which is
+        advanced); the same int always deals the same table. ``None`` draws
+        fresh entropy from the operating system, never from global state.
+        """
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        deck = full_box()
+        order = rng.permutation(NUM_POSITIONS)
+        return cls(num_players, [deck[i] for i in order], first_player=first_player, max_turns=max_turns)
+
+    # --- the public state ---------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        """The seat to flip next (the seat that would have moved, once the game has ended)."""
+        return self._player
+
+    @property
+    def turn(self) -> int:
+        """The number of completed turns."""
+        return self._turn
+
+    @property
+    def gold_rush(self) -> bool:
+        """True once the Gold Rush has begun (one flip per turn from then on)."""
+        return self._rush
+
+    @property
+    def gold_rush_from_turn(self) -> int | None:
+        """The index of the first Gold Rush turn, or ``None`` before it begins."""
+        return self._rush_from
+
+    @property
+    def face_up(self) -> int | None:
+        """Position of the face-up first card of the current normal turn, if any."""
+        return None if self._face_up < 0 else self._face_up
+
+    @property
+    def cards_left(self) -> int:
+        """How many cards are on the table (face down or face up)."""
+        return len(self._positions)
+
+    @property
+    def is_over(self) -> bool:
+        """True once the last card has left the table."""
+        return not self._positions
+
+    @property
+    def is_truncated(self) -> bool:
+        """True when the turn limit (D4) stopped a game that is not over."""
+        return self._turn >= self._limit and bool(self._positions)
+
+    @property
+    def is_finished(self) -> bool:
+        """Over or truncated: no further flip is allowed."""
+        return self.is_over or self.is_truncated
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Points (sum of gold values) per seat."""
+        return tuple(self._scores)
+
+    @property
+    def gold_cards(self) -> tuple[int, ...]:
+        """Number of gold cards held per seat."""
+        return tuple(self._gold_cards)
+
+    @property
+    def history(self) -> tuple[FlipEvent, ...]:
+        """Every flip of the game so far, in order."""
+        return tuple(self._history)
+
+    @property
+    def initial_layout(self) -> tuple[int, ...]:
+        """The table as it was dealt, as card ids."""
+        return self._initial
+
+    @property
+    def table(self) -> tuple[int, ...]:
+        """The card at each position (:data:`~goldrush_env.cards.EMPTY` for none).
+
+        This is the hidden truth: players only know what they saw flipped.
+        """
+        return tuple(self._table)
+
+    def card_at(self, position: int) -> int:
+        """The card at ``position`` (hidden information; see :attr:`table`)."""
+        return self._table[self._check_position(position)]
+
+    def on_table(self) -> list[int]:
+        """Positions that hold a card, ascending."""
+        return list(self._positions)
+
+    def legal_positions(self) -> list[int]:
+        """Positions that may be flipped now, ascending: every card on the table
+        except the face-up first card. Empty once the game is over or truncated."""
+        if not self._positions or self._turn >= self._limit:
+            return []
+        legal = self._positions.copy()
+        if self._face_up >= 0:
+            legal.remove(self._face_up)
+        return legal
+
+    def leaders(self) -> tuple[int, ...]:
+        """The seats that would win if the game ended now (D5): most points, then most gold cards."""
+        best = max(zip(self._scores, self._gold_cards))
+        return tuple(s for s in range(self.num_players) if (self._scores[s], self._gold_cards[s]) == best)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats once the game is over or truncated (D5); ``()`` while it is in play."""
+        return self.leaders() if self.is_finished else ()
+
+    # --- playing ----------------------------------------------------------------
+
+    def flip(self, position: int) -> FlipEvent:
+        """Flip the card at ``position`` and apply the rules; returns what happened.
+
+        Raises :class:`~goldrush_env.errors.IllegalFlipError` (and changes
+        nothing) for a position that is out of range, empty, already face up,
+        or when the game is over or truncated.
+        """
+        if type(position) is not int:
+            position = self._check_position(position)
+        table = self._table
+        if not 0 <= position < NUM_POSITIONS:
+            self._check_position(position)
+        card = table[position]
+        if card == EMPTY or position == self._face_up or self._turn >= self._limit:
+            self._refuse(position)
+        player = self._player
+
+        if self._rush:
+            self._remove(position, card)
+            if IS_GOLD[card]:
+                self._scores[player] += VALUE[card]
+                self._gold_cards[player] += 1
+                outcome, receiver = _RUSH_GOLD, player
+            else:
+                outcome, receiver = _RUSH_DISCARD, None
+            event = _event(FlipEvent, (self._turn, player, position, card, outcome, receiver, (position,), None,
+                                       self._end_turn()))
+        elif self._face_up < 0:
+            self._face_up = position
+            event = _event(FlipEvent, (self._turn, player, position, card, _FIRST, None, (), None, False))
+        else:
+            first_position = self._face_up
+            first = table[first_position]
+            outcome, first_leaves, second_leaves, gold, colour = _PAIR[first * NUM_CARD_TYPES + card]
+            receiver = None
+            if gold >= 0:
+                owner = self._owner[colour]
+                receiver = player if owner < 0 else owner
+                self._scores[receiver] += VALUE[gold]
+                self._gold_cards[receiver] += 1
+            removed: tuple[int, ...] = ()
+            if first_leaves:
+                self._remove(first_position, first)
+                removed = (first_position,)
+            if second_leaves:
+                self._remove(position, card)
+                removed += (position,)
+            self._face_up = -1
+            event = _event(FlipEvent, (self._turn, player, position, card, outcome, receiver, removed, first_position,
+                                       self._end_turn()))
+        self._history.append(event)
+        return event
+
+    def _remove(self, position: int, card: int) -> None:
+        self._table[position] = EMPTY
+        self._positions.remove(position)
+        if card == DYNAMITE:
+            self._dynamite -= 1
+        elif IS_MINER[card]:
+            self._miners[VALUE[card]] -= 1
+        else:
+            self._golds[VALUE[card]] -= 1
+
+    def _end_turn(self) -> bool:
+        """Pass the turn on; returns True if the Gold Rush begins with the new turn."""
+        self._turn += 1
+        self._player = (self._player + 1) % self.num_players
+        return self._start_turn()
+
+    def _start_turn(self) -> bool:
+        if self._rush or not self._positions:
+            return False
+        if len(self._positions) <= GOLD_RUSH_THRESHOLD or self._is_stalemate():
+            self._rush = True
+            self._rush_from = self._turn
+            return True
+        return False
+
+    def _is_stalemate(self) -> bool:
+        """D3: no pair of the cards on the table can ever remove a card."""
+        if self._dynamite:
+            return False
+        miner_values = [v for v in range(2, 6) if self._miners[v]]
+        if len(miner_values) > 1:
+            return False
+        if not miner_values:
+            return True
+        gold_values = [v for v in range(1, 5) if self._golds[v]]
+        return not gold_values or miner_values[0] < gold_values[0]
+
+    def _check_position(self, position: Any) -> int:
+        try:
+            if isinstance(position, bool):
+                raise TypeError
+            index = operator.index(position)
+        except TypeError:
+            raise IllegalFlipError(f"position must be an int from 0 to {NUM_POSITIONS - 1}, got {position!r}") from None
+        if not 0 <= index < NUM_POSITIONS:
+            raise IllegalFlipError(f"position {index} is out of range: positions are 0 to {NUM_POSITIONS - 1}")
+        return index
+
+    def _refuse(self, position: int) -> None:
+        if self.is_over:
+            raise IllegalFlipError(f"cannot flip position {position}: the game is over (the table is empty)")
+        if self.is_truncated:
+            raise IllegalFlipError(
+                f"cannot flip position {position}: the game was truncated at the turn limit of {self.max_turns}")
+        if position == self._face_up:
+            raise IllegalFlipError(f"position {position} is already face up (the first card of this turn)")
+        raise IllegalFlipError(f"position {position} is empty: its card has left the table")
+
+    # --- copies, equality, serialisation ---------------------------------------
+
+    def copy(self) -> "Game":
+        """An independent copy (for search players): flipping one never affects the other."""
+        new = Game.__new__(Game)
+        for name in self.__slots__:
+            value = getattr(self, name)
+            setattr(new, name, value.copy() if isinstance(value, list) else value)
+        return new
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict) -> "Game":
+        return self.copy()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+    __hash__ = None  # mutable
+
+    def to_dict(self) -> dict[str, Any]:
+        """The game as plain data (JSON-ready): the deal and every flip so far.
+
+        :meth:`from_dict` replays the flips, so a saved game resumes exactly.
+        """
+        return {
+            "format": SERIAL_FORMAT,
+            "num_players": self.num_players,
+            "first_player": self.first_player,
+            "max_turns": self.max_turns,
+            "layout": [card_code(card) for card in self._initial],
+            "flips": [event.position for event in self._history],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Game":
+        """Rebuild a game saved by :meth:`to_dict`."""
+        if not isinstance(data, dict) or data.get("format") != SERIAL_FORMAT:
+            found = data.get("format") if isinstance(data, dict) else type(data).__name__
+            raise GoldRushError(f"not a saved game: expected format {SERIAL_FORMAT!r}, got {found!r}")
+        missing = {"num_players", "first_player", "max_turns", "layout", "flips"} - data.keys()
+        if missing:
+            raise GoldRushError(f"saved game lacks the keys {sorted(missing)}")
+        game = cls(data["num_players"], data["layout"], first_player=data["first_player"],
+                   max_turns=data["max_turns"])
+        game.replay(data["flips"])
+        return game
+
+    def to_json(self, **kwargs: Any) -> str:
+        """:meth:`to_dict` as a JSON string."""
+        return json.dumps(self.to_dict(), **kwargs)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Game":
+        """Rebuild a game from :meth:`to_json` output."""
+        return cls.from_dict(json.loads(text))
+
+    def replay(self, positions: Iterable[int]) -> list[FlipEvent]:
+        """Flip each position in turn; an illegal one raises with its index in the sequence."""
+        events = []
+        for index, position in enumerate(positions):
+            try:
+                events.append(self.flip(position))
+            except IllegalFlipError as error:
+                raise IllegalFlipError(f"flip #{index}: {error}") from None
+        return events
+
+    # --- text ---------------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        return (f"Game(num_players={self.num_players}, turn={self._turn}, player={self._player}, "
+                f"cards_left={self.cards_left}, scores={self.scores}, gold_rush={self._rush})")
+
+    def __str__(self) -> str:
+        """The whole table (hidden cards included) as an 8x8 grid; the face-up card in brackets."""
+        rows = []
+        for row in range(GRID_SIZE):
+            cells = []
+            for position in range(row * GRID_SIZE, (row + 1) * GRID_SIZE):
+                code = card_code(self._table[position])
+                cells.append(f"[{code}]".rjust(5) if position == self._face_up else code.rjust(5))
+            rows.append("".join(cells))
+        status = f"turn {self._turn}, seat {self._player} to play, scores {self.scores}"
+        if self._rush:
+            status += ", Gold Rush"
+        return "\n".join(rows + [status])
