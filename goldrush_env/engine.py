@@ -455,9 +455,15 @@ class Game:
     def copy(self) -> "Game":
         """An independent copy (for search players): flipping one never affects the other."""
         new = Game.__new__(Game)
-        for name in self.__slots__:
-            value = getattr(self, name)
-            setattr(new, name, value.copy() if isinstance(value, list) else value)
+        for name in _SHARED_SLOTS:
+            setattr(new, name, getattr(self, name))
+        new._table = self._table.copy()
+        new._positions = self._positions.copy()
+        new._scores = self._scores.copy()
+        new._gold_cards = self._gold_cards.copy()
+        new._miners = self._miners.copy()
+        new._golds = self._golds.copy()
+        new._history = self._history.copy()
         return new
 
     __copy__ = copy
@@ -534,7 +540,16 @@ class Game:
                 code = card_code(self._table[position])
                 cells.append(f"[{code}]".rjust(5) if position == self._face_up else code.rjust(5))
             rows.append("".join(cells))
-        status = f"turn {self._turn}, seat {self._player} to play, scores {self.scores}"
-        if self._rush:
-            status += ", Gold Rush"
+        if self.is_over:
+            status = f"game over after {self._turn} turns, scores {self.scores}"
+        elif self.is_truncated:
+            status = f"truncated at the turn limit ({self._turn} turns), scores {self.scores}"
+        else:
+            status = f"turn {self._turn}, seat {self._player} to play, scores {self.scores}"
+            if self._rush:
+                status += ", Gold Rush"
         return "\n".join(rows + [status])
+
+
+_LIST_SLOTS = ("_table", "_positions", "_scores", "_gold_cards", "_miners", "_golds", "_history")
+_SHARED_SLOTS = tuple(name for name in Game.__slots__ if name not in _LIST_SLOTS)  # immutable values

@@ -1,0 +1,51 @@
+"""The shape of the package: dependencies point one way, the rules core imports no RL library."""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+
+
+def imported_modules(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "goldrush_env").rglob("*.py")), ids=lambda p: p.name)
+def test_goldrush_env_never_imports_agents_or_train(path):
+    assert not imported_modules(path) & {"agents", "train"}
+
+
+@pytest.mark.parametrize("name", ["cards.py", "engine.py", "errors.py", "match.py"])
+def test_rules_core_imports_no_rl_library(name):
+    assert not imported_modules(ROOT / "goldrush_env" / name) & {"gymnasium", "pettingzoo", "torch",
+                                                                 "stable_baselines3", "sb3_contrib"}
+
+
+def test_the_three_folders_are_packages():
+    for package in ("goldrush_env", "agents", "train"):
+        __import__(package)
+
+
+def test_demo_prints_a_whole_game():
+    out = subprocess.run([sys.executable, "-m", "goldrush_env", "--players", "3", "--seed", "4"],
+                         capture_output=True, text=True, check=True).stdout
+    assert "turn 0, seat 0 flips" in out
+    assert "game over after" in out and "winners (" in out
+
+
+def test_engine_benchmark_runs_in_quick_mode():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_engine.py"), "--quick"],
+                         capture_output=True, text=True, check=True).stdout
+    for players in (2, 3, 4, 5):
+        assert f"{players} players:" in out
+    assert "Game.copy()" in out

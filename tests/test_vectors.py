@@ -1,0 +1,29 @@
+"""Every game of the shared rule vectors, replayed flip by flip."""
+
+import pytest
+
+from goldrush_env.engine import Game
+from conftest import load_vectors
+
+VECTORS = load_vectors()
+
+
+def test_all_vectors_are_present():
+    assert len(VECTORS) == 210
+    assert len({vector["name"] for vector in VECTORS}) == 210
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=[vector["name"] for vector in VECTORS])
+def test_vector_replays_exactly(vector):
+    game = Game(num_players=vector["num_players"], layout=vector["layout"], first_player=vector["first_player"])
+    for index, (position, outcome) in enumerate(zip(vector["flips"], vector["outcomes"], strict=True)):
+        assert position in game.legal_positions(), f"flip #{index} at {position} should be legal"
+        assert game.flip(position).label == outcome, f"flip #{index} at {position}"
+    expected = vector["expected"]
+    assert game.is_over
+    assert list(game.scores) == expected["scores"]
+    assert list(game.gold_cards) == expected["gold_cards"]
+    assert list(game.winners) == expected["winners"]
+    assert game.turn == expected["turns"]
+    assert game.gold_rush_from_turn == expected["gold_rush_from_turn"]
+    assert [event.label for event in game.history] == vector["outcomes"]
