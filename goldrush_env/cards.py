@@ -31,6 +31,9 @@ MAX_PLAYERS = 5
 NUM_COLOURS = 5
 GOLD_RUSH_THRESHOLD = 10
 """The Gold Rush begins at the start of a turn with this many cards or fewer."""
+DEFAULT_MAX_TURNS = 200
+"""The environments' turn limit (D4). Random play ends in 50-90 turns; the
+limit only stops seats that stall by flipping cards known to do nothing."""
 GOLD_VALUES = (1, 2, 3, 4)
 MINER_VALUES = (2, 3, 4, 5)
 TOTAL_GOLD = 60

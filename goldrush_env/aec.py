@@ -1,0 +1,378 @@
+"""
+# Gold
+
+=====================  ==================================================
+Import                 ``from goldrush_env import env`` (or ``raw_env``)
+Actions                Discrete
+Parallel API           No
+Manual control         No
+Agents                 ``agents = ['player_0', ..., 'player_{n-1}']``, n = 2..5
+Action shape           (1,)
+Action values          Discrete(64)
+Observation shape      ``observation`` (2102,), ``action_mask`` (64,)
+Observation values     [0, 1]
+=====================  ==================================================
+
+Reiner Knizia's *Gold*: 64 cards face down on an 8x8 grid. On your turn you
+flip two cards one after the other; a miner at least as strong as a gold
+carries it to the miner's owner, two miners duel, dynamite blows both cards
+away, anything else goes back face down where it was. With ten cards or fewer
+left the Gold Rush begins: one card a turn, gold to whoever flips it. The
+winner holds the most gold. The game rewards memory: every flip is public,
+and each agent observes what *it* remembers.
+
+## Observation Space
+
+A dict: ``observation``, a float32 vector described below, and
+``action_mask``. Everything is from the observing agent's point of view:
+seats are relative to it (relative seat 0 is the observer, 1 plays after it,
+...), miners are described by their owner (*me*, *opponent k*, *unowned*)
+rather than their colour, so one policy can play any seat. The 29 card
+categories, in order: ``gold_1``..``gold_4``, ``dynamite``, then
+``miner_<owner>_<value>`` for owner in me, opponent_1..opponent_4, unowned
+and value 2..5 (``goldrush_env.encoder.CATEGORY_NAMES``). Positions follow
+the 8x8 grid row by row (D7).
+
+=========  ==========  =====  ==============================================================================
+Index      Name        Shape  Meaning
+=========  ==========  =====  ==============================================================================
+0-63       empty       64     1 where the position holds no card
+64-127     unknown     64     1 where a card lies face down and this seat does not know it
+128-191    face_up     64     1 at the face-up first card of the current turn
+192-2047   cards       29x64  one plane per card category: 1 where this seat sees or remembers such a card
+2048-2052  scores      5      points per relative seat / 60
+2053-2057  gold_cards  5      gold cards per relative seat / 24
+2058-2062  seats       5      1 for each relative seat in the game
+2063-2067  to_play     5      relative seat of the player to flip (all 0 once the game has ended)
+2068-2070  phase       3      one-hot: first flip of a normal turn, second flip, Gold Rush flip
+2071-2071  cards_left  1      cards on the table / 64
+2072-2072  turn        1      completed turns / turn limit (0 without a limit)
+2073-2101  unseen      29     per category, face-down cards this seat cannot place (unseen or forgotten) / 7
+=========  ==========  =====  ==============================================================================
+
+The composition of the deal is public (the full box, or the cards of a
+custom layout), so ``unseen`` is what card counting needs. What an agent
+remembers depends on the memory model (``memory``): with ``"perfect"`` it
+knows every card revealed and still on the table; with ``"human"`` it forgets
+(see :mod:`goldrush_env.memory`). ``observe(agent)`` is valid for every
+agent at any time.
+
+## Action Space
+
+``Discrete(64)``: the position to flip. A normal turn is two actions in a row
+by the same agent, which sees its first card (face up, in the observation)
+before choosing the second. In the Gold Rush a turn is one action.
+
+## Action Mask
+
+``action_mask`` (int8, 64) is 1 at the face-down cards the agent may flip
+now, and all 0 for agents whose turn it is not (and once the game has ended).
+``raw_env`` refuses an illegal action with ``IllegalFlipError`` naming the
+position and why; ``env()`` follows PettingZoo's convention for classic
+games: an illegal move ends the game, with ``-1`` for the agent that made it
+and ``0`` for the others (``TerminateIllegalWrapper``).
+
+## Rewards
+
+``reward="win"`` (default), paid when the game ends (or is truncated by the
+turn limit, judged on the scores so far):
+
+================================  =====
+A sole winner                     +1
+Each of several co-winners (D5)   0
+Every other seat                  -1
+================================  =====
+
+A shared victory counts as a draw between the co-winners: in two-player
+games the rewards are therefore always zero-sum.
+
+``reward="score"``: after each flip every agent receives
+``(its gold gained - mean gold gained by the other seats) / 10``, so the sum
+over a game is ``(own score - mean opponent score) / 10``; zero-sum with two
+players. Gold may be struck by another seat's flip (an opponent flipping your
+miner), so rewards reach agents when they are not acting; PettingZoo's
+``last()`` hands them over at the agent's next turn.
+
+## Arguments
+
+``env(num_players=2, reward="win", memory="perfect", forget_prob=0.1,
+memory_capacity=12, max_turns=200, render_mode=None, render_view="active")``:
+the fields of :class:`goldrush_env.config.EnvConfig`, which documents each;
+an unknown argument is refused. ``max_turns`` is the turn limit (D4): the
+game is then truncated, not terminated.
+
+``reset(seed=None, options=None)``: ``seed`` deals the table and seeds each
+agent's forgetting. ``options`` may hold ``layout`` (64 card codes, see
+:mod:`goldrush_env.cards`) and ``first_player`` (a seat); other keys are
+ignored with a warning (PettingZoo's own API test passes one).
+
+## Rendering
+
+``"ansi"`` returns the grid as text as the viewer knows it (``render_view``:
+the agent to play, a seat, or ``"table"`` for every card face up) with
+scores and whose turn it is; ``"human"`` prints that text to stdout;
+``"rgb_array"`` returns a picture of the table (uint8, H x W x 3). The
+drawing code is in :mod:`goldrush_env.render`.
+
+## Version History
+
+* v0: first release.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle, seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from goldrush_env import render as rendering
+from goldrush_env.cards import EMPTY, NUM_POSITIONS, NUM_CARD_TYPES
+from goldrush_env.config import RENDER_MODES, EnvConfig
+from goldrush_env.encoder import OBSERVATION_SIZE, ObservationEncoder
+from goldrush_env.engine import FlipEvent, Game, Outcome, colour_owners
+from goldrush_env.errors import GoldRushError
+from goldrush_env.memory import HumanMemory, PerfectMemory
+from goldrush_env.view import UNKNOWN, PlayerView
+
+SCORE_REWARD_SCALE = 0.1
+_PAIR_OUTCOMES = (Outcome.STRIKE, Outcome.DUEL, Outcome.DYNAMITE, Outcome.NOTHING)
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The Gold AEC environment with PettingZoo's standard wrappers for classic games."""
+    wrapped = raw_env(**kwargs)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class raw_env(AECEnv, EzPickle):
+    """The bare Gold AEC environment (see the module docstring)."""
+
+    metadata = {
+        "name": "goldrush_v0",
+        "render_modes": list(RENDER_MODES),
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        EzPickle.__init__(self, **kwargs)
+        super().__init__()
+        self.config = EnvConfig.from_kwargs(**kwargs)
+        n = self.config.num_players
+        self.possible_agents = [f"player_{seat}" for seat in range(n)]
+        self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.observation_spaces = {agent: spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
+            "action_mask": spaces.Box(0, 1, (NUM_POSITIONS,), np.int8),
+        }) for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(NUM_POSITIONS) for agent in self.possible_agents}
+        self.render_mode = self.config.render_mode
+        self.owners = colour_owners(n)
+        self.encoder = ObservationEncoder(n, self.owners, self.config.max_turns)
+        self.game: Game | None = None
+        self.memories: list[PerfectMemory] = []
+        self._np_random: np.random.Generator | None = None
+        self._occupied = np.zeros(NUM_POSITIONS, dtype=np.int8)
+        self._no_moves = np.zeros(NUM_POSITIONS, dtype=np.int8)
+        self._first: tuple[int, int] | None = None
+        self._composition = [0] * NUM_CARD_TYPES
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # --- reset / step -------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None or self._np_random is None:
+            self._np_random, self._np_random_seed = seeding.np_random(seed)
+        options = dict(options or {})
+        layout = options.pop("layout", None)
+        first_player = options.pop("first_player", 0)
+        if options:
+            warnings.warn(f"reset() ignores the unknown options {sorted(options)}; "
+                          f"the options are 'layout' and 'first_player'", stacklevel=2)
+        config = self.config
+        rng = self._np_random
+        if layout is None:
+            game = Game.shuffled(config.num_players, rng, first_player=first_player, max_turns=config.max_turns)
+        else:
+            game = Game(config.num_players, layout, first_player=first_player, max_turns=config.max_turns)
+        memory_seeds = rng.integers(0, 2**63, size=config.num_players)
+        if config.memory == "perfect":
+            self.memories = [PerfectMemory() for _ in range(config.num_players)]
+        else:
+            self.memories = [HumanMemory(config.forget_prob, config.memory_capacity, np.random.default_rng(s))
+                             for s in memory_seeds]
+
+        self.game = game
+        table = game.table
+        self.encoder.reset(table)
+        self._occupied[:] = [card != EMPTY for card in table]
+        self._first = None
+        self._composition = [0] * NUM_CARD_TYPES
+        for card in table:
+            if card != EMPTY:
+                self._composition[card] += 1
+
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: game.is_over for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos = {agent: {} for agent in self.agents}
+        self.agent_selection = self.agents[game.current_player]
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self._require_game()
+        before = game.scores
+        event = game.flip(action)  # refuses an illegal flip before anything changes
+        self._cumulative_rewards[agent] = 0.0
+        self._apply(event)
+
+        self.rewards = {name: 0.0 for name in self.agents}
+        if self.config.reward == "score":
+            gains = [after - earlier for after, earlier in zip(game.scores, before)]
+            if any(gains):
+                total, others = sum(gains), len(gains) - 1
+                for seat, gain in enumerate(gains):
+                    self.rewards[self.possible_agents[seat]] = \
+                        SCORE_REWARD_SCALE * (gain - (total - gain) / others)
+        if game.is_finished:
+            if self.config.reward == "win":
+                winners = game.winners
+                for seat, name in enumerate(self.possible_agents):
+                    self.rewards[name] = (1.0 if len(winners) == 1 else 0.0) if seat in winners else -1.0
+            done = {name: True for name in self.agents}
+            if game.is_over:
+                self.terminations = done
+            else:
+                self.truncations = done
+        self.agent_selection = self.possible_agents[game.current_player]
+        self._accumulate_rewards()
+
+    def _apply(self, event: FlipEvent) -> None:
+        """Bring memories, observations and the mask up to date with one flip."""
+        encoder, memories = self.encoder, self.memories
+        position, card = event.position, event.card
+        if event.outcome is Outcome.FIRST:
+            for seat in range(len(memories)):
+                encoder.show(seat, position, card)
+            encoder.set_face_up(position, True)
+            self._first = (position, card)
+            return
+        if event.outcome in _PAIR_OUTCOMES:
+            first_position, first_card = self._first
+            self._first = None
+            encoder.set_face_up(first_position, False)
+            for seat in range(len(memories)):
+                encoder.show(seat, position, card)
+            seen = ((first_position, first_card), (position, card))
+        else:  # a Gold Rush flip: the card leaves at once
+            seen = ((position, card),)
+        table = self.game.table
+        for where, what in seen:
+            if where in event.removed:
+                encoder.remove(where, what)
+                self._occupied[where] = 0
+                for memory in memories:
+                    memory.remove(where)
+            else:
+                for seat, memory in enumerate(memories):
+                    for forgotten in memory.see(where, what):
+                        encoder.hide(seat, forgotten, table[forgotten])
+        for seat, memory in enumerate(memories):
+            for forgotten in memory.end_turn():
+                encoder.hide(seat, forgotten, table[forgotten])
+
+    # --- what agents see ------------------------------------------------------------
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        game = self._require_game()
+        finished = game.is_finished
+        if finished:
+            to_play = phase = None
+        else:
+            to_play = game.current_player
+            phase = 2 if game.gold_rush else (0 if game.face_up is None else 1)
+        vector = self.encoder.fill_standing(seat, game.scores, game.gold_cards, to_play, phase,
+                                            game.cards_left, game.turn)
+        return {"observation": vector.copy(), "action_mask": self._mask(seat)}
+
+    def _mask(self, seat: int) -> np.ndarray:
+        game = self.game
+        if game.is_finished or seat != game.current_player:
+            return self._no_moves.copy()
+        mask = self._occupied.copy()
+        if game.face_up is not None:
+            mask[game.face_up] = 0
+        return mask
+
+    def view(self, agent: str | int | None) -> PlayerView:
+        """The structured view of an agent (name or seat); ``None`` for the all-seeing view."""
+        game = self._require_game()
+        seat = self.agent_name_mapping[agent] if isinstance(agent, str) else agent
+        table = game.table
+        if seat is None:
+            cards = table
+            observation = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+            mask = self._no_moves.copy()
+        else:
+            shown = self.encoder.shown[seat]
+            cards = tuple(card if card == EMPTY or shown[p] else UNKNOWN for p, card in enumerate(table))
+            observed = self.observe(self.possible_agents[seat])
+            observation, mask = observed["observation"], observed["action_mask"]
+        unseen = [0] * NUM_CARD_TYPES
+        for card, known in zip(table, cards):
+            if card != EMPTY and known == UNKNOWN:
+                unseen[card] += 1
+        return PlayerView(
+            seat=seat, num_players=game.num_players, cards=tuple(cards), face_up=game.face_up,
+            owners=self.owners, scores=game.scores, gold_cards=game.gold_cards,
+            current_player=None if game.is_finished else game.current_player, gold_rush=game.gold_rush,
+            turn=game.turn, max_turns=game.max_turns, unseen=tuple(unseen), action_mask=mask,
+            observation=observation,
+        )
+
+    # --- rendering ------------------------------------------------------------------
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            warnings.warn("render() was called without a render_mode; pass render_mode to the constructor",
+                          stacklevel=2)
+            return None
+        game = self._require_game()
+        viewer = self.config.render_view
+        if viewer == "table":
+            view = self.view(None)
+        else:
+            view = self.view(game.current_player if viewer == "active" else viewer)
+        if self.render_mode == "rgb_array":
+            return rendering.to_rgb(view)
+        text = rendering.to_text(view)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    def _require_game(self) -> Game:
+        if self.game is None:
+            raise GoldRushError("the environment has no game yet: call reset() first")
+        return self.game

@@ -1,0 +1,84 @@
+"""The environments' options, declared once.
+
+:class:`EnvConfig` is the single source of defaults for the PettingZoo
+environment, the Gymnasium environment and the ids they are registered
+under: each of them builds its config with :meth:`EnvConfig.from_kwargs`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from goldrush_env.cards import DEFAULT_MAX_TURNS, MAX_PLAYERS, MIN_PLAYERS
+from goldrush_env.errors import GoldRushError
+
+REWARDS = ("win", "score")
+MEMORIES = ("perfect", "human")
+RENDER_MODES = ("ansi", "rgb_array", "human")
+RENDER_VIEWS = ("active", "table")
+
+
+@dataclass(frozen=True)
+class EnvConfig:
+    """Options of a game environment. Every field has the default used everywhere."""
+
+    num_players: int = 2
+    """Seats at the table, 2 to 5."""
+    reward: str = "win"
+    """``"win"``: at the end, +1 to a sole winner, 0 to each of several
+    co-winners, -1 to every other seat. ``"score"``: each flip, a seat earns
+    (its gold gained - the mean gold gained by the others) / 10."""
+    memory: str = "perfect"
+    """``"perfect"``: every seat remembers every card revealed and still on the
+    table. ``"human"``: seats forget (see ``forget_prob`` and ``memory_capacity``)."""
+    forget_prob: float = 0.1
+    """Human memory: chance per completed turn that a seat forgets a card it did not see that turn."""
+    memory_capacity: int | None = 12
+    """Human memory: the most card positions a seat holds at once (``None``: no cap)."""
+    max_turns: int | None = DEFAULT_MAX_TURNS
+    """Turn limit (D4): the game is truncated after this many turns (``None``: no limit)."""
+    render_mode: str | None = None
+    """``"ansi"``, ``"rgb_array"``, ``"human"`` (prints the text board to stdout) or ``None``."""
+    render_view: str | int = "active"
+    """Whose memory a rendering shows: ``"active"`` (the seat to play), a seat
+    number, or ``"table"`` (every card face up, for debugging)."""
+
+    def __post_init__(self) -> None:
+        def refuse(name: str, allowed: str) -> None:
+            raise GoldRushError(f"{name}={getattr(self, name)!r} is not allowed: expected {allowed}")
+
+        def is_int(value: Any) -> bool:
+            return isinstance(value, int) and not isinstance(value, bool)
+
+        if not is_int(self.num_players) or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
+            refuse("num_players", f"an int from {MIN_PLAYERS} to {MAX_PLAYERS}")
+        if self.reward not in REWARDS:
+            refuse("reward", f"one of {REWARDS}")
+        if self.memory not in MEMORIES:
+            refuse("memory", f"one of {MEMORIES}")
+        if isinstance(self.forget_prob, bool) or not isinstance(self.forget_prob, (int, float)) \
+                or not 0.0 <= self.forget_prob <= 1.0:
+            refuse("forget_prob", "a probability from 0 to 1")
+        if self.memory_capacity is not None and (not is_int(self.memory_capacity) or self.memory_capacity < 0):
+            refuse("memory_capacity", "None or an int >= 0")
+        if self.max_turns is not None and (not is_int(self.max_turns) or self.max_turns < 1):
+            refuse("max_turns", "None or an int >= 1")
+        if self.render_mode is not None and self.render_mode not in RENDER_MODES:
+            refuse("render_mode", f"None or one of {RENDER_MODES}")
+        if not (self.render_view in RENDER_VIEWS or is_int(self.render_view)
+                and 0 <= self.render_view < self.num_players):
+            refuse("render_view", f"one of {RENDER_VIEWS} or a seat from 0 to {self.num_players - 1}")
+
+    @classmethod
+    def from_kwargs(cls, **kwargs: Any) -> "EnvConfig":
+        """A config from keyword options; an unknown option is refused by name."""
+        known = [field.name for field in dataclasses.fields(cls)]
+        unknown = sorted(set(kwargs) - set(known))
+        if unknown:
+            raise GoldRushError(f"unknown option(s) {unknown}: the options are {known}")
+        return cls(**kwargs)
+
+    def replace(self, **changes: Any) -> "EnvConfig":
+        return dataclasses.replace(self, **changes)

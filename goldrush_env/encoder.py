@@ -1,0 +1,229 @@
+"""The flat observation vector of one seat, built from named slices.
+
+Everything is from the observing seat's point of view: other seats are
+numbered relative to it (the observer is relative seat 0, the next seat to
+play after it is 1, ...), and miners are told apart by whose they are (*me*,
+*opponent k*, *unowned*), not by colour, so one policy can play any seat.
+
+Card categories (29), used by the card planes and by ``unseen``:
+``gold_1..gold_4``, ``dynamite``, then miners of value 2..5 owned by
+relative seat 0 (me), 1, 2, 3, 4, and unowned (4 values x 6 owners).
+
+The board part (32 planes of 64 positions) is updated incrementally as cards
+are revealed, remembered, forgotten and removed; the public standing is
+written when a seat's observation is read.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from goldrush_env.cards import (
+    COLOUR,
+    DYNAMITE,
+    EMPTY,
+    IS_GOLD,
+    MAX_PLAYERS,
+    MINER_VALUES,
+    NUM_CARD_TYPES,
+    NUM_POSITIONS,
+    TOTAL_GOLD,
+    VALUE,
+)
+
+NUM_CATEGORIES = 4 + 1 + len(MINER_VALUES) * (MAX_PLAYERS + 1)
+UNSEEN_SCALE = 7
+"""``unseen`` counts are divided by this (the most cards of one category in the box)."""
+MAX_GOLD_CARDS = 24
+
+_OWNERS = ["me"] + [f"opponent_{k}" for k in range(1, MAX_PLAYERS)] + ["unowned"]
+CATEGORY_NAMES = tuple(
+    [f"gold_{v}" for v in (1, 2, 3, 4)] + ["dynamite"]
+    + [f"miner_{owner}_{v}" for owner in _OWNERS for v in MINER_VALUES]
+)
+PLANES = ("empty", "unknown", "face_up") + CATEGORY_NAMES
+"""The board planes, each a 64-position row of the 8x8 grid (D7)."""
+
+# Named slices of the vector: (name, shape, meaning). The board comes first,
+# plane by plane; every offset below is computed from these shapes.
+LAYOUT: tuple[tuple[str, tuple[int, ...], str], ...] = (
+    ("empty", (NUM_POSITIONS,), "1 where the position holds no card"),
+    ("unknown", (NUM_POSITIONS,), "1 where a card lies face down and this seat does not know it"),
+    ("face_up", (NUM_POSITIONS,), "1 at the face-up first card of the current turn"),
+    ("cards", (NUM_CATEGORIES, NUM_POSITIONS),
+     "one plane per card category: 1 where this seat sees or remembers such a card"),
+    ("scores", (MAX_PLAYERS,), "points per relative seat / 60"),
+    ("gold_cards", (MAX_PLAYERS,), "gold cards per relative seat / 24"),
+    ("seats", (MAX_PLAYERS,), "1 for each relative seat in the game"),
+    ("to_play", (MAX_PLAYERS,), "relative seat of the player to flip (all 0 once the game has ended)"),
+    ("phase", (3,), "one-hot: first flip of a normal turn, second flip, Gold Rush flip"),
+    ("cards_left", (1,), "cards on the table / 64"),
+    ("turn", (1,), "completed turns / turn limit (0 without a limit)"),
+    ("unseen", (NUM_CATEGORIES,), "per category, face-down cards this seat cannot place (unseen or forgotten) / 7"),
+)
+
+
+def _build_slices() -> dict[str, slice]:
+    slices, offset = {}, 0
+    for name, shape, _ in LAYOUT:
+        size = int(np.prod(shape))
+        slices[name] = slice(offset, offset + size)
+        offset += size
+    return slices
+
+
+SLICES: dict[str, slice] = _build_slices()
+OBSERVATION_SIZE: int = SLICES[LAYOUT[-1][0]].stop
+SHAPES: dict[str, tuple[int, ...]] = {name: shape for name, shape, _ in LAYOUT}
+_BOARD = slice(0, SLICES["cards"].stop)
+_EMPTY, _UNKNOWN, _FACE_UP, _FIRST_CARD_PLANE = 0, 1, 2, 3
+
+
+def category_table(num_players: int, owners: Sequence[int]) -> list[list[int]]:
+    """``table[seat][card]``: the category of a card as seen from ``seat``."""
+    table = []
+    for seat in range(num_players):
+        row = []
+        for card in range(NUM_CARD_TYPES):
+            if IS_GOLD[card]:
+                row.append(VALUE[card] - 1)
+            elif card == DYNAMITE:
+                row.append(4)
+            else:
+                owner = owners[COLOUR[card]]
+                relative = MAX_PLAYERS if owner < 0 else (owner - seat) % num_players
+                row.append(5 + len(MINER_VALUES) * relative + VALUE[card] - MINER_VALUES[0])
+        table.append(row)
+    return table
+
+
+def index_table() -> str:
+    """The vector's layout as a reStructuredText table (it is in the env's docstring)."""
+    rows = [(f"{SLICES[name].start}-{SLICES[name].stop - 1}", name, "x".join(map(str, shape)), meaning)
+            for name, shape, meaning in LAYOUT]
+    widths = [max(len(row[i]) for row in rows + [("Index", "Name", "Shape", "Meaning")]) for i in range(4)]
+    rule = "  ".join("=" * w for w in widths)
+    header = "  ".join(h.ljust(w) for h, w in zip(("Index", "Name", "Shape", "Meaning"), widths)).rstrip()
+    lines = [rule, header, rule]
+    lines += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    return "\n".join(lines + [rule])
+
+
+class ObservationEncoder:
+    """The observation vectors of all seats of one game, kept up to date event by event."""
+
+    def __init__(self, num_players: int, owners: Sequence[int], max_turns: int | None) -> None:
+        self.num_players = num_players
+        self.max_turns = max_turns
+        self.category = category_table(num_players, owners)
+        self.buffers = np.zeros((num_players, OBSERVATION_SIZE), dtype=np.float32)
+        self.board = self.buffers[:, _BOARD].reshape(num_players, len(PLANES), NUM_POSITIONS)
+        self.unseen = self.buffers[:, SLICES["unseen"]]
+        # Whether each seat has each position in view (seen now or remembered),
+        # and how many cards of each category it cannot place (kept exact as ints).
+        self.shown = [[False] * NUM_POSITIONS for _ in range(num_players)]
+        self.unseen_counts = [[0] * NUM_CATEGORIES for _ in range(num_players)]
+
+    def reset(self, table: Sequence[int]) -> None:
+        """Start from a table on which every seat knows nothing."""
+        self.buffers.fill(0.0)
+        for shown, counts in zip(self.shown, self.unseen_counts):
+            shown[:] = [False] * NUM_POSITIONS
+            counts[:] = [0] * NUM_CATEGORIES
+        on_table = np.array([card != EMPTY for card in table])
+        self.board[:, _EMPTY] = ~on_table
+        self.board[:, _UNKNOWN] = on_table
+        for seat in range(self.num_players):
+            self.buffers[seat, SLICES["seats"]][: self.num_players] = 1.0
+            for card in table:
+                if card != EMPTY:
+                    self.unseen_counts[seat][self.category[seat][card]] += 1
+            self.unseen[seat] = np.array(self.unseen_counts[seat]) / UNSEEN_SCALE
+
+    def show(self, seat: int, position: int, card: int) -> None:
+        """``seat`` now sees or remembers ``card`` at ``position``."""
+        if not self.shown[seat][position]:
+            self.shown[seat][position] = True
+            category = self.category[seat][card]
+            board = self.board[seat]
+            board[_UNKNOWN, position] = 0.0
+            board[_FIRST_CARD_PLANE + category, position] = 1.0
+            self._count_unseen(seat, category, -1)
+
+    def hide(self, seat: int, position: int, card: int) -> None:
+        """``seat`` forgot the face-down ``card`` at ``position``."""
+        if self.shown[seat][position]:
+            self.shown[seat][position] = False
+            category = self.category[seat][card]
+            board = self.board[seat]
+            board[_UNKNOWN, position] = 1.0
+            board[_FIRST_CARD_PLANE + category, position] = 0.0
+            self._count_unseen(seat, category, +1)
+
+    def _count_unseen(self, seat: int, category: int, change: int) -> None:
+        counts = self.unseen_counts[seat]
+        counts[category] += change
+        self.unseen[seat, category] = counts[category] / UNSEEN_SCALE
+
+    def set_face_up(self, position: int, face_up: bool) -> None:
+        self.board[:, _FACE_UP, position] = float(face_up)
+
+    def remove(self, position: int, card: int) -> None:
+        """The card at ``position`` left the table (it was seen by all as it went)."""
+        for seat in range(self.num_players):
+            self.show(seat, position, card)
+            self.shown[seat][position] = False
+            board = self.board[seat]
+            board[_FIRST_CARD_PLANE + self.category[seat][card], position] = 0.0
+            board[_EMPTY, position] = 1.0
+        self.board[:, _FACE_UP, position] = 0.0
+
+    def fill_standing(self, seat: int, scores: Sequence[int], gold_cards: Sequence[int], to_play: int | None,
+                      phase: int | None, cards_left: int, turn: int) -> np.ndarray:
+        """Write the public standing into ``seat``'s vector and return that vector (not a copy).
+
+        ``to_play`` is an absolute seat (``None`` once the game has ended);
+        ``phase`` is 0 (first flip), 1 (second flip), 2 (Gold Rush) or ``None``.
+        """
+        vector = self.buffers[seat]
+        n = self.num_players
+        order = [(seat + k) % n for k in range(n)]
+        vector[SLICES["scores"].start: SLICES["scores"].start + n] = [scores[s] / TOTAL_GOLD for s in order]
+        vector[SLICES["gold_cards"].start: SLICES["gold_cards"].start + n] = [
+            gold_cards[s] / MAX_GOLD_CARDS for s in order]
+        vector[SLICES["to_play"]] = 0.0
+        if to_play is not None:
+            vector[SLICES["to_play"].start + (to_play - seat) % n] = 1.0
+        vector[SLICES["phase"]] = 0.0
+        if phase is not None:
+            vector[SLICES["phase"].start + phase] = 1.0
+        vector[SLICES["cards_left"].start] = cards_left / NUM_POSITIONS
+        vector[SLICES["turn"].start] = turn / self.max_turns if self.max_turns else 0.0
+        return vector
+
+
+def describe(vector: np.ndarray) -> str:
+    """A readable form of one observation vector, for debugging: the grid as
+    this seat knows it (``?`` unknown, ``.`` empty, ``*`` face up), then the
+    standing."""
+    board = vector[_BOARD].reshape(len(PLANES), NUM_POSITIONS)
+    short = ["G1", "G2", "G3", "G4", "D"] + [f"{o[:1].upper()}{o[-1] if o.startswith('opp') else ''}{v}"
+                                            for o in _OWNERS for v in MINER_VALUES]
+    cells = []
+    for position in range(NUM_POSITIONS):
+        if board[_EMPTY, position]:
+            cell = "."
+        elif board[_UNKNOWN, position]:
+            cell = "?"
+        else:
+            categories = np.flatnonzero(board[_FIRST_CARD_PLANE:, position])
+            cell = short[categories[0]] if len(categories) else "!"
+        if board[_FACE_UP, position]:
+            cell = "*" + cell
+        cells.append(cell.rjust(5))
+    lines = ["".join(cells[row * 8:(row + 1) * 8]) for row in range(8)]
+    for name in ("scores", "gold_cards", "to_play", "phase", "cards_left", "turn"):
+        lines.append(f"{name}: {np.round(vector[SLICES[name]], 3).tolist()}")
+    return "\n".join(lines)

@@ -1,0 +1,40 @@
+"""The policy protocol: anything that picks a flip from what one seat knows.
+
+Scripted players, trained models and people all implement it, so each can
+sit at any seat of the AEC environment or be an opponent inside the
+Gymnasium environment. A policy reads a :class:`~goldrush_env.view.PlayerView`
+(the structured view, with the flat ``observation`` and ``action_mask`` in
+it) and returns a legal position.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from goldrush_env.view import PlayerView
+
+
+@runtime_checkable
+class Policy(Protocol):
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new game; ``seed`` (if given) reseeds any randomness of the policy."""
+
+    def act(self, view: PlayerView) -> int:
+        """A legal position to flip (``view.action_mask[position] == 1``)."""
+
+
+class RandomPolicy:
+    """Flips a uniformly random legal position."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act(self, view: PlayerView) -> int:
+        legal = np.flatnonzero(view.action_mask)
+        return int(legal[self.rng.integers(len(legal))])

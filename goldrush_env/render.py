@@ -1,0 +1,182 @@
+"""Pictures of a game as one seat knows it: text for terminals, RGB arrays for videos.
+
+Both take a :class:`~goldrush_env.view.PlayerView`, so a rendering never
+shows more than the viewer knows (the all-seeing view, ``seat=None``, shows
+every card). Squares are named by column letter and row number, ``a1`` (top
+left, position 0) to ``h8`` (bottom right, position 63).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from goldrush_env.cards import COLOUR, DYNAMITE, EMPTY, GRID_SIZE, IS_GOLD, NUM_COLOURS, NUM_POSITIONS, VALUE, card_code
+from goldrush_env.view import UNKNOWN, PlayerView
+
+COLUMNS = "abcdefgh"
+
+
+def square_name(position: int) -> str:
+    """``a1`` for position 0 ... ``h8`` for position 63 (column letter, row number)."""
+    row, column = divmod(position, GRID_SIZE)
+    return f"{COLUMNS[column]}{row + 1}"
+
+
+def parse_square(name: str) -> int:
+    """The position of a square name such as ``"c4"`` (case-insensitive)."""
+    text = name.strip().lower()
+    if len(text) != 2 or text[0] not in COLUMNS or text[1] not in "12345678":
+        raise ValueError(f"square {name!r} is not a column a-h followed by a row 1-8, e.g. 'c4'")
+    return (int(text[1]) - 1) * GRID_SIZE + COLUMNS.index(text[0])
+
+
+def _owners_line(view: PlayerView) -> str:
+    parts = []
+    for seat in range(view.num_players):
+        colours = [str(c) for c in range(NUM_COLOURS) if view.owners[c] == seat]
+        parts.append(f"seat {seat}: colour{'s' if len(colours) > 1 else ''} {'+'.join(colours)}")
+    unowned = [str(c) for c in range(NUM_COLOURS) if view.owners[c] < 0]
+    if unowned:
+        parts.append(f"unowned: {'+'.join(unowned)}")
+    return "miners  " + "; ".join(parts)
+
+
+def to_text(view: PlayerView) -> str:
+    """The 8x8 grid with what the viewer knows, then the standing and whose turn it is.
+
+    ``??`` a face-down card the viewer cannot place; ``G3`` a card it
+    remembers face down; ``[G3]`` the face-up card; ``.`` an empty square.
+    """
+    who = "every card shown" if view.seat is None else f"seat {view.seat}'s memory"
+    lines = [f"Gold, {who}", "     " + "".join(c.center(6) for c in COLUMNS)]
+    for row in range(GRID_SIZE):
+        cells = []
+        for position in range(row * GRID_SIZE, (row + 1) * GRID_SIZE):
+            card = view.cards[position]
+            text = "." if card == EMPTY else "??" if card == UNKNOWN else card_code(card)
+            cells.append((f"[{text}]" if position == view.face_up else text).center(6))
+        lines.append(f"  {row + 1}  " + "".join(cells).rstrip())
+    lines.append(_owners_line(view))
+    lines.append("scores  " + "  ".join(f"seat {s}: {view.scores[s]} ({view.gold_cards[s]} cards)"
+                                         for s in range(view.num_players)))
+    limit = f"/{view.max_turns}" if view.max_turns else ""
+    cards_left = sum(card != EMPTY for card in view.cards)
+    if view.current_player is None:
+        status = "game over" if cards_left == 0 else "stopped at the turn limit"
+    else:
+        flip = "Gold Rush flip" if view.gold_rush else "second card" if view.is_second_flip else "first card"
+        status = f"seat {view.current_player} to play ({flip})"
+    lines.append(f"turn {view.turn}{limit}, {cards_left} cards left, {status}")
+    return "\n".join(lines)
+
+
+# --- pictures -------------------------------------------------------------------------
+
+CARD_W, CARD_H, GAP, MARGIN, BAR_H = 44, 60, 6, 14, 64
+FELT = (28, 92, 52)
+SLOT = (22, 74, 42)
+BACK = (112, 70, 38)
+BACK_STRIPE = (140, 94, 56)
+GOLD_FACE = (236, 194, 48)
+INK = (40, 28, 16)
+WHITE = (245, 245, 240)
+DYNAMITE_FACE = (190, 36, 30)
+HIGHLIGHT = (255, 236, 90)
+MINER_COLOURS = ((205, 62, 62), (62, 112, 212), (150, 82, 192), (236, 142, 40), (190, 190, 190))
+
+# A 3x5 pixel font for the few characters the pictures need.
+_FONT = {
+    "0": "111101101101111", "1": "010110010010111", "2": "111001111100111", "3": "111001111001111",
+    "4": "101101111001001", "5": "111100111001111", "6": "111100111101111", "7": "111001001010010",
+    "8": "111101111101111", "9": "111101111001111", "G": "111100101101111", "M": "101111111101101",
+    "D": "110101101101110", "T": "111010010010010", "R": "110101110101101", "U": "101101101101111",
+    "S": "111100111001111", "H": "101101111101101", "/": "001001010100100", " ": "000000000000000",
+}
+
+
+def _text(image: np.ndarray, x: int, y: int, text: str, colour: tuple[int, int, int], scale: int) -> None:
+    for char in text:
+        glyph = _FONT[char]
+        for index, bit in enumerate(glyph):
+            if bit == "1":
+                gy, gx = divmod(index, 3)
+                image[y + gy * scale: y + (gy + 1) * scale, x + gx * scale: x + (gx + 1) * scale] = colour
+        x += 4 * scale
+
+
+def _card_face(image: np.ndarray, x: int, y: int, card: int) -> None:
+    cell = image[y: y + CARD_H, x: x + CARD_W]
+    if IS_GOLD[card]:
+        cell[:] = GOLD_FACE
+        _text(image, x + 4, y + 4, "G", INK, 2)
+        _text(image, x + CARD_W // 2 - 6, y + 18, str(VALUE[card]), INK, 4)
+        for nugget in range(VALUE[card]):  # one dot per nugget along the bottom
+            nx = x + 6 + nugget * 9
+            image[y + CARD_H - 10: y + CARD_H - 4, nx: nx + 6] = INK
+    elif card == DYNAMITE:
+        cell[:] = DYNAMITE_FACE
+        image[y + 16: y + CARD_H - 8, x + CARD_W // 2 - 6: x + CARD_W // 2 + 6] = (120, 20, 16)  # the stick
+        image[y + 8: y + 16, x + CARD_W // 2 - 1: x + CARD_W // 2 + 2] = HIGHLIGHT  # its fuse
+        _text(image, x + 4, y + 4, "D", WHITE, 2)
+    else:
+        cell[:] = MINER_COLOURS[COLOUR[card]]
+        _text(image, x + 4, y + 4, "M", WHITE, 2)
+        _text(image, x + CARD_W - 12, y + 4, str(COLOUR[card]), WHITE, 2)
+        _text(image, x + CARD_W // 2 - 6, y + 20, str(VALUE[card]), WHITE, 4)
+
+
+def _card_back(image: np.ndarray, x: int, y: int) -> None:
+    cell = image[y: y + CARD_H, x: x + CARD_W]
+    cell[:] = BACK
+    rows, cols = np.indices((CARD_H, CARD_W))
+    cell[(rows + cols) % 10 < 3] = BACK_STRIPE
+
+
+def _frame(image: np.ndarray, x: int, y: int, colour: tuple[int, int, int], width: int) -> None:
+    image[y - width: y + CARD_H + width, x - width: x] = colour
+    image[y - width: y + CARD_H + width, x + CARD_W: x + CARD_W + width] = colour
+    image[y - width: y, x - width: x + CARD_W + width] = colour
+    image[y + CARD_H: y + CARD_H + width, x - width: x + CARD_W + width] = colour
+
+
+def to_rgb(view: PlayerView) -> np.ndarray:
+    """A picture of the table as the viewer knows it (uint8, H x W x 3).
+
+    Unknown face-down cards show their striped back; remembered face-down
+    cards show their face with a dark bar at the top; the face-up card has a
+    yellow frame; empty squares are darker slots. Below the grid, one panel a
+    seat: its colours, its score, its gold cards, and a white line under the
+    seat to play.
+    """
+    width = 2 * MARGIN + GRID_SIZE * CARD_W + (GRID_SIZE - 1) * GAP
+    height = 2 * MARGIN + GRID_SIZE * CARD_H + (GRID_SIZE - 1) * GAP + BAR_H
+    image = np.empty((height, width, 3), dtype=np.uint8)
+    image[:] = FELT
+    for position in range(NUM_POSITIONS):
+        row, column = divmod(position, GRID_SIZE)
+        x, y = MARGIN + column * (CARD_W + GAP), MARGIN + row * (CARD_H + GAP)
+        card = view.cards[position]
+        if card == EMPTY:
+            image[y: y + CARD_H, x: x + CARD_W] = SLOT
+        elif card == UNKNOWN:
+            _card_back(image, x, y)
+        else:
+            _card_face(image, x, y, card)
+            if position == view.face_up:
+                _frame(image, x, y, HIGHLIGHT, 3)
+            elif view.seat is not None:  # remembered, lying face down
+                image[y: y + 3, x: x + CARD_W] = INK
+
+    top = height - MARGIN - BAR_H + 8
+    panel = (width - 2 * MARGIN) // view.num_players
+    for seat in range(view.num_players):
+        x = MARGIN + seat * panel
+        for k, colour in enumerate(c for c in range(NUM_COLOURS) if view.owners[c] == seat):
+            image[top: top + 14, x + k * 16: x + k * 16 + 12] = MINER_COLOURS[colour]
+        _text(image, x, top + 20, f"{view.scores[seat]}", GOLD_FACE, 4)
+        _text(image, x + 44, top + 24, f"{view.gold_cards[seat]}", WHITE, 2)
+        if seat == view.current_player:
+            image[top + 44: top + 48, x: x + panel - 10] = WHITE
+    if view.gold_rush:
+        _text(image, width - MARGIN - 56, top, "RUSH", HIGHLIGHT, 3)
+    return image

@@ -1,0 +1,76 @@
+"""A structured, player-relative view of what one seat knows.
+
+Scripted players and renderers read a :class:`PlayerView` instead of the flat
+vector: which card this seat sees or remembers where, who owns which miner,
+the public standing and the face-up first card. It holds nothing the seat
+may not know (the hidden table is not in it), except in the debugging view
+made with ``seat=None``, which shows every card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from goldrush_env.cards import COLOUR, IS_MINER
+
+UNKNOWN = -2
+"""In :attr:`PlayerView.cards`: a face-down card this seat cannot place."""
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What ``seat`` knows at one moment of a game."""
+
+    seat: int | None
+    """The absolute seat viewing (``None``: the all-seeing debugging view)."""
+    num_players: int
+    cards: tuple[int, ...]
+    """Per position: the card id seen or remembered there, :data:`UNKNOWN`
+    for a face-down card not known, :data:`~goldrush_env.cards.EMPTY` for none."""
+    face_up: int | None
+    """Position of the face-up first card of the current turn, if any."""
+    owners: tuple[int, ...]
+    """The absolute seat owning each colour, -1 if unowned (D1)."""
+    scores: tuple[int, ...]
+    """Points per absolute seat."""
+    gold_cards: tuple[int, ...]
+    current_player: int | None
+    """The absolute seat to flip, ``None`` once the game has ended."""
+    gold_rush: bool
+    turn: int
+    max_turns: int | None
+    unseen: tuple[int, ...]
+    """Per card id: how many such cards lie face down where this seat cannot place them."""
+    action_mask: np.ndarray
+    """int8 mask of the 64 positions this seat may flip now (all 0 if it is not its turn)."""
+    observation: np.ndarray
+    """The flat observation vector of this seat (see :mod:`goldrush_env.encoder`)."""
+
+    @property
+    def legal_positions(self) -> list[int]:
+        return np.flatnonzero(self.action_mask).tolist()
+
+    @property
+    def is_second_flip(self) -> bool:
+        """True between the two flips of a normal turn."""
+        return self.face_up is not None
+
+    def relative(self, seat: int) -> int:
+        """``seat`` counted from the viewer: 0 is the viewer, 1 plays next, ..."""
+        return (seat - (self.seat or 0)) % self.num_players
+
+    def owner(self, card: int) -> int | None:
+        """The absolute seat a miner card works for; ``None`` for an unowned miner or a non-miner."""
+        if not IS_MINER[card]:
+            return None
+        owner = self.owners[COLOUR[card]]
+        return None if owner < 0 else owner
+
+    def known_positions(self) -> dict[int, int]:
+        """Face-down (or face-up) positions whose card this seat knows: position -> card."""
+        return {position: card for position, card in enumerate(self.cards) if card >= 0}
+
+    def unknown_positions(self) -> list[int]:
+        return [position for position, card in enumerate(self.cards) if card == UNKNOWN]
