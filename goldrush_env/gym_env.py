@@ -9,6 +9,12 @@ included. Observations are the flat vector of the AEC environment
 :meth:`GoldRushEnv.action_masks` (what sb3-contrib's MaskablePPO calls) and
 ``info["action_mask"]``. Game options are those of
 :class:`~goldrush_env.config.EnvConfig`, with the same defaults.
+
+A flip the rules forbid (an empty or face-up position) ends the episode
+with reward -1 and ``info["illegal_action"]`` saying why, after a warning,
+as PettingZoo's ``env()`` does for classic games; ``illegal_action="raise"``
+raises :class:`~goldrush_env.errors.IllegalFlipError` instead. An action
+outside ``Discrete(64)`` always raises.
 """
 
 from __future__ import annotations
@@ -21,19 +27,20 @@ import numpy as np
 from goldrush_env.aec import raw_env
 from goldrush_env.cards import NUM_POSITIONS
 from goldrush_env.encoder import OBSERVATION_SIZE
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_env.policy import Policy, RandomPolicy
 
 
 class GoldRushEnv(gym.Env):
     """Gold for one learner. ``opponents``: ``None`` (uniformly random legal flips),
     one policy for every other seat, or one policy per other seat, in seat order
-    after the learner's. ``seat``: the learner's seat, or ``"random"``."""
+    after the learner's. ``seat``: the learner's seat, or ``"random"``.
+    ``illegal_action``: ``"terminate"`` (end the episode with -1) or ``"raise"``."""
 
     metadata = {"render_modes": list(raw_env.metadata["render_modes"]), "render_fps": 2}
 
     def __init__(self, opponents: Policy | Sequence[Policy] | None = None, seat: int | str = 0,
-                 **config: Any) -> None:
+                 illegal_action: str = "terminate", **config: Any) -> None:
         self.game_env = raw_env(**config)
         self.config = self.game_env.config
         n = self.config.num_players
@@ -47,6 +54,9 @@ class GoldRushEnv(gym.Env):
         if len(opponents) != n - 1 or not all(isinstance(p, Policy) for p in opponents):
             raise GoldRushError(f"opponents must be None, one policy, or {n - 1} policies with reset() and act(), "
                                 f"got {opponents!r}")
+        if illegal_action not in ("terminate", "raise"):
+            raise GoldRushError(f"illegal_action={illegal_action!r} is not allowed: expected 'terminate' or 'raise'")
+        self.illegal_action = illegal_action
         self.opponents = opponents
         self.seat_option = seat
         self.seat = 0 if seat == "random" else seat
@@ -55,6 +65,7 @@ class GoldRushEnv(gym.Env):
         self.action_space = gym.spaces.Discrete(NUM_POSITIONS)
         self._agent = self.game_env.possible_agents[self.seat]
         self._policies: dict[int, Policy] = {}
+        self._ended = True
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
@@ -69,16 +80,29 @@ class GoldRushEnv(gym.Env):
             policy.reset(seed=int(opponent_seed) if seed is not None else None)
         self.game_env.reset(seed=int(self.np_random.integers(0, 2**63)), options=options)
         self._play_opponents()
+        self._ended = self.game_env.game.is_finished
         return self._observation(), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
         game_env = self.game_env
-        if game_env.game is None or game_env.game.is_finished:
+        if self._ended:
             raise GoldRushError("the episode has ended (or never began): call reset() first")
-        game_env.step(action)  # the learner's flip; an illegal one raises IllegalFlipError
+        if not self.action_space.contains(action):
+            raise IllegalFlipError(f"action {action!r} is not in the action space Discrete({NUM_POSITIONS})")
+        try:
+            game_env.step(action)  # the learner's flip
+        except IllegalFlipError as error:
+            if self.illegal_action == "raise":
+                raise
+            gym.logger.warn(f"illegal action ends the episode with reward -1: {error}")
+            self._ended = True
+            info = self._info()
+            info["illegal_action"] = str(error)
+            return self._observation(), -1.0, True, False, info
         self._play_opponents()
         reward = float(game_env._cumulative_rewards[self._agent])
         game = game_env.game
+        self._ended = game.is_finished
         return self._observation(), reward, game.is_over, game.is_truncated, self._info()
 
     def _play_opponents(self) -> None:

@@ -120,9 +120,10 @@ def _card_face(image: np.ndarray, x: int, y: int, card: int) -> None:
         _text(image, x + 4, y + 4, "D", WHITE, 2)
     else:
         cell[:] = MINER_COLOURS[COLOUR[card]]
-        _text(image, x + 4, y + 4, "M", WHITE, 2)
-        _text(image, x + CARD_W - 12, y + 4, str(COLOUR[card]), WHITE, 2)
-        _text(image, x + CARD_W // 2 - 6, y + 20, str(VALUE[card]), WHITE, 4)
+        ink = INK if sum(MINER_COLOURS[COLOUR[card]]) > 500 else WHITE  # dark text on the pale colour
+        _text(image, x + 4, y + 4, "M", ink, 2)
+        _text(image, x + CARD_W - 12, y + 4, str(COLOUR[card]), ink, 2)
+        _text(image, x + CARD_W // 2 - 6, y + 20, str(VALUE[card]), ink, 4)
 
 
 def _card_back(image: np.ndarray, x: int, y: int) -> None:

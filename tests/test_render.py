@@ -1,0 +1,77 @@
+"""Rendering: text and pictures show what the viewer knows, nothing more."""
+
+import numpy as np
+import pytest
+
+import goldrush_env
+from goldrush_env.render import FELT, HIGHLIGHT, parse_square, square_name, to_rgb, to_text
+from conftest import layout_of
+
+TABLE = layout_of({0: "G3", 9: "M25", 20: "D", 63: "G1", **dict(zip(range(40, 52), ["G2"] * 7 + ["G4"] * 5))})
+
+
+def started(**config):
+    env = goldrush_env.raw_env(num_players=2, **config)
+    env.reset(options={"layout": TABLE})
+    return env
+
+
+def test_squares_are_named_column_then_row():
+    assert [square_name(p) for p in (0, 7, 8, 63)] == ["a1", "h1", "a2", "h8"]
+    assert all(parse_square(square_name(p)) == p for p in range(64))
+    assert parse_square(" C4 ") == 26
+    for bad in ("i1", "a9", "c", "c44", ""):
+        with pytest.raises(ValueError, match=repr(bad)):
+            parse_square(bad)
+
+
+def test_text_shows_remembered_and_face_up_cards_only():
+    env = started(render_mode="ansi", render_view=1)
+    env.step(0)  # G3 face up
+    text = env.render()
+    assert "seat 1's memory" in text and "[G3]" in text
+    assert "M25" not in text and "??" in text
+    assert "seat 0 to play (second card)" in text
+    env.step(9)  # G3 with seat 1's M25: struck for seat 1
+    text = env.render()
+    assert "seat 1: 3 (1 cards)" in text and "[G3]" not in text
+    assert "turn 1/200" in text
+
+
+def test_text_table_view_shows_every_card():
+    env = started(render_mode="ansi", render_view="table")
+    text = env.render()
+    assert "every card shown" in text
+    assert all(code in text for code in ("G3", "M25", "D", "G1"))
+
+
+def test_human_mode_prints_and_returns_none(capsys):
+    env = started(render_mode="human")
+    assert env.render() is None
+    assert "Gold, seat 0's memory" in capsys.readouterr().out
+
+
+def test_render_without_mode_warns():
+    env = started()
+    with pytest.warns(UserWarning, match="without a render_mode"):
+        assert env.render() is None
+
+
+def test_picture_is_uint8_rgb_and_draws_what_is_known():
+    env = started(render_mode="rgb_array")
+    blank = env.render()
+    assert blank.dtype == np.uint8 and blank.ndim == 3 and blank.shape[2] == 3
+    env.step(0)
+    face_up = env.render()
+    assert blank.shape == face_up.shape
+    assert not np.array_equal(blank, face_up)
+    assert (face_up == HIGHLIGHT).all(axis=2).any() and not (blank == HIGHLIGHT).all(axis=2).any()
+    assert (blank == FELT).all(axis=2).any()
+
+
+def test_picture_of_the_table_view_differs_from_a_seat_view():
+    view_env = started(render_mode="rgb_array", render_view="table")
+    seat_env = started(render_mode="rgb_array", render_view=0)
+    assert not np.array_equal(view_env.render(), seat_env.render())
+    assert np.array_equal(to_rgb(seat_env.view(0)), seat_env.render())
+    assert to_text(seat_env.view(0)).startswith("Gold, seat 0's memory")
