@@ -283,7 +283,7 @@ class raw_env(AECEnv, EzPickle):
             seen = ((first_position, first_card), (position, card))
         else:  # a Gold Rush flip: the card leaves at once
             seen = ((position, card),)
-        table = self.game.table
+        kept = []
         for where, what in seen:
             if where in event.removed:
                 encoder.remove(where, what)
@@ -291,10 +291,16 @@ class raw_env(AECEnv, EzPickle):
                 for memory in memories:
                     memory.remove(where)
             else:
-                for seat, memory in enumerate(memories):
-                    for forgotten in memory.see(where, what):
-                        encoder.hide(seat, forgotten, table[forgotten])
+                kept.append((where, what))
+        # Removals first, so that a memory never evicts a position that just emptied.
+        table = self.game.table
         for seat, memory in enumerate(memories):
+            for where, what in kept:
+                for forgotten in memory.see(where, what):
+                    encoder.hide(seat, forgotten, table[forgotten])
+            for where, what in kept:  # seeing one kept card may have evicted the other, seen again since
+                if where in memory.known:
+                    encoder.show(seat, where, what)
             for forgotten in memory.end_turn():
                 encoder.hide(seat, forgotten, table[forgotten])
 

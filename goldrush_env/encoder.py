@@ -225,5 +225,5 @@ def describe(vector: np.ndarray) -> str:
         cells.append(cell.rjust(5))
     lines = ["".join(cells[row * 8:(row + 1) * 8]) for row in range(8)]
     for name in ("scores", "gold_cards", "to_play", "phase", "cards_left", "turn"):
-        lines.append(f"{name}: {np.round(vector[SLICES[name]], 3).tolist()}")
+        lines.append(f"{name}: {[round(float(x), 3) for x in vector[SLICES[name]]]}")
     return "\n".join(lines)
