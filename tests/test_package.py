@@ -49,3 +49,10 @@ def test_engine_benchmark_runs_in_quick_mode():
     for players in (2, 3, 4, 5):
         assert f"{players} players:" in out
     assert "Game.copy()" in out
+
+
+def test_env_benchmark_runs_in_quick_mode():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_env.py"), "--quick"],
+                         capture_output=True, text=True, check=True).stdout
+    assert "connect_four_v3 env() (reference)" in out
+    assert "gold env(), 2 players" in out and "gold raw_env, 2 players" in out
