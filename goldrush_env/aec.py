@@ -182,7 +182,6 @@ class raw_env(AECEnv, EzPickle):
         self._occupied = np.zeros(NUM_POSITIONS, dtype=np.int8)
         self._no_moves = np.zeros(NUM_POSITIONS, dtype=np.int8)
         self._first: tuple[int, int] | None = None
-        self._composition = [0] * NUM_CARD_TYPES
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -219,10 +218,6 @@ class raw_env(AECEnv, EzPickle):
         self.encoder.reset(table)
         self._occupied[:] = [card != EMPTY for card in table]
         self._first = None
-        self._composition = [0] * NUM_CARD_TYPES
-        for card in table:
-            if card != EMPTY:
-                self._composition[card] += 1
 
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
@@ -317,10 +312,12 @@ class raw_env(AECEnv, EzPickle):
             phase = 2 if game.gold_rush else (0 if game.face_up is None else 1)
         vector = self.encoder.fill_standing(seat, game.scores, game.gold_cards, to_play, phase,
                                             game.cards_left, game.turn)
-        return {"observation": vector.copy(), "action_mask": self._mask(seat)}
+        return {"observation": vector.copy(), "action_mask": self.action_mask(agent)}
 
-    def _mask(self, seat: int) -> np.ndarray:
-        game = self.game
+    def action_mask(self, agent: str) -> np.ndarray:
+        """The int8 mask of positions ``agent`` may flip now (all 0 if it is not its turn)."""
+        seat = self.agent_name_mapping[agent]
+        game = self._require_game()
         if game.is_finished or seat != game.current_player:
             return self._no_moves.copy()
         mask = self._occupied.copy()

@@ -113,14 +113,14 @@ class GoldRushEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal positions as a bool array of 64."""
-        return self.game_env.observe(self._agent)["action_mask"].astype(bool)
+        return self.game_env.action_mask(self._agent).astype(bool)
 
     def _observation(self) -> np.ndarray:
         return self.game_env.observe(self._agent)["observation"]
 
     def _info(self) -> dict[str, Any]:
         game = self.game_env.game
-        info = {"action_mask": self.game_env.observe(self._agent)["action_mask"], "seat": self.seat}
+        info = {"action_mask": self.game_env.action_mask(self._agent), "seat": self.seat}
         if game.is_finished:
             info.update(scores=game.scores, winners=game.winners)
         return info
