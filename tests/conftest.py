@@ -11,9 +11,20 @@ def load_vectors() -> list[dict]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
+BACKGROUND = dict(zip(range(52, 64), "G1 G1 G2 G2 G2 G3 G3 G3 G4 G4 D D".split()))
+"""Twelve cards in the bottom rows that scenario tests never flip: they keep
+more than ten cards and a dynamite on the table, so neither the Gold Rush nor
+the D3 stalemate starts while the cards under test are played."""
+
+
 def layout_of(cards: dict[int, str]) -> list[str]:
     """A 64-position layout holding ``cards`` ({position: code}) and gaps elsewhere."""
     return [cards.get(position, "-") for position in range(64)]
+
+
+def layout(cards: dict[int, str], background: bool = True) -> str:
+    """64 whitespace-separated codes: ``cards`` (plus :data:`BACKGROUND`), ``-`` elsewhere."""
+    return " ".join(layout_of({**BACKGROUND, **cards} if background else cards))
 
 
 @pytest.fixture

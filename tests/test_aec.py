@@ -10,12 +10,10 @@ from pettingzoo.test import api_test, render_test, seed_test
 import goldrush_env
 from goldrush_env.config import EnvConfig
 from goldrush_env.errors import GoldRushError, IllegalFlipError
-from conftest import layout_of
+from conftest import BACKGROUND, layout_of
 
 PLAYERS = [2, 3, 4, 5]
 MEMORIES = ["perfect", "human"]
-# Twelve cards nobody flips in these tests: keeps the game in normal turns.
-BACKGROUND = dict(zip(range(52, 64), "G1 G1 G2 G2 G2 G3 G3 G3 G4 G4 D D".split()))
 
 
 @pytest.fixture(autouse=True)

@@ -31,17 +31,7 @@ from goldrush_env.encoder import (
 )
 from goldrush_env.engine import colour_owners
 from goldrush_env.view import UNKNOWN
-
-BACKGROUND = dict(zip(range(52, 64), "G1 G1 G2 G2 G2 G3 G3 G3 G4 G4 D D".split()))
-
-
-def layout(cards: dict[int, str]) -> str:
-    """64 whitespace-separated codes: ``cards`` and the background, ``-`` elsewhere."""
-    codes = ["-"] * 64
-    for position, code in {**BACKGROUND, **cards}.items():
-        codes[position] = code
-    return " ".join(codes)
-
+from conftest import BACKGROUND, layout
 
 def new_env(cards: dict[int, str], players: int = 2, first_player: int = 0, **options) -> goldrush_env.raw_env:
     env = goldrush_env.raw_env(num_players=players, **options)

@@ -8,7 +8,6 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
-import goldrush_env
 from goldrush_env import GoldRushEnv, RandomPolicy
 from goldrush_env.encoder import OBSERVATION_SIZE
 from goldrush_env.errors import GoldRushError, IllegalFlipError

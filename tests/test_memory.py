@@ -17,17 +17,7 @@ from goldrush_env.encoder import CATEGORY_NAMES, PLANES, SHAPES, SLICES
 from goldrush_env.engine import Game, Outcome, colour_owners
 from goldrush_env.memory import HumanMemory, PerfectMemory
 from goldrush_env.view import UNKNOWN
-
-BACKGROUND = dict(zip(range(52, 64), "G1 G1 G2 G2 G2 G3 G3 G3 G4 G4 D D".split()))
-
-
-def layout(cards: dict[int, str]) -> str:
-    """64 whitespace-separated codes: ``cards`` and the background, ``-`` elsewhere."""
-    codes = ["-"] * 64
-    for position, code in {**BACKGROUND, **cards}.items():
-        codes[position] = code
-    return " ".join(codes)
-
+from conftest import layout
 
 def observation(env, seat: int) -> np.ndarray:
     return env.observe(f"player_{seat}")["observation"]

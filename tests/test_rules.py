@@ -15,17 +15,7 @@ import pytest
 from goldrush_env.cards import EMPTY, card_code, parse_card
 from goldrush_env.engine import Game, Outcome, colour_owners
 from goldrush_env.errors import IllegalFlipError, LayoutError
-
-BACKGROUND = dict(zip(range(52, 64), "G1 G1 G2 G2 G2 G3 G3 G3 G4 G4 D D".split()))
-
-
-def layout(cards: dict[int, str], background: bool = True) -> str:
-    """64 whitespace-separated codes: ``cards`` where given, ``-`` elsewhere."""
-    codes = ["-"] * 64
-    for position, code in ({**BACKGROUND, **cards} if background else cards).items():
-        codes[position] = code
-    return " ".join(codes)
-
+from conftest import layout
 
 def new_game(cards: dict[int, str], players: int = 2, background: bool = True, **options) -> Game:
     return Game(players, layout(cards, background), **options)
