@@ -1,0 +1,52 @@
+"""The base of the scripted players: a seeded generator and the Gold Rush rule they share."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from goldrush_env.cards import IS_GOLD, VALUE
+from goldrush_env.view import PlayerView
+
+from agents.knowledge import Knowledge
+
+
+class ScriptedAgent:
+    """A policy (``reset(seed)``, ``act(view)``) with its own seeded generator for ties and exploration."""
+
+    name = "scripted"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act(self, view: PlayerView) -> int:
+        knowledge = Knowledge.of(view)
+        if view.gold_rush:
+            return self.gold_rush(knowledge)
+        if view.face_up is None:
+            return self.first_flip(knowledge)
+        return self.second_flip(knowledge, view.cards[view.face_up])
+
+    def first_flip(self, knowledge: Knowledge) -> int:
+        raise NotImplementedError
+
+    def second_flip(self, knowledge: Knowledge, face_up: int) -> int:
+        raise NotImplementedError
+
+    def gold_rush(self, knowledge: Knowledge) -> int:
+        """Remembered gold first (the biggest), then a card it cannot place, then anything."""
+        golds = [(VALUE[card], p) for p, card in knowledge.known.items() if IS_GOLD[card]]
+        if golds:
+            return max(golds)[1]
+        if knowledge.unknown:
+            return self.pick(knowledge.unknown)
+        return self.pick(list(knowledge.known))
+
+    def pick(self, positions: list[int]) -> int:
+        return int(positions[self.rng.integers(len(positions))])
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"

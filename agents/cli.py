@@ -1,0 +1,248 @@
+"""``goldrush``: play Gold in the terminal, watch agents, replay saved games, run tournaments.
+
+    goldrush play --players 2 --opponents expert
+    goldrush watch --agents greedy,expert --seed 3
+    goldrush replay game.json
+    goldrush tournament --agents random,greedy,expert --players 2 --games 2000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence, TextIO
+
+from goldrush_env.aec import raw_env
+from goldrush_env.cards import MAX_PLAYERS, MIN_PLAYERS, card_code
+from goldrush_env.config import EnvConfig
+from goldrush_env.engine import Game
+from goldrush_env.errors import GoldRushError, IllegalFlipError
+from goldrush_env.render import parse_square, square_name, to_text
+from goldrush_env.view import UNKNOWN
+
+from agents import AGENTS, make_agent
+from agents.arena import play_game
+
+
+def _names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def _event_line(event, names: Sequence[str]) -> str:
+    who = names[event.player] if names else f"seat {event.player}"
+    text = f"turn {event.turn:>3}  {who} (seat {event.player}) flips {card_code(event.card):>3} at {square_name(event.position)}"
+    if event.outcome.value != "first":
+        text += f": {event.label}"
+    if event.rush_begins:
+        text += "  -- the Gold Rush begins"
+    return text
+
+
+def _save(record: dict[str, Any], path: str | None, out: TextIO) -> None:
+    if path:
+        Path(path).write_text(json.dumps(record, indent=1))
+        print(f"game saved to {path}", file=out)
+
+
+def _config(args: argparse.Namespace) -> dict[str, Any]:
+    return {"memory": args.memory, "max_turns": args.max_turns}
+
+
+# --- watch / replay --------------------------------------------------------------------
+
+
+def cmd_watch(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    names = _names(args.agents)
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise GoldRushError(f"--agents needs {MIN_PLAYERS} to {MAX_PLAYERS} names (one per seat), got {names}")
+    result = play_game([make_agent(name) for name in names], args.seed, names=names, **_config(args))
+    _print_game(result.record, out, delay=args.delay)
+    _save(result.record, args.save, out)
+    return 0
+
+
+def _print_game(record: dict[str, Any], out: TextIO, delay: float = 0.0) -> Game:
+    """Replay a record flip by flip, printing each event, and check it against the recorded outcomes."""
+    game = Game(record["num_players"], record["layout"], first_player=record["first_player"],
+                max_turns=record["max_turns"])
+    names = record.get("players") or [f"seat {s}" for s in range(game.num_players)]
+    print(f"Gold, {game.num_players} players: " + ", ".join(f"seat {s} {n}" for s, n in enumerate(names)), file=out)
+    recorded = record.get("events")
+    for index, position in enumerate(record["flips"]):
+        event = game.flip(position)
+        if recorded is not None and recorded[index] != event.label:
+            raise GoldRushError(f"flip #{index} replays as {event.label!r} but the record says {recorded[index]!r}")
+        print(_event_line(event, names), file=out)
+        if delay:
+            time.sleep(delay)
+    ending = "game over" if game.is_over else "stopped at the turn limit" if game.is_truncated else "unfinished"
+    print(f"{ending} after {game.turn} turns; scores " +
+          ", ".join(f"{names[s]} {game.scores[s]} ({game.gold_cards[s]} cards)" for s in range(game.num_players)) +
+          "; winner" + ("s " if len(game.winners) > 1 else " ") +
+          ", ".join(names[s] for s in game.winners), file=out)
+    return game
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    try:
+        record = json.loads(Path(args.file).read_text())
+    except (OSError, json.JSONDecodeError) as error:
+        raise GoldRushError(f"cannot read a game record from {args.file!r}: {error}") from None
+    data = {key: record[key] for key in ("format", "num_players", "first_player", "max_turns", "layout", "flips")
+            if key in record}
+    original = Game.from_dict(data)  # validates the record as a whole first
+    replayed = _print_game(record, out, delay=args.delay)
+    assert replayed == original
+    return 0
+
+
+# --- tournament --------------------------------------------------------------------------
+
+
+def cmd_tournament(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    from agents.tournament import run_tournament
+
+    result = run_tournament(_names(args.agents), num_players=args.players, games=args.games, seed=args.seed,
+                            workers=args.workers, match_mode=args.match, progress=not args.no_progress,
+                            **_config(args))
+    print(result.table(), file=out)
+    if args.out:
+        for path in result.save(args.out):
+            print(f"wrote {path}", file=out)
+    return 0
+
+
+# --- play ------------------------------------------------------------------------------
+
+
+def cmd_play(args: argparse.Namespace, out: TextIO = sys.stdout, read=input) -> int:
+    """A person at one seat against agents, in the terminal."""
+    opponents = _names(args.opponents)
+    others = args.players - 1
+    if len(opponents) == 1:
+        opponents *= others
+    if len(opponents) != others:
+        raise GoldRushError(f"--opponents needs 1 or {others} names for {args.players} players, got {opponents}")
+    if not 0 <= args.seat < args.players:
+        raise GoldRushError(f"--seat must be a seat from 0 to {args.players - 1}, got {args.seat}")
+    env = raw_env(num_players=args.players, **_config(args))
+    env.reset(seed=args.seed)
+    names = opponents[:args.seat] + ["you"] + opponents[args.seat:]
+    agents = {s: make_agent(name, seed=args.seed + s) for s, name in enumerate(names) if s != args.seat}
+    game = env.game
+    shown_from = 0  # in "real" memory mode: the events the person may still see
+    print(f"Gold: you are seat {args.seat}; type a square such as c4 to flip it, q to quit.", file=out)
+    while not game.is_finished:
+        seat = game.current_player
+        if seat != args.seat:
+            env.step(agents[seat].act(env.view(seat)))
+            print(_event_line(game.history[-1], names), file=out)
+            continue
+        view = env.view(seat)
+        if args.memory_mode == "real":
+            recent = {e.position for e in game.history[shown_from:]} | {view.face_up}
+            view = _forget_all_but(view, recent)
+        print(to_text(view), file=out)
+        while True:
+            try:
+                answer = read("your flip> ").strip().lower()
+            except EOFError:
+                answer = "q"
+            if answer in ("q", "quit", "exit"):
+                print("bye", file=out)
+                return 0
+            try:
+                position = parse_square(answer)
+                env.step(position)
+                break
+            except (ValueError, IllegalFlipError) as error:
+                print(f"  {error}; try again", file=out)
+        print(_event_line(game.history[-1], names), file=out)
+        if game.face_up is None:  # the turn is over: from now on "real" memory shows it and what follows
+            shown_from = len(game.history) - (1 if game.history[-1].partner is None else 2)
+    print(to_text(env.view(args.seat)), file=out)
+    won = args.seat in game.winners
+    print("you win!" if won and len(game.winners) == 1 else "a shared victory" if won else "you lose", file=out)
+    _save(dict(game.to_dict(), players=names, seed=args.seed, events=[e.label for e in game.history]),
+          args.save, out)
+    return 0
+
+
+def _forget_all_but(view, positions: set) -> Any:
+    """The view with only ``positions`` known: the 'real memory' mode of ``goldrush play``."""
+    from dataclasses import replace
+
+    cards = tuple(card if card < 0 or p in positions else UNKNOWN for p, card in enumerate(view.cards))
+    return replace(view, cards=cards)
+
+
+# --- the parser ------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    defaults = EnvConfig()
+    parser = argparse.ArgumentParser(prog="goldrush", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    def game_options(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--memory", default=defaults.memory, choices=["perfect", "human"],
+                         help="the agents' memory model (default: %(default)s)")
+        sub.add_argument("--max-turns", type=int, default=defaults.max_turns,
+                         help="turn limit; the game is then truncated (default: %(default)s)")
+        sub.add_argument("--seed", type=int, default=0, help="seeds the deal and the agents (default: %(default)s)")
+
+    agents_help = f"agent names ({', '.join(AGENTS)}) or package.module:Class paths, comma-separated"
+    play = commands.add_parser("play", help="play against agents in the terminal")
+    play.add_argument("--players", type=int, default=2, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1))
+    play.add_argument("--opponents", default="expert", help=f"one name for all, or one per seat; {agents_help}")
+    play.add_argument("--seat", type=int, default=0, help="your seat (seat 0 starts)")
+    play.add_argument("--memory-mode", choices=["perfect", "real"], default="perfect",
+                      help="perfect: the board shows every card you have seen; real: only the cards "
+                           "flipped since your last turn")
+    play.add_argument("--save", help="save the game record (JSON) to this file")
+    game_options(play)
+    play.set_defaults(run=cmd_play)
+
+    watch = commands.add_parser("watch", help="print a game between agents, flip by flip")
+    watch.add_argument("--agents", required=True, help=f"one per seat: {agents_help}")
+    watch.add_argument("--delay", type=float, default=0.0, help="seconds between flips")
+    watch.add_argument("--save", help="save the game record (JSON) to this file")
+    game_options(watch)
+    watch.set_defaults(run=cmd_watch)
+
+    replay = commands.add_parser("replay", help="replay a saved game record, checking every outcome")
+    replay.add_argument("file")
+    replay.add_argument("--delay", type=float, default=0.0, help="seconds between flips")
+    replay.set_defaults(run=cmd_replay)
+
+    tournament = commands.add_parser("tournament", help="rank agents over many seeded games")
+    tournament.add_argument("--agents", required=True, help=agents_help)
+    tournament.add_argument("--players", type=int, default=2, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1))
+    tournament.add_argument("--games", type=int, default=200, help="games per pairing (default: %(default)s)")
+    tournament.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    tournament.add_argument("--match", action="store_true", help="also score blocks of n games as matches (D6)")
+    tournament.add_argument("--out", help="folder for results.json, standings.csv, games.csv and chart.png")
+    tournament.add_argument("--no-progress", action="store_true", help="no progress bar")
+    game_options(tournament)
+    tournament.set_defaults(run=cmd_tournament)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except GoldRushError as error:
+        print(f"goldrush {args.command}: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,51 @@
+"""The strength ladder of the scripted agents: each against the one below it.
+
+For every player count, each adjacent pair of the ladder (greedy v random,
+expert v greedy) plays a tournament: seats swapped evenly, start players
+rotated, fixed seeds. Prints the win share of the stronger agent against its
+fair share with a 95% Wilson interval, and says whether it is significant.
+
+    python benchmarks/ladder.py --players 2 --games 2000
+    python benchmarks/ladder.py --players 3 4 --games 1000
+    python benchmarks/ladder.py --quick          # a few seconds, for CI
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from agents.tournament import run_tournament
+
+LADDER = ("random", "greedy", "expert")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
+    parser.add_argument("--games", type=int, default=2000, help="games per pairing (and per direction, 3+ players)")
+    parser.add_argument("--memory", default="perfect", choices=["perfect", "human"])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    parser.add_argument("--quick", action="store_true", help="20 games per pairing, 2 players")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.players, args.games = [2], 20
+
+    print(f"| players | stronger | weaker | games | win share | 95% CI | fair share | significant |")
+    print(f"|---|---|---|---|---|---|---|---|")
+    for players in args.players:
+        for weaker, stronger in zip(LADDER, LADDER[1:]):
+            start = time.perf_counter()
+            result = run_tournament([stronger, weaker], num_players=players, games=args.games, seed=args.seed,
+                                    workers=args.workers, memory=args.memory)
+            pairing = next(p for p in result.pairings if p.alone == stronger)
+            low, high = pairing.interval
+            fair = 1 / players
+            print(f"| {players} | {stronger} | {weaker} | {pairing.games} | {pairing.win_share:.3f} | "
+                  f"[{low:.3f}, {high:.3f}] | {fair:.3f} | {'yes' if low > fair else 'no'} |"
+                  f"  <!-- {time.perf_counter() - start:.0f} s -->", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,153 @@
+"""Scripted agents: legal moves always, the right move where it is unambiguous, and the protocol."""
+
+import numpy as np
+import pytest
+
+from agents import AGENTS, make_agent
+from agents.arena import play_game
+from agents.expert import ExpertAgent
+from agents.greedy import GreedyAgent
+from goldrush_env.aec import raw_env
+from goldrush_env.engine import Outcome
+from goldrush_env.errors import GoldRushError
+from goldrush_env.policy import Policy
+from conftest import layout
+
+SCRIPTED = [GreedyAgent, ExpertAgent]
+
+
+class Checked:
+    """Wraps a policy and checks every position it returns against the mask it was shown."""
+
+    def __init__(self, policy):
+        self.policy, self.name, self.moves = policy, policy.name, 0
+
+    def reset(self, seed=None):
+        self.policy.reset(seed)
+
+    def act(self, view):
+        position = self.policy.act(view)
+        assert view.action_mask[position] == 1, f"{self.name} chose illegal position {position}"
+        self.moves += 1
+        return position
+
+
+@pytest.mark.parametrize("memory", ["perfect", "human"])
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_every_agent_plays_only_legal_flips(num_players, memory):
+    names = list(AGENTS)
+    for game in range(3):
+        lineup = [names[(game + seat) % len(names)] for seat in range(num_players)]
+        players = [Checked(make_agent(name)) for name in lineup]
+        result = play_game(players, seed=100 * num_players + game, memory=memory, memory_capacity=6)
+        assert result.turns > 0 and sum(p.moves for p in players) == len(result.record["flips"])
+
+
+def setup(cards, flips, first_player=0, **config):
+    """An env on a small table after some scripted flips."""
+    env = raw_env(num_players=2, **config)
+    env.reset(seed=0, options={"layout": layout(cards), "first_player": first_player})
+    for position in flips:
+        env.step(position)
+    return env
+
+
+@pytest.mark.parametrize("agent", SCRIPTED)
+def test_takes_the_sure_strike(agent):
+    # Seat 0 saw its M13 and a G4 (too heavy); seat 1 showed a G2 and a G1. Seat 0 now strikes the G2.
+    for seed in range(10):
+        env = setup({0: "M13", 1: "G4", 2: "G2", 3: "G1"}, [0, 1, 2, 3])
+        player = agent(seed=seed)
+        env.step(player.act(env.view(0)))
+        env.step(player.act(env.view(0)))
+        last = env.game.history[-1]
+        assert (last.outcome, last.receiver) == (Outcome.STRIKE, 0)
+        assert env.game.scores == (2, 0)
+
+
+@pytest.mark.parametrize("agent", SCRIPTED)
+def test_does_not_feed_a_known_gold_to_an_opponents_known_miner(agent):
+    # Seat 1's M23 is known at position 0. Seat 0 turns up a G2: flipping 0 now would give seat 1 the gold.
+    for seed in range(10):
+        env = setup({0: "M23", 1: "G4", 2: "G1", 3: "G1", 4: "G2"}, [0, 1, 2, 3, 4])
+        assert env.game.face_up == 4
+        assert agent(seed=seed).act(env.view(0)) != 0
+
+
+def test_greedy_duels_an_opponents_known_miner():
+    # Turn 0, seat 0: seat 1's M24 and M34 (equal: nothing). Turn 1, seat 1: seat 0's M05 and M15 (nothing).
+    # Seat 0 knows no gold, so its best sure gain is a duel that removes one of seat 1's miners.
+    for seed in range(10):
+        env = setup({0: "M24", 1: "M34", 2: "M05", 3: "M15"}, [0, 1, 2, 3])
+        player = GreedyAgent(seed=seed)
+        env.step(player.act(env.view(0)))
+        env.step(player.act(env.view(0)))
+        last = env.game.history[-1]
+        assert last.outcome is Outcome.DUEL
+        assert len(last.removed) == 1 and last.removed[0] in (0, 1)  # one of seat 1's miners, none of seat 0's
+
+
+def test_greedy_blows_up_an_opponents_known_miner():
+    # Turn 0, seat 0: seat 1's M23 and a G4 (too heavy: nothing). Turn 1, seat 1: two golds. Turn 2: seat 0
+    # turns up a dynamite (dynamite never goes back face down, so it is only ever known face up).
+    env = setup({0: "M23", 1: "G4", 2: "D"}, [0, 1, 52, 53, 2])
+    assert env.game.face_up == 2
+    assert GreedyAgent(seed=0).act(env.view(0)) == 0  # and pairs it with seat 1's known M23
+
+
+@pytest.mark.parametrize("agent", SCRIPTED)
+def test_gold_rush_takes_remembered_gold_first(agent):
+    # Twelve cards. Turn 0, seat 0: G4 + M02, nothing (the G4 is now known). Turn 1, seat 1: dynamite + G1,
+    # both gone: ten cards left, so the Gold Rush begins with seat 0, who should take the known G4.
+    cards = {0: "G4", 1: "M02", 2: "D", 3: "G1", **{52 + i: code for i, code in enumerate(
+        "G1 G1 G2 G2 G2 G3 G3 G3".split())}}
+    for seed in range(5):
+        env = raw_env(num_players=2)
+        env.reset(seed=0, options={"layout": layout(cards, background=False)})
+        for position in (0, 1, 2, 3):
+            env.step(position)
+        assert env.game.gold_rush and env.game.current_player == 0
+        assert agent(seed=seed).act(env.view(0)) == 0
+
+
+@pytest.mark.parametrize("name", list(AGENTS))
+def test_agents_follow_the_protocol_and_replay_with_a_seed(name):
+    agent = make_agent(name, seed=3)
+    assert isinstance(agent, Policy)
+    first = play_game([make_agent(name), make_agent("random")], seed=8)
+    second = play_game([make_agent(name), make_agent("random")], seed=8)
+    assert first.record["flips"] == second.record["flips"]
+
+
+def test_make_agent_by_import_path_and_errors():
+    assert isinstance(make_agent("agents.greedy:GreedyAgent", seed=1), GreedyAgent)
+    with pytest.raises(GoldRushError, match="unknown agent 'grandmaster'"):
+        make_agent("grandmaster")
+    with pytest.raises(GoldRushError, match="cannot load agent 'agents.nothing:Agent'"):
+        make_agent("agents.nothing:Agent")
+    with pytest.raises(GoldRushError, match="does not follow the policy protocol"):
+        make_agent("collections:OrderedDict")
+
+
+def test_play_game_names_the_agent_that_flips_illegally():
+    class Stubborn:
+        name = "stubborn"
+
+        def reset(self, seed=None):
+            pass
+
+        def act(self, view):
+            return 99
+
+    with pytest.raises(GoldRushError, match="stubborn \\(seat 0\\) made an illegal flip: position 99"):
+        play_game([Stubborn(), make_agent("random")], seed=0)
+
+
+def test_small_ladder_greedy_beats_random_and_expert_beats_random():
+    from agents.tournament import run_tournament
+
+    result = run_tournament(["greedy", "random"], games=100, seed=7, workers=1)
+    (pairing,) = result.pairings
+    assert pairing.alone == "greedy" and pairing.interval[0] > 0.5
+    result = run_tournament(["expert", "random"], games=40, seed=7, workers=1)
+    assert result.pairings[0].interval[0] > 0.5

@@ -1,0 +1,71 @@
+"""The tournament harness: fair schedules, reproducible results, intervals, ratings, outputs."""
+
+import collections
+import json
+
+import pytest
+
+from agents.tournament import run_tournament, schedule, wilson_interval
+from goldrush_env.errors import GoldRushError
+
+
+def test_wilson_interval_known_values():
+    low, high = wilson_interval(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
+    assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_schedule_spreads_seats_and_start_players_evenly(num_players):
+    fixtures = schedule(["a", "b", "c"], num_players, games=num_players * num_players * 2, seed=0)
+    directions = 3 * (2 if num_players > 2 else 1)
+    assert len(fixtures) == directions * num_players * num_players * 2
+    per_pairing = collections.defaultdict(collections.Counter)
+    for fixture in fixtures:
+        alone, field = fixture.pairing
+        assert fixture.names.count(alone) == 1 and fixture.names.count(field) == num_players - 1
+        per_pairing[fixture.pairing][(fixture.names.index(alone), fixture.first_player)] += 1
+    for counts in per_pairing.values():  # every (seat, start player) equally often
+        assert set(counts.values()) == {2} and len(counts) == num_players * num_players
+    assert len({fixture.seed for fixture in fixtures}) == len(fixtures)
+
+
+def test_schedule_refuses_bad_input():
+    with pytest.raises(GoldRushError, match="at least two different entrants"):
+        schedule(["greedy", "greedy"], 2, 10, 0)
+    with pytest.raises(GoldRushError, match="games must be an int >= 1, got 0"):
+        schedule(["greedy", "random"], 2, 0, 0)
+    with pytest.raises(GoldRushError, match="unknown agent 'nobody'"):
+        run_tournament(["greedy", "nobody"], games=2)
+
+
+def test_tournament_is_reproducible_and_independent_of_the_worker_count():
+    one = run_tournament(["random", "greedy"], num_players=3, games=9, seed=4, workers=1)
+    two = run_tournament(["random", "greedy"], num_players=3, games=9, seed=4, workers=2)
+    assert [r.record for r in one.results] == [r.record for r in two.results]
+    assert one.to_json() == two.to_json()
+    other = run_tournament(["random", "greedy"], num_players=3, games=9, seed=5, workers=1)
+    assert [r.record for r in other.results] != [r.record for r in one.results]
+
+
+def test_standings_ratings_and_match_mode():
+    result = run_tournament(["random", "greedy"], games=40, seed=1, workers=1, match_mode=True)
+    greedy, random_ = result.standings["greedy"], result.standings["random"]
+    assert greedy.games == random_.games == 40
+    assert greedy.wins + random_.wins == pytest.approx(40)
+    assert greedy.rating > random_.rating
+    assert greedy.matches == random_.matches == 20
+    assert greedy.match_wins + random_.match_wins == pytest.approx(20)
+    text = result.table()
+    assert text.splitlines()[1].startswith("greedy") and "match wins" in text
+
+
+def test_save_writes_json_csv_and_a_chart(tmp_path):
+    result = run_tournament(["random", "greedy"], games=6, seed=2, workers=1)
+    paths = result.save(tmp_path / "out")
+    assert sorted(p.name for p in paths) == ["chart.png", "games.csv", "results.json", "standings.csv"]
+    data = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert {s["name"] for s in data["standings"]} == {"random", "greedy"}
+    assert len((tmp_path / "out" / "games.csv").read_text().splitlines()) == 7
+    assert (tmp_path / "out" / "chart.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
