@@ -32,8 +32,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.quick:
         args.players, args.games = [2], 20
 
-    print(f"| players | stronger | weaker | games | win share | 95% CI | fair share | significant |")
-    print(f"|---|---|---|---|---|---|---|---|")
+    print("| players | stronger | weaker | games | win share | 95% CI | fair share | significant |")
+    print("|---|---|---|---|---|---|---|---|")
     for players in args.players:
         for weaker, stronger in zip(LADDER, LADDER[1:]):
             start = time.perf_counter()

@@ -1,6 +1,5 @@
 """Scripted agents: legal moves always, the right move where it is unambiguous, and the protocol."""
 
-import numpy as np
 import pytest
 
 from agents import AGENTS, make_agent
