@@ -33,7 +33,8 @@ def _names(text: str) -> list[str]:
 
 def _event_line(event, names: Sequence[str]) -> str:
     who = names[event.player] if names else f"seat {event.player}"
-    text = f"turn {event.turn:>3}  {who} (seat {event.player}) flips {card_code(event.card):>3} at {square_name(event.position)}"
+    card, square = card_code(event.card), square_name(event.position)
+    text = f"turn {event.turn:>3}  {who} (seat {event.player}) flips {card:>3} at {square}"
     if event.outcome.value != "first":
         text += f": {event.label}"
     if event.rush_begins:

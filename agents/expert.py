@@ -34,6 +34,10 @@ OWN_CHANCE_WEIGHT = 0.4
 """Share of a strike left for this seat's own known miners that counts now (the others may deny it)."""
 
 
+Outlooks = tuple["StrikeOutlook", "StrikeOutlook"]
+"""(what the next player could strike, what this seat's own miners could strike later)."""
+
+
 class ExpertAgent(ScriptedAgent):
     name = "expert"
 
@@ -55,11 +59,11 @@ class ExpertAgent(ScriptedAgent):
             scored += [(expected, p) for p in k.unknown]
         return self.best(scored)
 
-    def threats(self, k: Knowledge) -> tuple["NextPlayerThreat", "NextPlayerThreat"]:
-        """What the next player could strike, and what this seat's own miners could strike later."""
-        return NextPlayerThreat(k), NextPlayerThreat(k, seat=k.me, unowned=False)
+    def threats(self, k: Knowledge) -> Outlooks:
+        return StrikeOutlook(k, seat=(k.me + 1) % k.view.num_players, unowned=True), \
+            StrikeOutlook(k, seat=k.me, unowned=False)
 
-    def turn_value(self, k: Knowledge, threat: tuple["NextPlayerThreat", "NextPlayerThreat"], a: int,
+    def turn_value(self, k: Knowledge, threat: Outlooks, a: int,
                    a_at: int | None, b: int, b_at: int | None) -> float:
         """Worth of flipping the pair, less what it leaves the next player to strike, plus
         a share of what it leaves for this seat's own known miners."""
@@ -69,7 +73,7 @@ class ExpertAgent(ScriptedAgent):
         return (k.pair_value(a, b, where) - k.opponent_weight * theirs.after(where, stayers)
                 + OWN_CHANCE_WEIGHT * mine.after(where, stayers))
 
-    def best_second(self, k: Knowledge, threat: tuple["NextPlayerThreat", "NextPlayerThreat"], first: int, first_at: int | None) -> float:
+    def best_second(self, k: Knowledge, threat: Outlooks, first: int, first_at: int | None) -> float:
         """The best worth reachable by a second card once ``first`` is face up."""
         options = [self.turn_value(k, threat, first, first_at, card, q)
                    for q, card in k.known.items() if q != first_at]
@@ -83,18 +87,18 @@ class ExpertAgent(ScriptedAgent):
         return self.pick([p for value, p in scored if value >= top - 1e-9])
 
 
-class NextPlayerThreat:
-    """The best gold the next player could strike from known cards after this turn.
+class StrikeOutlook:
+    """The best gold ``seat`` could strike from the known cards once this turn is over.
 
-    Kept as counts of known golds by value and of known miners the next player
-    can use (its own and unowned) by value, so each question costs a few steps.
+    Kept as counts of known golds by value and of known miners the seat can
+    use (its own, and unowned ones if ``unowned``) by value, so each question
+    costs a few steps.
     """
 
-    def __init__(self, k: Knowledge, seat: int | None = None, unowned: bool = True) -> None:
+    def __init__(self, k: Knowledge, seat: int, unowned: bool) -> None:
         view = k.view
         self.known = k.known
-        nxt = (k.me + 1) % view.num_players if seat is None else seat
-        owners = (nxt, None) if unowned else (nxt,)
+        owners = (seat, None) if unowned else (seat,)
         self.usable_cards = {card for card in range(len(VALUE)) if IS_MINER[card] and view.owner(card) in owners}
         self.usable = {p for p, card in k.known.items() if card in self.usable_cards}
         self.golds = [0] * 5
