@@ -56,3 +56,9 @@ def test_env_benchmark_runs_in_quick_mode():
                          capture_output=True, text=True, check=True).stdout
     assert "connect_four_v3 env() (reference)" in out
     assert "gold env(), 2 players" in out and "gold raw_env, 2 players" in out
+
+
+def test_ladder_benchmark_runs_in_quick_mode():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "ladder.py"), "--quick", "--workers", "1"],
+                         capture_output=True, text=True, check=True).stdout
+    assert "| 2 | greedy | random | 20 |" in out and "| 2 | expert | greedy | 20 |" in out
