@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from goldrush_env.cards import IS_GOLD, VALUE
+from goldrush_env.policy import SeededPolicy
 from goldrush_env.view import PlayerView
 
 from agents.knowledge import Knowledge
 
 
-class ScriptedAgent:
+class ScriptedAgent(SeededPolicy):
     """A policy (``reset(seed)``, ``act(view)``) with its own seeded generator for ties and exploration."""
 
     name = "scripted"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
 
     def act(self, view: PlayerView) -> int:
         knowledge = Knowledge.of(view)

@@ -25,8 +25,8 @@ class Policy(Protocol):
         """A legal position to flip (``view.action_mask[position] == 1``)."""
 
 
-class RandomPolicy:
-    """Flips a uniformly random legal position."""
+class SeededPolicy:
+    """A base for policies with their own generator, which ``reset(seed)`` reseeds."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -34,6 +34,10 @@ class RandomPolicy:
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
+
+
+class RandomPolicy(SeededPolicy):
+    """Flips a uniformly random legal position."""
 
     def act(self, view: PlayerView) -> int:
         legal = np.flatnonzero(view.action_mask)
