@@ -191,7 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def game_options(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("--memory", default=defaults.memory, choices=["perfect", "human"],
-                         help="the agents' memory model (default: %(default)s)")
+                         help="every seat's memory model, the person's board included (default: %(default)s)")
         sub.add_argument("--max-turns", type=int, default=defaults.max_turns,
                          help="turn limit; the game is then truncated (default: %(default)s)")
         sub.add_argument("--seed", type=int, default=0, help="seeds the deal and the agents (default: %(default)s)")
