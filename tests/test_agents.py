@@ -1,5 +1,6 @@
 """Scripted agents: legal moves always, the right move where it is unambiguous, and the protocol."""
 
+import numpy as np
 import pytest
 
 from agents import AGENTS, make_agent
@@ -150,3 +151,20 @@ def test_small_ladder_greedy_beats_random_and_expert_beats_random():
     assert pairing.alone == "greedy" and pairing.interval[0] > 0.5
     result = run_tournament(["expert", "random"], games=40, seed=7, workers=1)
     assert result.pairings[0].interval[0] > 0.5
+
+
+@pytest.mark.parametrize("name", ["greedy", "expert"])
+def test_scripted_agents_are_gymnasium_opponents(name):
+    from goldrush_env import GoldRushEnv
+
+    env = GoldRushEnv(num_players=3, opponents=[make_agent(name), make_agent(name)], seat="random",
+                      memory="human")
+    rng = np.random.default_rng(0)
+    for episode in range(2):
+        _, info = env.reset(seed=episode)
+        done = False
+        while not done:
+            position = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _, reward, terminated, truncated, info = env.step(position)
+            done = terminated or truncated
+        assert reward in (-1.0, 0.0, 1.0) and "illegal_action" not in info
