@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 import sys
 import time
 from pathlib import Path
@@ -21,7 +22,7 @@ from goldrush_env.config import EnvConfig
 from goldrush_env.engine import Game
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_env.render import parse_square, square_name, to_text
-from goldrush_env.view import UNKNOWN
+from goldrush_env.view import UNKNOWN, PlayerView
 
 from agents import AGENTS, make_agent
 from agents.arena import play_game
@@ -172,10 +173,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO = sys.stdout, read=input) -> 
     return 0
 
 
-def _forget_all_but(view, positions: set) -> Any:
+def _forget_all_but(view: PlayerView, positions: set[int | None]) -> PlayerView:
     """The view with only ``positions`` known: the 'real memory' mode of ``goldrush play``."""
-    from dataclasses import replace
-
     cards = tuple(card if card < 0 or p in positions else UNKNOWN for p, card in enumerate(view.cards))
     return replace(view, cards=cards)
 

@@ -276,8 +276,7 @@ def _rank(entrants: list[str], num_players: int, games: int, seed: int, config: 
         alone, field_ = fixture.pairing
         pairing = pairings.setdefault(fixture.pairing, Pairing(alone, field_))
         pairing.games += 1
-        seat = result.names.index(alone) if result.names.count(alone) == 1 else None
-        if seat is not None and seat in result.winners:
+        if result.names.index(alone) in result.winners:  # the lone entrant holds exactly one seat
             pairing.wins += 1 / len(result.winners)
         # Rank seats by (score, gold cards): 0 is best, ties share a rank.
         keys = list(zip(result.scores, result.gold_cards))

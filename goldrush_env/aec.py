@@ -233,7 +233,7 @@ class raw_env(AECEnv, EzPickle):
             self._was_dead_step(action)
             return
         game = self._require_game()
-        before = game.scores
+        before = game.scores if self.config.reward == "score" else None
         event = game.flip(action)  # refuses an illegal flip before anything changes
         self._cumulative_rewards[agent] = 0.0
         self._apply(event)
@@ -288,7 +288,7 @@ class raw_env(AECEnv, EzPickle):
             else:
                 kept.append((where, what))
         # Removals first, so that a memory never evicts a position that just emptied.
-        table = self.game.table
+        table = self.game.initial_layout  # cards never move: a card still on the table is the one dealt there
         for seat, memory in enumerate(memories):
             for where, what in kept:
                 for forgotten in memory.see(where, what):

@@ -101,14 +101,13 @@ def category_table(num_players: int, owners: Sequence[int]) -> list[list[int]]:
 
 def index_table() -> str:
     """The vector's layout as a reStructuredText table (it is in the env's docstring)."""
+    header = ("Index", "Name", "Shape", "Meaning")
     rows = [(f"{SLICES[name].start}-{SLICES[name].stop - 1}", name, "x".join(map(str, shape)), meaning)
             for name, shape, meaning in LAYOUT]
-    widths = [max(len(row[i]) for row in rows + [("Index", "Name", "Shape", "Meaning")]) for i in range(4)]
+    widths = [max(len(row[i]) for row in [header] + rows) for i in range(4)]
     rule = "  ".join("=" * w for w in widths)
-    header = "  ".join(h.ljust(w) for h, w in zip(("Index", "Name", "Shape", "Meaning"), widths)).rstrip()
-    lines = [rule, header, rule]
-    lines += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
-    return "\n".join(lines + [rule])
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in [header] + rows]
+    return "\n".join([rule, lines[0], rule] + lines[1:] + [rule])
 
 
 class ObservationEncoder:

@@ -457,13 +457,8 @@ class Game:
         new = Game.__new__(Game)
         for name in _SHARED_SLOTS:
             setattr(new, name, getattr(self, name))
-        new._table = self._table.copy()
-        new._positions = self._positions.copy()
-        new._scores = self._scores.copy()
-        new._gold_cards = self._gold_cards.copy()
-        new._miners = self._miners.copy()
-        new._golds = self._golds.copy()
-        new._history = self._history.copy()
+        for name in _LIST_SLOTS:
+            setattr(new, name, getattr(self, name).copy())
         return new
 
     __copy__ = copy

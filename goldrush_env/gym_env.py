@@ -81,7 +81,7 @@ class GoldRushEnv(gym.Env):
         self.game_env.reset(seed=int(self.np_random.integers(0, 2**63)), options=options)
         self._play_opponents()
         self._ended = self.game_env.game.is_finished
-        return self._observation(), self._info()
+        return self._observe()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
         game_env = self.game_env
@@ -96,14 +96,15 @@ class GoldRushEnv(gym.Env):
                 raise
             gym.logger.warn(f"illegal action ends the episode with reward -1: {error}")
             self._ended = True
-            info = self._info()
+            observation, info = self._observe()
             info["illegal_action"] = str(error)
-            return self._observation(), -1.0, True, False, info
+            return observation, -1.0, True, False, info
         self._play_opponents()
         reward = float(game_env._cumulative_rewards[self._agent])
         game = game_env.game
         self._ended = game.is_finished
-        return self._observation(), reward, game.is_over, game.is_truncated, self._info()
+        observation, info = self._observe()
+        return observation, reward, game.is_over, game.is_truncated, info
 
     def _play_opponents(self) -> None:
         game_env, game = self.game_env, self.game_env.game
@@ -115,15 +116,14 @@ class GoldRushEnv(gym.Env):
         """The learner's legal positions as a bool array of 64."""
         return self.game_env.action_mask(self._agent).astype(bool)
 
-    def _observation(self) -> np.ndarray:
-        return self.game_env.observe(self._agent)["observation"]
-
-    def _info(self) -> dict[str, Any]:
+    def _observe(self) -> tuple[np.ndarray, dict[str, Any]]:
+        """The learner's observation and info (with its action mask, and the result once the game ends)."""
+        observed = self.game_env.observe(self._agent)
+        info = {"action_mask": observed["action_mask"], "seat": self.seat}
         game = self.game_env.game
-        info = {"action_mask": self.game_env.action_mask(self._agent), "seat": self.seat}
         if game.is_finished:
             info.update(scores=game.scores, winners=game.winners)
-        return info
+        return observed["observation"], info
 
     def render(self) -> str | np.ndarray | None:
         return self.game_env.render()
