@@ -7,6 +7,7 @@ fair share with a 95% Wilson interval, and says whether it is significant.
 
     python benchmarks/ladder.py --players 2 --games 2000
     python benchmarks/ladder.py --players 3 4 --games 1000
+    python benchmarks/ladder.py --players 2 --games 500 --pairs ismcts/expert   # the search player (slow)
     python benchmarks/ladder.py --quick          # a few seconds, for CI
 """
 
@@ -17,7 +18,8 @@ import time
 
 from agents.tournament import run_tournament
 
-LADDER = ("random", "greedy", "expert")
+LADDER = "greedy/random,expert/greedy"
+"""The default rungs, stronger/weaker."""
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -27,15 +29,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--memory", default="perfect", choices=["perfect", "human"])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    parser.add_argument("--pairs", default=LADDER,
+                        help=f"rungs to play, stronger/weaker, comma-separated (default: {LADDER})")
     parser.add_argument("--quick", action="store_true", help="20 games per pairing, 2 players")
     args = parser.parse_args(argv)
+    rungs = [tuple(pair.split("/")) for pair in args.pairs.split(",") if pair]
+    if not rungs or any(len(rung) != 2 for rung in rungs):
+        parser.error(f"--pairs takes stronger/weaker pairs separated by commas, got {args.pairs!r}")
     if args.quick:
         args.players, args.games = [2], 20
 
     print("| players | stronger | weaker | games | win share | 95% CI | fair share | significant |")
     print("|---|---|---|---|---|---|---|---|")
     for players in args.players:
-        for weaker, stronger in zip(LADDER, LADDER[1:]):
+        for stronger, weaker in rungs:
             start = time.perf_counter()
             result = run_tournament([stronger, weaker], num_players=players, games=args.games, seed=args.seed,
                                     workers=args.workers, memory=args.memory)

@@ -40,6 +40,7 @@ from typing import Any, Iterable, NamedTuple, Sequence
 import numpy as np
 
 from goldrush_env.cards import (
+    BOX_COUNT,
     CODE,
     DYNAMITE,
     EMPTY,
@@ -134,6 +135,24 @@ def _check_num_players(num_players: Any) -> None:
         raise GoldRushError(f"num_players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {num_players!r}")
 
 
+BOX_GOLD_CARDS = sum(BOX_COUNT[card] for card in range(NUM_CARD_TYPES) if IS_GOLD[card])
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _seat_counts(name: str, values: Any, num_players: int) -> tuple[int, ...]:
+    """``values`` as one int >= 0 per seat, or a GoldRushError naming ``name``."""
+    try:
+        items = list(values)
+    except TypeError:
+        items = None
+    if items is None or len(items) != num_players or not all(_is_int(v) and v >= 0 for v in items):
+        raise GoldRushError(f"{name} must be {num_players} ints >= 0 (one per seat), got {values!r}")
+    return tuple(int(v) for v in items)
+
+
 def _pair_rules() -> list[tuple[Outcome, bool, bool, int, int]]:
     """For every ordered pair of cards (first, second), flattened as 25*first+second:
     (outcome, first leaves, second leaves, gold card taken or -1, colour of the striking miner or -1)."""
@@ -180,7 +199,7 @@ class Game:
     __slots__ = (
         "num_players", "first_player", "max_turns", "_limit", "_owner", "_initial",
         "_table", "_positions", "_face_up", "_player", "_turn", "_rush", "_rush_from",
-        "_scores", "_gold_cards", "_dynamite", "_miners", "_golds", "_history",
+        "_scores", "_gold_cards", "_dynamite", "_miners", "_golds", "_history", "_start",
     )
 
     def __init__(self, num_players: int, layout: str | Sequence[str] | Sequence[int], *,
@@ -218,6 +237,7 @@ class Game:
             elif card != EMPTY and IS_GOLD[card]:
                 self._golds[VALUE[card]] += 1
         self._history: list[FlipEvent] = []
+        self._start: dict[str, Any] | None = None  # the standing a game made by from_position began from
         self._start_turn()
 
     @classmethod
@@ -233,6 +253,62 @@ class Game:
         deck = full_box()
         order = rng.permutation(NUM_POSITIONS)
         return cls(num_players, [deck[i] for i in order], first_player=first_player, max_turns=max_turns)
+
+    @classmethod
+    def from_position(cls, num_players: int, layout: str | Sequence[str] | Sequence[int], *,
+                      current_player: int, scores: Sequence[int], gold_cards: Sequence[int], turn: int = 0,
+                      face_up: int | None = None, gold_rush: bool = False,
+                      max_turns: int | None = None) -> "Game":
+        """A game that starts from a position part-way through play.
+
+        ``layout`` is the table now (64 entries, ``"-"`` or ``EMPTY`` where a
+        card has left); ``scores`` and ``gold_cards`` are per seat; ``turn``
+        counts the completed turns; ``face_up`` is the first card of a normal
+        turn in progress. If ``gold_rush`` is false the Gold Rush begins here
+        when the rules say so (ten cards or fewer, or D3); if it is true the
+        rush is under way and :attr:`gold_rush_from_turn` reads ``turn``, as
+        the position does not say when it began. Search players use this to
+        play out what they know of a game; puzzles and endgames start here.
+        The new game's history is empty and :meth:`to_dict` records the
+        position it started from.
+        """
+        _check_num_players(num_players)
+        n = int(num_players)
+        if not _is_int(current_player) or not 0 <= current_player < n:
+            raise GoldRushError(f"current_player must be a seat from 0 to {n - 1}, got {current_player!r}")
+        if not _is_int(turn) or turn < 0:
+            raise GoldRushError(f"turn must be an int >= 0 (completed turns), got {turn!r}")
+        game = cls(n, layout, first_player=(int(current_player) - int(turn)) % n, max_turns=max_turns)
+        standing = {"scores": _seat_counts("scores", scores, n),
+                    "gold_cards": _seat_counts("gold_cards", gold_cards, n)}
+        for seat, (points, cards) in enumerate(zip(standing["scores"], standing["gold_cards"])):
+            if not cards <= points <= 4 * cards:
+                raise GoldRushError(f"seat {seat} cannot hold {points} points in {cards} gold cards "
+                                    "(each gold card is worth 1 to 4)")
+        on_table = sum(game._golds)
+        if sum(standing["gold_cards"]) + on_table > BOX_GOLD_CARDS:
+            raise GoldRushError(f"{sum(standing['gold_cards'])} gold cards held and {on_table} on the table: "
+                                f"the box has {BOX_GOLD_CARDS}")
+        if not isinstance(gold_rush, (bool, np.bool_)):
+            raise GoldRushError(f"gold_rush must be a bool, got {gold_rush!r}")
+        if face_up is not None:
+            if not _is_int(face_up) or not 0 <= face_up < NUM_POSITIONS or game._table[face_up] == EMPTY:
+                raise GoldRushError(f"face_up must be None or a position holding a card, got {face_up!r}")
+            if gold_rush or game._rush:
+                raise GoldRushError("no card is face up in the Gold Rush (one flip per turn): "
+                                    f"got face_up={face_up} with the Gold Rush under way")
+        game._scores = list(standing["scores"])
+        game._gold_cards = list(standing["gold_cards"])
+        game._turn = int(turn)
+        game._player = int(current_player)
+        if gold_rush and not game._rush:
+            game._rush, game._rush_from = True, game._turn
+        elif game._rush:
+            game._rush_from = game._turn
+        game._face_up = -1 if face_up is None else int(face_up)
+        game._start = {**standing, "turn": game._turn, "current_player": game._player,
+                       "face_up": face_up if face_up is None else int(face_up), "gold_rush": bool(gold_rush)}
+        return game
 
     # --- the public state ---------------------------------------------------
 
@@ -463,6 +539,41 @@ class Game:
 
     __copy__ = copy
 
+    def rearranged(self, positions: Sequence[int], cards: Sequence[int]) -> "Game":
+        """A copy with the face-down cards at ``positions`` replaced by ``cards``,
+        which must be the same cards in another order.
+
+        Search players use it to try other deals of the cards they have not
+        seen. The copy starts from the current position: its history is
+        empty and :meth:`to_dict` records the standing it began from.
+        """
+        positions, cards = list(positions), list(cards)
+        if len(positions) != len(cards):
+            raise GoldRushError(f"rearranged() needs one card per position: got {len(positions)} positions "
+                                f"and {len(cards)} cards")
+        table = self._table
+        for position in positions:
+            if type(position) is not int or not 0 <= position < NUM_POSITIONS or table[position] == EMPTY \
+                    or position == self._face_up:
+                raise GoldRushError(f"rearranged() takes face-down cards on the table: position {position!r} "
+                                    "is out of range, empty or face up")
+        if len(set(positions)) != len(positions):
+            raise GoldRushError(f"rearranged() got a position twice: {positions}")
+        if sorted(table[p] for p in positions) != sorted(cards):
+            raise GoldRushError("rearranged() only reorders the cards at the positions given: "
+                                f"{[card_code(table[p]) for p in positions]} cannot become "
+                                f"{[card_code(c) if type(c) is int and 0 <= c < NUM_CARD_TYPES else c for c in cards]}")
+        new = self.copy()
+        for position, card in zip(positions, cards):
+            new._table[position] = card
+        new._initial = tuple(new._table)
+        new._history = []
+        new.first_player = (self._player - self._turn) % self.num_players
+        new._start = {"scores": self.scores, "gold_cards": self.gold_cards, "turn": self._turn,
+                      "current_player": self._player, "face_up": self.face_up, "gold_rush": self._rush}
+        return new
+
+
     def __deepcopy__(self, memo: dict) -> "Game":
         return self.copy()
 
@@ -485,6 +596,8 @@ class Game:
             "max_turns": self.max_turns,
             "layout": [card_code(card) for card in self._initial],
             "flips": [event.position for event in self._history],
+            **({} if self._start is None else {"start": {key: list(value) if isinstance(value, tuple) else value
+                                                         for key, value in self._start.items()}}),
         }
 
     @classmethod
@@ -496,8 +609,17 @@ class Game:
         missing = {"num_players", "first_player", "max_turns", "layout", "flips"} - data.keys()
         if missing:
             raise GoldRushError(f"saved game lacks the keys {sorted(missing)}")
-        game = cls(data["num_players"], data["layout"], first_player=data["first_player"],
-                   max_turns=data["max_turns"])
+        start = data.get("start")
+        if start is None:
+            game = cls(data["num_players"], data["layout"], first_player=data["first_player"],
+                       max_turns=data["max_turns"])
+        elif isinstance(start, dict):
+            try:
+                game = cls.from_position(data["num_players"], data["layout"], max_turns=data["max_turns"], **start)
+            except TypeError as error:
+                raise GoldRushError(f"saved game has a bad 'start' position: {error}") from None
+        else:
+            raise GoldRushError(f"saved game's 'start' must be a position (a dict), got {start!r}")
         game.replay(data["flips"])
         return game
 

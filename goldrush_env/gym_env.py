@@ -46,18 +46,10 @@ class GoldRushEnv(gym.Env):
         n = self.config.num_players
         if not (seat == "random" or isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n):
             raise GoldRushError(f"seat={seat!r} is not allowed: expected 'random' or a seat from 0 to {n - 1}")
-        if opponents is None:
-            opponents = [RandomPolicy() for _ in range(n - 1)]
-        elif isinstance(opponents, Policy):
-            opponents = [opponents] * (n - 1)
-        opponents = list(opponents)
-        if len(opponents) != n - 1 or not all(isinstance(p, Policy) for p in opponents):
-            raise GoldRushError(f"opponents must be None, one policy, or {n - 1} policies with reset() and act(), "
-                                f"got {opponents!r}")
+        self.set_opponents(opponents)
         if illegal_action not in ("terminate", "raise"):
             raise GoldRushError(f"illegal_action={illegal_action!r} is not allowed: expected 'terminate' or 'raise'")
         self.illegal_action = illegal_action
-        self.opponents = opponents
         self.seat_option = seat
         self.seat = 0 if seat == "random" else seat
         self.render_mode = self.config.render_mode
@@ -66,6 +58,22 @@ class GoldRushEnv(gym.Env):
         self._agent = self.game_env.possible_agents[self.seat]
         self._policies: dict[int, Policy] = {}
         self._ended = True
+
+    def set_opponents(self, opponents: Policy | Sequence[Policy] | None) -> None:
+        """Replace the opponents from the next :meth:`reset` on (same forms as the constructor's argument).
+
+        Training scripts use it to change the opponent mix between episodes.
+        """
+        n = self.config.num_players
+        if opponents is None:
+            opponents = [RandomPolicy() for _ in range(n - 1)]
+        elif isinstance(opponents, Policy):
+            opponents = [opponents] * (n - 1)
+        opponents = list(opponents)
+        if len(opponents) != n - 1 or not all(isinstance(p, Policy) for p in opponents):
+            raise GoldRushError(f"opponents must be None, one policy, or {n - 1} policies with reset() and act(), "
+                                f"got {opponents!r}")
+        self.opponents = opponents
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)

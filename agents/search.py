@@ -1,0 +1,368 @@
+"""``ismcts``: Monte-Carlo tree search over the cards it has not seen.
+
+Each iteration deals the cards the seat cannot place at random over the
+positions it does not know (a *determinization*: every deal consistent with
+what it saw is equally likely), builds that game with the engine
+(:meth:`Game.from_position` once, :meth:`Game.rearranged` per deal), walks
+down a search tree shared by all deals, adds one node, plays on with a fast
+rollout policy, and scores the end.
+
+What makes it cheap enough in pure Python:
+
+* Actions are *kinds* of remembered cards, not positions: two remembered
+  cards with the same worth (a gold of a value, dynamite, a miner of a value
+  working for the same seat) are interchangeable under the rules, so they
+  are one action, plus one action "an unknown card". The tree's edges are
+  (action, kind of card revealed), so the revealed card is a chance outcome
+  and the positions of every remembered card follow from the path.
+* All flips are public (D9): inside the search every player remembers every
+  card revealed, as with perfect memory, and plays the rollout policy on
+  that shared knowledge, never on the hidden deal.
+* Rollouts are short (``horizon`` turns) and the end is scored as each
+  seat's gain from the root against the others' mean, plus a share of the
+  best strike the seat to move could make from remembered cards.
+
+``iterations`` is the simulation budget per decision; the move played is the
+most visited action at the root (an unknown card is chosen at random among
+the positions the seat cannot place).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from goldrush_env.cards import COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE
+from goldrush_env.engine import Game, colour_owners
+from goldrush_env.errors import GoldRushError
+from goldrush_env.policy import SeededPolicy
+from goldrush_env.view import UNKNOWN, PlayerView
+
+UNKNOWN_CARD = -1
+"""The action key "a card nobody has seen"."""
+
+DEALT_PER_TURN = 4
+"""Unknown cards dealt at random per turn an iteration may play (two flips, with room to spare)."""
+
+SCORE_SCALE = 10.0
+"""Points per unit of reward inside the search (rewards stay near [-2, 2])."""
+
+
+def card_kinds(num_players: int) -> list[int]:
+    """Per card id: its kind, equal for cards the rules cannot tell apart.
+
+    Gold and dynamite keep their card id; a miner's kind is its value and the
+    seat its colour works for (unowned colours share one kind per value).
+    """
+    owners = colour_owners(num_players)
+    kinds = []
+    for card in range(NUM_CARD_TYPES):
+        if IS_MINER[card]:
+            owner = owners[COLOUR[card]]
+            kinds.append(5 + 4 * (num_players if owner < 0 else owner) + VALUE[card] - 2)
+        else:
+            kinds.append(card)
+    return kinds
+
+
+class _Node:
+    """A decision in the tree: the seat to move, its actions and their statistics."""
+
+    __slots__ = ("mover", "actions", "stats", "visits", "children")
+
+    def __init__(self, mover: int, actions: list[tuple[int, int | None]]) -> None:
+        self.mover = mover
+        self.actions = actions
+        self.stats: dict[int, list[float]] = {}
+        self.visits = 0
+        self.children: dict[tuple[int, int], _Node] = {}
+
+
+class _Table:
+    """The public side of one simulated game: which positions everyone has seen, and the rest."""
+
+    __slots__ = ("game", "known", "hidden", "owners")
+
+    def __init__(self, game: Game, known: dict[int, int], hidden: list[int], owners: tuple[int, ...]) -> None:
+        self.game = game
+        self.known = known
+        self.hidden = hidden
+        """Positions nobody has seen, highest first (``pop()`` takes the lowest)."""
+        self.owners = owners
+        """The seat owning each colour, -1 if unowned."""
+
+    def flip(self, position: int | None) -> int:
+        """Flip a remembered ``position`` (or, for ``None``, the lowest unseen one); returns the card."""
+        if position is None:
+            position = self.hidden.pop()
+        event = self.game.flip(position)
+        known = self.known
+        known[position] = event.card
+        for gone in event.removed:
+            del known[gone]
+        return event.card
+
+
+class ISMCTSAgent(SeededPolicy):
+    """Determinized Monte-Carlo tree search (see the module docstring).
+
+    ``iterations``: simulations per decision (the budget). ``horizon``: turns
+    a rollout plays past the tree (``None``: to the end of the game).
+    ``exploration``: the UCT constant.
+    """
+
+    name = "ismcts"
+
+    def __init__(self, seed: int | None = None, iterations: int = 2000, horizon: int | None = 2,
+                 exploration: float = 0.7) -> None:
+        super().__init__(seed)
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+            raise GoldRushError(f"iterations must be an int >= 1, got {iterations!r}")
+        if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0):
+            raise GoldRushError(f"horizon must be None (play to the end) or an int >= 0, got {horizon!r}")
+        if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) or not exploration >= 0:
+            raise GoldRushError(f"exploration must be a number >= 0, got {exploration!r}")
+        self.iterations = iterations
+        self.horizon = horizon
+        self.exploration = float(exploration)
+        self._kinds: dict[int, list[int]] = {}
+
+    def __repr__(self) -> str:
+        return f"ISMCTSAgent(iterations={self.iterations}, horizon={self.horizon}, exploration={self.exploration})"
+
+    # --- the decision -----------------------------------------------------------
+
+    def act(self, view: PlayerView) -> int:
+        legal = view.legal_positions
+        if len(legal) == 1:
+            return legal[0]
+        kinds = self._kinds.get(view.num_players)
+        if kinds is None:
+            kinds = self._kinds[view.num_players] = card_kinds(view.num_players)
+        unknown = [p for p, card in enumerate(view.cards) if card == UNKNOWN]
+        unseen = [card for card in range(NUM_CARD_TYPES) for _ in range(view.unseen[card])]
+        if len(unseen) != len(unknown):
+            raise GoldRushError(f"inconsistent view: {len(unknown)} unknown positions but {len(unseen)} unseen cards")
+        table = [card for card in view.cards]
+        for position, card in zip(unknown, unseen):
+            table[position] = card
+        base = Game.from_position(view.num_players, table, current_player=view.current_player, scores=view.scores,
+                                  gold_cards=view.gold_cards, turn=view.turn, face_up=view.face_up,
+                                  gold_rush=view.gold_rush, max_turns=view.max_turns)
+        known = {p: card for p, card in enumerate(view.cards) if card >= 0}
+        hidden = unknown[::-1]
+        rng = random.Random(int(self.rng.integers(2**63)))
+        owners = colour_owners(view.num_players)
+        root = self._node(_Table(base, known, hidden, owners), kinds, rng)
+        if len(root.actions) == 1:
+            return self._position(root.actions[0], unknown, legal)
+
+        start = self._standing(base)
+        # Unknown cards are flipped lowest position first, so a deal only needs its first few places drawn at
+        # random (a partial shuffle): enough for every unknown card an iteration can turn within the horizon.
+        count = len(unknown)
+        draws = count if self.horizon is None else min(count, DEALT_PER_TURN * (self.horizon + 2))
+        randbelow = rng.random
+        for _ in range(self.iterations):
+            cards, deal = unseen.copy(), {}
+            for i in range(draws):
+                j = i + int(randbelow() * (count - i))
+                cards[i], cards[j] = cards[j], cards[i]
+                deal[unknown[i]] = cards[i]
+                deal[unknown[j]] = cards[j]
+            game = base.rearranged(list(deal), list(deal.values())) if deal else base.copy()
+            self._iterate(root, _Table(game, dict(known), hidden.copy(), owners), kinds, rng, start)
+        _, action = max((root.stats[key][0], i) for i, (key, _) in enumerate(root.actions) if key in root.stats)
+        return self._position(root.actions[action], unknown, legal)
+
+    def _position(self, action: tuple[int, int | None], unknown: list[int], legal: list[int]) -> int:
+        key, position = action
+        if position is not None:
+            return position
+        choices = [p for p in unknown if p in set(legal)]
+        return int(choices[self.rng.integers(len(choices))])
+
+    # --- one simulation -------------------------------------------------------------
+
+    def _iterate(self, root: _Node, sim: _Table, kinds: list[int], rng: random.Random, start: list[float]) -> None:
+        game = sim.game
+        node, path = root, []
+        while not game.is_finished:
+            key, position = self._select(node)
+            path.append((node, key))
+            card = sim.flip(position)
+            edge = (key, kinds[card])
+            child = node.children.get(edge)
+            if child is None:
+                node.children[edge] = self._node(sim, kinds, rng)
+                break
+            node = child
+        if self.horizon is None:
+            limit = None
+        else:
+            limit = game.turn + self.horizon
+        while not game.is_finished and (limit is None or game.turn < limit):
+            sim.flip(_rollout_position(sim, rng))
+        value = self._evaluate(sim, start)
+        for node, key in path:
+            node.visits += 1
+            stat = node.stats[key]
+            stat[0] += 1
+            stat[1] += value[node.mover]
+
+    def _node(self, sim: _Table, kinds: list[int], rng: random.Random) -> _Node:
+        game = sim.game
+        if game.is_finished:
+            return _Node(game.current_player, [])
+        face_up = game.face_up
+        first: dict[int, int] = {}
+        for position, card in sim.known.items():
+            if position != face_up and kinds[card] not in first:
+                first[kinds[card]] = position
+        actions: list[tuple[int, int | None]] = list(first.items())
+        if sim.hidden:
+            actions.append((UNKNOWN_CARD, None))
+        rng.shuffle(actions)
+        # The rollout policy's choice is tried first, so a new node starts from a sensible move.
+        preferred = _rollout_position(sim, rng)
+        for i, (key, position) in enumerate(actions):
+            if position == preferred:
+                actions.insert(0, actions.pop(i))
+                break
+        return _Node(game.current_player, actions)
+
+    def _select(self, node: _Node) -> tuple[int, int | None]:
+        stats = node.stats
+        if len(stats) < len(node.actions):
+            for key, position in node.actions:
+                if key not in stats:
+                    stats[key] = [0, 0.0]
+                    return key, position
+        scale = self.exploration * math.sqrt(math.log(node.visits))
+        best, choice = -math.inf, node.actions[0]
+        for action in node.actions:
+            visits, total = stats[action[0]]
+            score = total / visits + scale / math.sqrt(visits)
+            if score > best:
+                best, choice = score, action
+        return choice
+
+    @staticmethod
+    def _standing(game: Game) -> list[float]:
+        scores = game.scores
+        n = len(scores)
+        total = sum(scores)
+        return [(s - (total - s) / (n - 1)) / SCORE_SCALE for s in scores]
+
+    def _evaluate(self, sim: _Table, start: list[float]) -> list[float]:
+        """Each seat's gain since the root against the others' mean, plus part of the strike waiting for the
+        seat to move if the game goes on."""
+        game = sim.game
+        value = [now - before for now, before in zip(self._standing(game), start)]
+        if not game.is_finished and not game.gold_rush:
+            mover = game.current_player
+            gain = _best_strike(sim, mover) * STRIKE_SHARE / SCORE_SCALE
+            n = len(value)
+            for seat in range(n):
+                value[seat] += gain if seat == mover else -gain / (n - 1)
+        return value
+
+
+STRIKE_SHARE = 0.8
+"""Share of the best remembered strike credited to the seat to move when a rollout stops."""
+
+
+def _usable(card: int, player: int, owners: tuple[int, ...]) -> bool:
+    """Whether a miner would carry gold to ``player`` (its own colour or an unowned one)."""
+    owner = owners[COLOUR[card]]
+    return owner == player or owner < 0
+
+
+def _best_strike(sim: _Table, player: int) -> int:
+    """The biggest gold ``player`` could strike now from remembered cards (0 if none)."""
+    known, owners = sim.known, sim.owners
+    face_up = sim.game.face_up
+    strongest, golds = 0, 0
+    for position, card in known.items():
+        if position == face_up:
+            continue
+        if IS_GOLD[card]:
+            golds |= 1 << VALUE[card]
+        elif IS_MINER[card] and VALUE[card] > strongest and _usable(card, player, owners):
+            strongest = VALUE[card]
+    for value in (4, 3, 2, 1):
+        if value <= strongest and golds >> value & 1:
+            return value
+    return 0
+
+
+def _rollout_position(sim: _Table, rng: random.Random) -> int | None:
+    """The rollout policy: a quick greedy player on the cards everyone has seen.
+
+    Returns a position, or ``None`` for the lowest card nobody has seen.
+    """
+    game, known, hidden = sim.game, sim.known, sim.hidden
+    player = game.current_player
+    owners = sim.owners
+    if game.gold_rush:
+        best, choice = 0, None
+        for position, card in known.items():
+            if IS_GOLD[card] and VALUE[card] > best:
+                best, choice = VALUE[card], position
+        if choice is not None or hidden:
+            return choice
+        return next(iter(known))
+    face_up = game.face_up
+    if face_up is None:
+        # A strike from remembered cards: turn the gold first, the miner follows.
+        strongest, gold_at = 0, {}
+        for position, card in known.items():
+            if IS_GOLD[card]:
+                gold_at[VALUE[card]] = position
+            elif IS_MINER[card] and VALUE[card] > strongest and _usable(card, player, owners):
+                strongest = VALUE[card]
+        for value in (4, 3, 2, 1):
+            if value <= strongest and value in gold_at:
+                return gold_at[value]
+        if hidden:
+            return None
+        return rng.choice(list(known))
+    up = known[face_up]
+    if IS_GOLD[up]:
+        # The weakest own (or unowned) miner that can carry it.
+        best, choice = 6, None
+        for position, card in known.items():
+            if IS_MINER[card] and VALUE[up] <= VALUE[card] < best and _usable(card, player, owners):
+                best, choice = VALUE[card], position
+        if choice is not None or hidden:
+            return choice
+    elif IS_MINER[up] and _usable(up, player, owners):
+        best, choice = 0, None
+        for position, card in known.items():
+            if IS_GOLD[card] and best < VALUE[card] <= VALUE[up]:
+                best, choice = VALUE[card], position
+        if choice is not None or hidden:
+            return choice
+    elif IS_MINER[up]:
+        # An opponent's miner: blow it up, beat it, or flip something harmless with it.
+        harmless = None
+        for position, card in known.items():
+            if position == face_up:
+                continue
+            if card == DYNAMITE or IS_MINER[card] and VALUE[card] > VALUE[up] and _usable(card, player, owners):
+                return position
+            if IS_GOLD[card] and VALUE[card] > VALUE[up] or IS_MINER[card] and VALUE[card] == VALUE[up]:
+                harmless = position
+        if harmless is not None or hidden:
+            return harmless
+    else:
+        best, choice = 0, None
+        for position, card in known.items():
+            if IS_MINER[card] and not _usable(card, player, owners) and VALUE[card] > best:
+                best, choice = VALUE[card], position
+        if choice is not None or hidden:
+            return choice
+    return rng.choice([p for p in known if p != face_up])
+
+
+__all__ = ["ISMCTSAgent", "card_kinds"]

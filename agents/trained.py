@@ -1,0 +1,124 @@
+"""Trained models as players: the policy network of :mod:`train.network`, run in numpy.
+
+A model is a ``.npz`` file of the network's weights (``train/ppo.py`` writes
+one at the end of a run, beside its MaskablePPO checkpoints). Playing it
+needs only numpy; a MaskablePPO ``.zip`` checkpoint also loads when torch and
+sb3-contrib are installed. The package ships one 2-player model,
+:data:`SHIPPED_MODEL` (entrant name ``"ppo"``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from goldrush_env.cards import NUM_POSITIONS
+from goldrush_env.encoder import OBSERVATION_SIZE, SLICES
+from goldrush_env.errors import GoldRushError
+from goldrush_env.policy import SeededPolicy
+from goldrush_env.view import PlayerView
+
+SHIPPED_MODEL = Path(__file__).with_name("models") / "ppo_2p.npz"
+"""The 2-player model the package ships (``train/ppo.py --ship`` reproduces it)."""
+
+_BOARD = SLICES["cards"].stop
+_PLANES = _BOARD // NUM_POSITIONS
+_WEIGHTS = ("globals", "cell1", "cell2", "logit", "value1", "value2")
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    return np.maximum(x, 0.0, out=x)
+
+
+class GoldNetNumpy:
+    """The forward pass of :class:`train.network.GoldNet` in numpy (float32)."""
+
+    def __init__(self, weights: dict[str, Any]) -> None:
+        missing = [f"{layer}.{kind}" for layer in _WEIGHTS for kind in ("weight", "bias")
+                   if f"{layer}.{kind}" not in weights]
+        if missing:
+            raise GoldRushError(f"not a GoldNet model: missing weights {missing}")
+        self.layers = {layer: (np.asarray(weights[f"{layer}.weight"], np.float32).T.copy(),
+                               np.asarray(weights[f"{layer}.bias"], np.float32))
+                       for layer in _WEIGHTS}
+        expected_inputs = OBSERVATION_SIZE - _BOARD
+        if self.layers["globals"][0].shape[0] != expected_inputs:
+            raise GoldRushError(f"model expects {self.layers['globals'][0].shape[0]} game-wide features, "
+                                f"this version of the environment has {expected_inputs}")
+
+    def _dense(self, name: str, x: np.ndarray) -> np.ndarray:
+        weight, bias = self.layers[name]
+        return x @ weight + bias
+
+    def forward(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(logits (batch, 64), values (batch,)) for observations of shape (batch, OBSERVATION_SIZE)."""
+        obs = np.asarray(observations, np.float32)
+        batch = obs.shape[0]
+        board = obs[:, :_BOARD].reshape(batch, _PLANES, NUM_POSITIONS).transpose(0, 2, 1)
+        g = _relu(self._dense("globals", obs[:, _BOARD:]))
+        h = _relu(self._dense("cell1", np.concatenate(
+            [board, np.broadcast_to(g[:, None, :], (batch, NUM_POSITIONS, g.shape[1]))], axis=2)))
+        pooled = np.concatenate([h.mean(axis=1), h.max(axis=1)], axis=1)
+        h = _relu(self._dense("cell2", np.concatenate(
+            [h, np.broadcast_to(pooled[:, None, :], (batch, NUM_POSITIONS, pooled.shape[1]))], axis=2)))
+        summary = np.concatenate([h.mean(axis=1), h.max(axis=1), g], axis=1)
+        logits = self._dense("logit", h)[..., 0]
+        values = self._dense("value2", _relu(self._dense("value1", summary)))[:, 0]
+        return logits, values
+
+
+def load_weights(path: str | Path) -> dict[str, Any]:
+    """The network weights in a ``.npz`` model or a MaskablePPO ``.zip`` checkpoint."""
+    path = Path(path)
+    if not path.is_file():
+        raise GoldRushError(f"no model file at {str(path)!r}")
+    if path.suffix == ".npz":
+        with np.load(path) as data:
+            return {name: data[name] for name in data.files}
+    if path.suffix == ".zip":
+        try:
+            from sb3_contrib import MaskablePPO
+
+            from train.network import export_weights
+        except ImportError as error:
+            raise GoldRushError(f"loading a MaskablePPO checkpoint needs the 'train' extra: {error}") from None
+        model = MaskablePPO.load(path, device="cpu")
+        return export_weights(model.policy.gold_net())
+    raise GoldRushError(f"unknown model format {path.suffix!r} for {str(path)!r}: expected .npz or .zip")
+
+
+class TrainedPolicy(SeededPolicy):
+    """A trained model following the policy protocol.
+
+    ``deterministic=True`` (default) plays the most likely legal flip;
+    ``False`` samples from the policy with the policy's own seeded generator.
+    """
+
+    name = "ppo"
+
+    def __init__(self, path: str | Path = SHIPPED_MODEL, seed: int | None = None, deterministic: bool = True) -> None:
+        super().__init__(seed)
+        self.path = Path(path)
+        self.net = GoldNetNumpy(load_weights(self.path))
+        self.deterministic = bool(deterministic)
+
+    def act(self, view: PlayerView) -> int:
+        return int(self.act_batch(view.observation[None, :], view.action_mask[None, :])[0])
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Flips for a batch of observations and their legal-position masks."""
+        logits, _ = self.net.forward(observations)
+        masks = np.asarray(masks, bool)
+        if not masks.any(axis=1).all():
+            raise GoldRushError("a mask with no legal position was given to the trained policy")
+        logits = np.where(masks, logits, -np.inf)
+        if self.deterministic:
+            return logits.argmax(axis=1)
+        probs = np.exp(logits - logits.max(axis=1, keepdims=True))
+        probs /= probs.sum(axis=1, keepdims=True)
+        return np.array([self.rng.choice(NUM_POSITIONS, p=p) for p in probs])
+
+    def __repr__(self) -> str:
+        return f"TrainedPolicy({str(self.path)!r}, deterministic={self.deterministic})"

@@ -1,0 +1,162 @@
+"""Training scripts on tiny budgets: train, checkpoint, get killed, resume, evaluate, write outputs."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+
+from agents import make_agent  # noqa: E402
+from agents.arena import play_game  # noqa: E402
+from agents.trained import SHIPPED_MODEL, GoldNetNumpy, TrainedPolicy  # noqa: E402
+from goldrush_env.encoder import OBSERVATION_SIZE  # noqa: E402
+from goldrush_env.errors import GoldRushError  # noqa: E402
+from train.evaluate import evaluate  # noqa: E402
+from train.network import GoldNet, export_weights  # noqa: E402
+from train.opponents import opponent_mix  # noqa: E402
+from train.ppo import main  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ["--num-envs", "2", "--vec-env", "dummy", "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1",
+        "--width", "8", "--context", "4", "--eval-games", "2", "--final-games", "2",
+        "--eval-agents", "random,greedy", "--snapshot-every", "256", "--league-size", "2"]
+
+
+class Checked:
+    def __init__(self, policy):
+        self.policy, self.name = policy, "checked"
+
+    def reset(self, seed=None):
+        self.policy.reset(seed)
+
+    def act(self, view):
+        position = self.policy.act(view)
+        assert view.action_mask[position] == 1
+        return position
+
+
+def test_numpy_network_matches_torch():
+    torch.manual_seed(0)
+    net = GoldNet(width=16, context=8)
+    observations = np.random.default_rng(1).random((6, OBSERVATION_SIZE)).astype(np.float32)
+    logits, values = net(torch.as_tensor(observations))
+    np_logits, np_values = GoldNetNumpy(export_weights(net)).forward(observations)
+    assert np_logits.shape == (6, 64) and np_values.shape == (6,)
+    np.testing.assert_allclose(np_logits, logits.detach().numpy(), atol=1e-5)
+    np.testing.assert_allclose(np_values, values.detach().numpy(), atol=1e-5)
+
+
+def test_opponent_mix_follows_the_curriculum_and_the_league():
+    assert opponent_mix(["random", "greedy"], 0, [], 0.2) == {"random": 1.0}
+    mix = opponent_mix(["random", "greedy", "expert"], 2, ["a.npz", "b.npz"], 0.2)
+    assert mix["expert"] == pytest.approx(0.56) and mix["random"] == pytest.approx(0.12)
+    assert mix["a.npz"] == pytest.approx(0.1) and sum(mix.values()) == pytest.approx(1.0)
+    with pytest.raises(GoldRushError, match="stage 3"):
+        opponent_mix(["random"], 3, [], 0.0)
+
+
+@pytest.mark.parametrize("bad, message", [(["--total-timesteps", "0"], "--total-timesteps must be an int >= 1"),
+                                          (["--promote-at", "1.5"], "--promote-at must be in"),
+                                          (["--num-players", "6"], "--num-players must be 2 to 5"),
+                                          (["--ship", "--num-players", "3"], "--ship is for the 2-player")])
+def test_bad_arguments_are_refused(tmp_path, bad, message):
+    with pytest.raises(GoldRushError, match=message):
+        main(["--run-dir", str(tmp_path / "run")] + TINY + bad)
+
+
+def test_a_used_run_folder_is_not_overwritten(tmp_path):
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "something").write_text("x")
+    with pytest.raises(GoldRushError, match="is not empty"):
+        main(["--run-dir", str(tmp_path / "run")] + TINY)
+    with pytest.raises(GoldRushError, match="cannot resume"):
+        main(["--resume", str(tmp_path / "run")])
+
+
+def test_tiny_run_writes_every_output(tmp_path):
+    run = tmp_path / "run"
+    summary = main(["--run-dir", str(run), "--total-timesteps", "512", "--eval-every", "256",
+                    "--checkpoint-every", "256", "--num-players", "3"] + TINY)
+    assert summary["steps"] >= 512
+    for name in ("args.json", "state.json", "summary.json", "eval.csv", "curves.png", "final.zip", "model.npz"):
+        assert (run / name).is_file(), name
+    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == ["step_000000256.zip", "step_000000512.zip"]
+    assert len(list((run / "league").iterdir())) == 2  # league_size
+    assert list((run / "logs").glob("events.out.tfevents.*")), "no TensorBoard log"
+    rows = (run / "eval.csv").read_text().splitlines()
+    assert rows[0].startswith("step,opponent") and len(rows) == 1 + 2 * 2  # two evaluations, two opponents
+    assert [r["opponent"] for r in summary["final_evaluation"]] == ["random", "greedy"]
+    # The final model plays legal flips from every seat of a 3-player game.
+    for seat in range(3):
+        players = [make_agent("random") for _ in range(3)]
+        players[seat] = Checked(TrainedPolicy(run / "model.npz"))
+        play_game(players, seed=seat)
+    # The MaskablePPO checkpoint and the numpy export choose the same flips.
+    view_source = TrainedPolicy(run / "model.npz"), TrainedPolicy(run / "final.zip")
+    result = play_game([view_source[0], make_agent("random")], seed=4)
+    replay = play_game([view_source[1], make_agent("random")], seed=4)
+    assert result.record["flips"] == replay.record["flips"]
+
+
+def test_killed_run_resumes_from_its_last_checkpoint(tmp_path):
+    run = tmp_path / "run"
+    command = [sys.executable, "-m", "train.ppo", "--run-dir", str(run), "--total-timesteps", "4096",
+               "--eval-every", "256", "--checkpoint-every", "256"] + TINY
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               env={**os.environ, "PYTHONPATH": str(ROOT)})
+    state_file = run / "state.json"
+    deadline = time.monotonic() + 300
+    while not (state_file.is_file() and json.loads(state_file.read_text())["checkpoint"]):
+        assert process.poll() is None, process.stderr.read().decode()
+        assert time.monotonic() < deadline, "no checkpoint within 300 s"
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    assert process.returncode == -signal.SIGKILL, "the run ended before it could be killed"
+    state = json.loads(state_file.read_text())
+    checkpoint_step = int(Path(state["checkpoint"]).stem.split("_")[1])
+    assert checkpoint_step < 4096 and not (run / "final.zip").exists()
+
+    resumed = subprocess.run([sys.executable, "-m", "train.ppo", "--resume", str(run)], cwd=ROOT,
+                             capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"resuming {run} at step {checkpoint_step:,}" in resumed.stdout
+    summary = json.loads((run / "summary.json").read_text())
+    assert 4096 <= summary["steps"] < 4096 + 128  # one rollout of 2 x 64 at most past the target
+    steps = [int(line.split(",")[0]) for line in (run / "eval.csv").read_text().splitlines()[1:]]
+    assert steps == sorted(steps) and steps[0] == 256 and steps[-1] == 4096  # evaluations before and after the kill
+    assert (run / "model.npz").is_file()
+
+
+def test_evaluation_is_reproducible_with_a_seed(tmp_path):
+    torch.manual_seed(0)
+    path = tmp_path / "model.npz"
+    np.savez(path, **export_weights(GoldNet(width=8, context=4)))
+    first = evaluate(str(path), ["random", "greedy"], games=6, seed=3, workers=1)
+    again = evaluate(str(path), ["random", "greedy"], games=6, seed=3, workers=1)
+    assert first == again and [r.games for r in first] == [6, 6]
+
+
+@pytest.mark.skipif(not SHIPPED_MODEL.is_file(), reason="no model shipped yet")
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_shipped_model_plays_legal_flips_from_every_seat(num_players):
+    for seat in range(num_players):
+        players = [make_agent("greedy") for _ in range(num_players)]
+        players[seat] = Checked(make_agent("ppo"))
+        result = play_game(players, seed=10 + seat)
+        assert result.turns > 0
+
+
+def test_model_files_are_checked():
+    with pytest.raises(GoldRushError, match="no model file"):
+        TrainedPolicy("nowhere/model.npz")
+    with pytest.raises(GoldRushError, match="not a GoldNet model"):
+        GoldNetNumpy({"globals.weight": np.zeros((2, 2))})

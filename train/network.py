@@ -1,0 +1,122 @@
+"""The policy network: the same small layers applied at every position of the table.
+
+The observation (:mod:`goldrush_env.encoder`) is 32 planes over the 64
+positions plus a vector of game-wide features. The rules do not care where a
+card lies, so the network does not either: each position's 32 values, with
+an embedding of the game-wide features, go through one shared layer; the
+positions are then summarised (mean and max over the table) and that summary
+is fed back to every position through a second shared layer, so a position
+can "see" the rest of the table (is there a known miner for this gold?).
+A flip's logit is read off its own position; the value comes from the
+summary. The same weights serve every number of players, and there are few
+of them (about 29k at the default widths).
+
+:class:`GoldNet` is the torch module; :class:`MaskableGoldPolicy` plugs it
+into sb3-contrib's MaskablePPO. :mod:`agents.trained` runs the same
+computation in numpy, so a trained model plays without torch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from torch import nn
+
+from goldrush_env.cards import NUM_POSITIONS
+from goldrush_env.encoder import OBSERVATION_SIZE, SLICES
+
+BOARD_SIZE = SLICES["cards"].stop
+"""The board planes come first in the observation, plane by plane."""
+PLANES = BOARD_SIZE // NUM_POSITIONS
+GLOBALS = OBSERVATION_SIZE - BOARD_SIZE
+
+
+class GoldNet(nn.Module):
+    """Per-position logits and a value from one observation (see the module docstring)."""
+
+    def __init__(self, width: int = 64, context: int = 32) -> None:
+        super().__init__()
+        self.width, self.context = width, context
+        self.globals = nn.Linear(GLOBALS, context)
+        self.cell1 = nn.Linear(PLANES + context, width)
+        self.cell2 = nn.Linear(width + 2 * width, width)
+        self.logit = nn.Linear(width, 1)
+        self.value1 = nn.Linear(2 * width + context, width)
+        self.value2 = nn.Linear(width, 1)
+
+    def trunk(self, observation: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Per-position features (batch, 64, width) and the table summary (batch, 2 * width + context)."""
+        batch = observation.shape[0]
+        board = observation[:, :BOARD_SIZE].reshape(batch, PLANES, NUM_POSITIONS).transpose(1, 2)
+        g = torch.relu(self.globals(observation[:, BOARD_SIZE:]))
+        h = torch.relu(self.cell1(torch.cat([board, g.unsqueeze(1).expand(-1, NUM_POSITIONS, -1)], dim=2)))
+        pooled = torch.cat([h.mean(dim=1), h.amax(dim=1)], dim=1)
+        h = torch.relu(self.cell2(torch.cat([h, pooled.unsqueeze(1).expand(-1, NUM_POSITIONS, -1)], dim=2)))
+        summary = torch.cat([h.mean(dim=1), h.amax(dim=1), g], dim=1)
+        return h, summary
+
+    def forward(self, observation: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(logits (batch, 64), values (batch,))."""
+        h, summary = self.trunk(observation)
+        return self.logit(h).squeeze(-1), self.value2(torch.relu(self.value1(summary))).squeeze(-1)
+
+
+class _Extractor(nn.Module):
+    """SB3's "mlp_extractor" slot: latent for the actor = the 64 logits, for the critic = the value."""
+
+    def __init__(self, net: GoldNet) -> None:
+        super().__init__()
+        self.net = net
+        self.latent_dim_pi = NUM_POSITIONS
+        self.latent_dim_vf = 1
+
+    def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        logits, value = self.net(features)
+        return logits, value.unsqueeze(-1)
+
+    def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
+        return self.net(features)[0]
+
+    def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
+        return self.net(features)[1].unsqueeze(-1)
+
+
+class MaskableGoldPolicy(MaskableActorCriticPolicy):
+    """MaskablePPO's actor-critic with :class:`GoldNet` inside.
+
+    ``net_kwargs`` go to :class:`GoldNet` (``width``, ``context``). The SB3
+    action and value heads become identities: GoldNet already returns logits
+    and a value.
+    """
+
+    def __init__(self, *args: Any, net_kwargs: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        self.net_kwargs = dict(net_kwargs or {})
+        kwargs.setdefault("ortho_init", False)
+        super().__init__(*args, **kwargs)
+
+    def _build_mlp_extractor(self) -> None:
+        self.mlp_extractor = _Extractor(GoldNet(**self.net_kwargs))
+
+    def _build(self, lr_schedule: Any) -> None:
+        super()._build(lr_schedule)
+        self.action_net = nn.Identity()
+        self.value_net = nn.Identity()
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        data = super()._get_constructor_parameters()
+        data["net_kwargs"] = self.net_kwargs
+        return data
+
+    def gold_net(self) -> GoldNet:
+        return self.mlp_extractor.net
+
+
+def export_weights(net: GoldNet) -> dict[str, Any]:
+    """The network's weights as numpy arrays, named as :mod:`agents.trained` reads them."""
+    arrays = {name: tensor.detach().cpu().numpy().copy() for name, tensor in net.state_dict().items()}
+    arrays["config.width"] = net.width
+    arrays["config.context"] = net.context
+    return arrays

@@ -1,0 +1,388 @@
+"""Train a MaskablePPO agent for Gold, with a curriculum of scripted opponents and a self-play league.
+
+    python -m train.ppo                                   # a short run (minutes), then its evaluation table
+    python -m train.ppo --total-timesteps 2000000         # a full run
+    python -m train.ppo --resume runs/ppo                 # continue a run that was stopped
+    python -m train.ppo --help                            # every argument
+
+One file, one dataclass of arguments. The learner plays the Gymnasium
+environment from a random seat against opponents drawn at every episode from
+a mix (:mod:`train.opponents`): the curriculum's current stage (random, then
+greedy, then expert by default), a share of the stages already passed, and a
+``self_play`` share of frozen snapshots of itself (the league). The stage
+moves on when an evaluation shows a win share of ``promote_at`` against it.
+
+Every ``eval_every`` steps the policy (deterministic, masks honoured) plays
+``eval_games`` against each scripted player; results go to TensorBoard, to
+``eval.csv`` and to the console. Every ``checkpoint_every`` steps the model and
+the run's state (curriculum stage, league, evaluations) are saved, so
+``--resume RUN_DIR`` continues from the last checkpoint with the same step
+count. At the end: ``final.zip`` (MaskablePPO), ``model.npz`` (the weights,
+which :class:`agents.trained.TrainedPolicy` plays with numpy alone), a final
+evaluation, ``summary.json`` and ``curves.png``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shutil
+import time
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any, Literal, Sequence
+
+import numpy as np
+
+from goldrush_env.errors import GoldRushError
+
+SHIP_PATH = Path(__file__).resolve().parent.parent / "agents" / "models" / "ppo_2p.npz"
+
+
+@dataclass
+class Args:
+    run_dir: str = "runs/ppo"
+    """Folder for checkpoints, logs, evaluations and the final model (created; must be new unless resuming)."""
+    resume: str | None = None
+    """Continue the run in this folder from its last checkpoint; its saved arguments are used."""
+    seed: int = 0
+    """Seeds everything: network initialisation, environments, opponents, evaluation deals."""
+    num_players: int = 2
+    """Players per game (2 to 5); the learner takes a random seat each episode."""
+    total_timesteps: int = 200_000
+    """Learner decisions to train for (the default is a short run; about 2M for a full one)."""
+    num_envs: int = 8
+    """Games played in parallel to collect experience."""
+    vec_env: Literal["subproc", "dummy"] = "subproc"
+    """Run the environments in subprocesses (uses every core) or in this process."""
+    n_steps: int = 256
+    """Steps per environment between updates (rollout length)."""
+    batch_size: int = 512
+    """Minibatch size of the PPO update."""
+    n_epochs: int = 4
+    """Passes over each rollout."""
+    learning_rate: float = 1e-3
+    """Adam step size (constant)."""
+    gamma: float = 0.995
+    """Discount factor."""
+    gae_lambda: float = 0.95
+    """GAE lambda."""
+    clip_range: float = 0.2
+    """PPO clipping range."""
+    ent_coef: float = 0.01
+    """Entropy bonus weight."""
+    vf_coef: float = 0.5
+    """Value loss weight."""
+    width: int = 64
+    """Width of the per-position layers of the network (train/network.py)."""
+    context: int = 32
+    """Width of the game-wide feature embedding."""
+    reward: Literal["score", "win"] = "score"
+    """'score': the point difference flip by flip (dense); 'win': +1/-1 at the end."""
+    memory: Literal["perfect", "human"] = "perfect"
+    """Memory model of the learner and its opponents."""
+    curriculum: str = "random,greedy,expert"
+    """Opponent stages, comma-separated agent names, easiest first."""
+    promote_at: float = 0.6
+    """Win share against the current stage that moves the curriculum on."""
+    self_play: float = 0.2
+    """Share of games against the league of the learner's own snapshots (0: none)."""
+    snapshot_every: int = 50_000
+    """Steps between snapshots added to the league."""
+    league_size: int = 5
+    """Snapshots kept in the league (the most recent)."""
+    eval_every: int = 25_000
+    """Steps between evaluations."""
+    eval_games: int = 100
+    """Games against each scripted player per evaluation."""
+    eval_agents: str = "random,greedy,expert"
+    """Who the evaluations play, comma-separated."""
+    checkpoint_every: int = 25_000
+    """Steps between checkpoints."""
+    final_games: int = 400
+    """Games against each evaluation agent at the end (on every core)."""
+    torch_threads: int = 1
+    """Threads for torch (the environments use the other cores)."""
+    ship: bool = False
+    """Copy the final model to agents/models/ppo_2p.npz, the model the package ships."""
+
+    def check(self) -> None:
+        """Refuse values that cannot work, naming them."""
+        positive = ["total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "width", "context",
+                    "snapshot_every", "league_size", "eval_every", "eval_games", "checkpoint_every", "final_games",
+                    "torch_threads"]
+        for name in positive:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 1, got {value!r}")
+        if not 2 <= self.num_players <= 5:
+            raise GoldRushError(f"--num-players must be 2 to 5, got {self.num_players}")
+        for name in ("promote_at", "self_play"):
+            value = getattr(self, name)
+            if not 0 <= value <= 1:
+                raise GoldRushError(f"--{name.replace('_', '-')} must be in [0, 1], got {value}")
+        if not self.curriculum_agents:
+            raise GoldRushError("--curriculum needs at least one agent name")
+        if self.ship and self.num_players != 2:
+            raise GoldRushError("--ship is for the 2-player model: use --num-players 2")
+
+    @property
+    def curriculum_agents(self) -> list[str]:
+        return [name for name in self.curriculum.split(",") if name]
+
+    @property
+    def evaluation_agents(self) -> list[str]:
+        return [name for name in self.eval_agents.split(",") if name]
+
+
+def make_env(args: Args, index: int, mix: dict[str, float]):
+    """One training environment: the Gymnasium env from a random seat, opponents from ``mix``."""
+    from stable_baselines3.common.monitor import Monitor
+
+    from goldrush_env.gym_env import GoldRushEnv
+    from train.opponents import OpponentMix
+
+    env = GoldRushEnv(num_players=args.num_players, seat="random", reward=args.reward, memory=args.memory)
+    return Monitor(OpponentMix(env, mix, seed=args.seed * 10_007 + index))
+
+
+class RunState:
+    """What a resumed run needs besides the model: the curriculum, the league and the evaluations so far."""
+
+    def __init__(self, run_dir: Path) -> None:
+        self.path = run_dir / "state.json"
+        self.stage = 0
+        self.league: list[str] = []
+        self.evaluations: list[dict[str, Any]] = []
+        self.promotions: list[dict[str, Any]] = []
+        self.checkpoint: str | None = None
+        self.wall_s = 0.0
+
+    def save(self) -> None:
+        data = {key: getattr(self, key) for key in ("stage", "league", "evaluations", "promotions", "checkpoint",
+                                                    "wall_s")}
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, indent=1))
+        tmp.replace(self.path)
+
+    def load(self) -> None:
+        data = json.loads(self.path.read_text())
+        for key, value in data.items():
+            setattr(self, key, value)
+
+
+def _export(model: Any, path: Path) -> Path:
+    from train.network import export_weights
+
+    tmp = path.with_name(path.stem + ".tmp.npz")
+    np.savez(tmp, **export_weights(model.policy.gold_net()))
+    tmp.replace(path)
+    return path
+
+
+def _make_callback(args: Args, run_dir: Path, state: RunState, started: float):
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    from train.evaluate import evaluate
+    from train.opponents import opponent_mix
+
+    class TrainerCallback(BaseCallback):
+        """Evaluations, curriculum, league snapshots and checkpoints, on their step intervals."""
+
+        def _on_training_start(self) -> None:
+            step = self.num_timesteps
+            self.next_eval = (step // args.eval_every + 1) * args.eval_every
+            self.next_checkpoint = (step // args.checkpoint_every + 1) * args.checkpoint_every
+            self.next_snapshot = (step // args.snapshot_every + 1) * args.snapshot_every
+
+        def _on_step(self) -> bool:
+            step = self.num_timesteps
+            if step >= self.next_snapshot and args.self_play > 0:
+                self.next_snapshot += args.snapshot_every
+                league_dir = run_dir / "league"
+                league_dir.mkdir(exist_ok=True)
+                state.league = (state.league + [str(_export(self.model, league_dir / f"step_{step:09d}.npz"))])
+                state.league = state.league[-args.league_size:]
+                self.apply_mix()
+            if step >= self.next_eval:
+                self.next_eval += args.eval_every
+                self.evaluate(step)
+            if step >= self.next_checkpoint:
+                self.next_checkpoint += args.checkpoint_every
+                self.checkpoint(step)
+            return True
+
+        def apply_mix(self) -> None:
+            mix = opponent_mix(args.curriculum_agents, state.stage, state.league, args.self_play)
+            self.training_env.env_method("set_mix", mix)
+
+        def evaluate(self, step: int) -> None:
+            model_path = _export(self.model, run_dir / "eval_model.npz")
+            rows = evaluate(str(model_path), args.evaluation_agents, num_players=args.num_players,
+                            games=args.eval_games, seed=args.seed, workers=1, memory=args.memory)
+            curriculum = args.curriculum_agents
+            for row in rows:
+                self.logger.record(f"eval/win_share_{row.opponent}", row.win_share)
+                state.evaluations.append({"step": step, **dataclasses.asdict(row), "stage": state.stage})
+            self.logger.record("train/curriculum_stage", state.stage)
+            print(f"step {step:>9,}  " + "  ".join(f"{r.opponent} {r.win_share:.2f}" for r in rows)
+                  + f"  (stage: {curriculum[state.stage]}, {time.perf_counter() - started:.0f} s)", flush=True)
+            current = next((r for r in rows if r.opponent == curriculum[state.stage]), None)
+            if current is not None and current.win_share >= args.promote_at and state.stage < len(curriculum) - 1:
+                state.stage += 1
+                state.promotions.append({"step": step, "stage": state.stage, "agent": curriculum[state.stage]})
+                print(f"curriculum: now training mostly against {curriculum[state.stage]}", flush=True)
+                self.apply_mix()
+            _write_eval_csv(run_dir, state.evaluations)
+
+        def checkpoint(self, step: int) -> None:
+            folder = run_dir / "checkpoints"
+            folder.mkdir(exist_ok=True)
+            path = folder / f"step_{step:09d}.zip"
+            self.model.save(path)
+            state.checkpoint = str(path)
+            state.wall_s = time.perf_counter() - started
+            state.save()
+
+    return TrainerCallback()
+
+
+def _write_eval_csv(run_dir: Path, evaluations: list[dict[str, Any]]) -> None:
+    if not evaluations:
+        return
+    keys = list(evaluations[0])
+    lines = [",".join(keys)] + [",".join(str(e[k]) for k in keys) for e in evaluations]
+    (run_dir / "eval.csv").write_text("\n".join(lines) + "\n")
+
+
+def plot(evaluations: list[dict[str, Any]], promotions: list[dict[str, Any]], path: Path, title: str) -> None:
+    """Win share (with its 95% interval) against each evaluation agent over training steps."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for opponent in dict.fromkeys(e["opponent"] for e in evaluations):
+        rows = [e for e in evaluations if e["opponent"] == opponent]
+        steps = [e["step"] for e in rows]
+        ax.plot(steps, [e["win_share"] for e in rows], marker="o", markersize=3, label=f"vs {opponent}")
+        ax.fill_between(steps, [e["low"] for e in rows], [e["high"] for e in rows], alpha=0.2)
+    if evaluations:
+        ax.axhline(evaluations[0]["fair_share"], color="grey", linestyle="--", linewidth=1, label="fair share")
+    for promotion in promotions:
+        ax.axvline(promotion["step"], color="black", linestyle=":", linewidth=1)
+        ax.text(promotion["step"], 0.02, f" {promotion['agent']}", fontsize=8, rotation=90, va="bottom")
+    ax.set_xlabel("training steps (learner decisions)")
+    ax.set_ylabel("win share (95% CI)")
+    ax.set_ylim(0, 1)
+    ax.set_title(title)
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def train(args: Args) -> dict[str, Any]:
+    """Run (or resume) training as ``args`` says; returns the summary also written to ``summary.json``."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import configure
+    from stable_baselines3.common.utils import set_random_seed
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from train.evaluate import evaluate, table
+    from train.network import MaskableGoldPolicy
+    from train.opponents import opponent_mix
+
+    resuming = args.resume is not None
+    if resuming:
+        run_dir = Path(args.resume)
+        if not (run_dir / "args.json").is_file() or not (run_dir / "state.json").is_file():
+            raise GoldRushError(f"cannot resume {str(run_dir)!r}: it holds no args.json/state.json of a run "
+                                "that reached a checkpoint")
+        saved = json.loads((run_dir / "args.json").read_text())
+        args = Args(**{**saved, "resume": args.resume})
+    else:
+        run_dir = Path(args.run_dir)
+        if run_dir.exists() and any(run_dir.iterdir()):
+            raise GoldRushError(f"run folder {str(run_dir)!r} is not empty: choose another --run-dir, "
+                                f"or continue it with --resume {run_dir}")
+    args.check()
+    run_dir.mkdir(parents=True, exist_ok=True)
+    if not resuming:
+        (run_dir / "args.json").write_text(json.dumps(dataclasses.asdict(args), indent=1))
+    state = RunState(run_dir)
+    if resuming:
+        state.load()
+    if resuming and state.checkpoint is None:
+        raise GoldRushError(f"cannot resume {str(run_dir)!r}: no checkpoint was saved yet")
+
+    torch.set_num_threads(args.torch_threads)
+    set_random_seed(args.seed)
+    mix = opponent_mix(args.curriculum_agents, state.stage, state.league, args.self_play)
+    factories = [partial(make_env, args, i, mix) for i in range(args.num_envs)]
+    venv = SubprocVecEnv(factories) if args.vec_env == "subproc" else DummyVecEnv(factories)
+    started = time.perf_counter() - state.wall_s
+    try:
+        if resuming:
+            model = MaskablePPO.load(state.checkpoint, env=venv, device="cpu")
+            print(f"resuming {run_dir} at step {model.num_timesteps:,} (stage {state.stage}, "
+                  f"{len(state.league)} snapshots in the league)", flush=True)
+        else:
+            model = MaskablePPO(
+                MaskableGoldPolicy, venv, learning_rate=args.learning_rate, n_steps=args.n_steps,
+                batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma, gae_lambda=args.gae_lambda,
+                clip_range=args.clip_range, ent_coef=args.ent_coef, vf_coef=args.vf_coef, seed=args.seed,
+                device="cpu", policy_kwargs={"net_kwargs": {"width": args.width, "context": args.context}})
+        model.set_logger(configure(str(run_dir / "logs"), ["csv", "tensorboard"]))
+        callback = _make_callback(args, run_dir, state, started)
+        remaining = args.total_timesteps - model.num_timesteps
+        if remaining > 0:
+            model.learn(total_timesteps=remaining, callback=callback, reset_num_timesteps=not resuming)
+        steps = model.num_timesteps
+        model.save(run_dir / "final.zip")
+        model_path = _export(model, run_dir / "model.npz")
+    finally:
+        venv.close()
+    train_s = time.perf_counter() - started
+    state.wall_s = train_s
+    state.save()
+
+    rows = evaluate(str(model_path), args.evaluation_agents, num_players=args.num_players, games=args.final_games,
+                    seed=args.seed + 1_000_000, memory=args.memory)
+    summary = {
+        "args": dataclasses.asdict(args),
+        "steps": steps,
+        "train_seconds": round(train_s, 1),
+        "final_stage": args.curriculum_agents[state.stage],
+        "promotions": state.promotions,
+        "final_evaluation": [dataclasses.asdict(r) for r in rows],
+        "model": str(model_path),
+    }
+    (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
+    _write_eval_csv(run_dir, state.evaluations)
+    plot(state.evaluations, state.promotions, run_dir / "curves.png",
+         f"MaskablePPO, {args.num_players} players, seed {args.seed}")
+    if args.ship:
+        SHIP_PATH.parent.mkdir(exist_ok=True)
+        shutil.copyfile(model_path, SHIP_PATH)
+        print(f"shipped {model_path} as {SHIP_PATH}")
+    print(f"\ntrained {steps:,} steps in {train_s / 60:.1f} min; final evaluation "
+          f"({args.final_games} games per opponent, seats and start player rotated):")
+    print(table(rows))
+    print(f"outputs in {run_dir}/ (summary.json, curves.png, eval.csv, model.npz, logs/ for TensorBoard)")
+    return summary
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    import tyro
+
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    return train(tyro.cli(Args, args=argv))
+
+
+if __name__ == "__main__":
+    main()
