@@ -195,7 +195,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help="turn limit; the game is then truncated (default: %(default)s)")
         sub.add_argument("--seed", type=int, default=0, help="seeds the deal and the agents (default: %(default)s)")
 
-    agents_help = f"agent names ({', '.join(AGENTS)}) or package.module:Class paths, comma-separated"
+    agents_help = (f"agent names ({', '.join(AGENTS)}), 'ppo' (the shipped trained model), model files "
+                   "(.npz, .zip) or package.module:Class paths, comma-separated")
     play = commands.add_parser("play", help="play against agents in the terminal")
     play.add_argument("--players", type=int, default=2, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1))
     play.add_argument("--opponents", default="expert", help=f"one name for all, or one per seat; {agents_help}")

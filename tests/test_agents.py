@@ -1,5 +1,7 @@
 """Scripted agents: legal moves always, the right move where it is unambiguous, and the protocol."""
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -7,6 +9,7 @@ from agents import AGENTS, make_agent
 from agents.arena import play_game
 from agents.expert import ExpertAgent
 from agents.greedy import GreedyAgent
+from agents.search import ISMCTSAgent
 from goldrush_env.aec import raw_env
 from goldrush_env.engine import Outcome
 from goldrush_env.errors import GoldRushError
@@ -14,6 +17,8 @@ from goldrush_env.policy import Policy
 from conftest import layout
 
 SCRIPTED = [GreedyAgent, ExpertAgent]
+SEARCH = functools.partial(ISMCTSAgent, iterations=300)  # a small budget: these tables are small
+FAST = [name for name in AGENTS if name != "ismcts"]  # ismcts at its default budget: tests/test_search.py
 
 
 class Checked:
@@ -35,7 +40,7 @@ class Checked:
 @pytest.mark.parametrize("memory", ["perfect", "human"])
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
 def test_every_agent_plays_only_legal_flips(num_players, memory):
-    names = list(AGENTS)
+    names = FAST
     for game in range(3):
         lineup = [names[(game + seat) % len(names)] for seat in range(num_players)]
         players = [Checked(make_agent(name)) for name in lineup]
@@ -95,7 +100,7 @@ def test_greedy_blows_up_an_opponents_known_miner():
     assert GreedyAgent(seed=0).act(env.view(0)) == 0  # and pairs it with seat 1's known M23
 
 
-@pytest.mark.parametrize("agent", SCRIPTED)
+@pytest.mark.parametrize("agent", SCRIPTED + [SEARCH])
 def test_gold_rush_takes_remembered_gold_first(agent):
     # Twelve cards. Turn 0, seat 0: G4 + M02, nothing (the G4 is now known). Turn 1, seat 1: dynamite + G1,
     # both gone: ten cards left, so the Gold Rush begins with seat 0, who should take the known G4.
@@ -110,7 +115,7 @@ def test_gold_rush_takes_remembered_gold_first(agent):
         assert agent(seed=seed).act(env.view(0)) == 0
 
 
-@pytest.mark.parametrize("name", list(AGENTS))
+@pytest.mark.parametrize("name", FAST)
 def test_agents_follow_the_protocol_and_replay_with_a_seed(name):
     agent = make_agent(name, seed=3)
     assert isinstance(agent, Policy)

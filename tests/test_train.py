@@ -27,7 +27,8 @@ from train.ppo import main  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["--num-envs", "2", "--vec-env", "dummy", "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1",
         "--width", "8", "--context", "4", "--eval-games", "2", "--final-games", "2",
-        "--eval-agents", "random,greedy", "--snapshot-every", "256", "--league-size", "2"]
+        "--eval-agents", "random,greedy", "--snapshot-every", "256", "--league-size", "2",
+        "--imitation-games", "2", "--imitation-epochs", "1"]
 
 
 class Checked:
@@ -86,6 +87,7 @@ def test_tiny_run_writes_every_output(tmp_path):
     summary = main(["--run-dir", str(run), "--total-timesteps", "512", "--eval-every", "256",
                     "--checkpoint-every", "256", "--num-players", "3"] + TINY)
     assert summary["steps"] >= 512
+    assert summary["imitation"]["decisions"] > 0 and 0 <= summary["imitation"]["agreement"] <= 1
     for name in ("args.json", "state.json", "summary.json", "eval.csv", "curves.png", "final.zip", "model.npz"):
         assert (run / name).is_file(), name
     assert sorted(p.name for p in (run / "checkpoints").iterdir()) == ["step_000000256.zip", "step_000000512.zip"]
@@ -160,3 +162,32 @@ def test_model_files_are_checked():
         TrainedPolicy("nowhere/model.npz")
     with pytest.raises(GoldRushError, match="not a GoldNet model"):
         GoldNetNumpy({"globals.weight": np.zeros((2, 2))})
+
+
+def test_evaluate_command_prints_and_saves_its_table(tmp_path, capsys):
+    from train.evaluate import main as evaluate_main
+
+    torch.manual_seed(0)
+    path = tmp_path / "model.npz"
+    np.savez(path, **export_weights(GoldNet(width=8, context=4)))
+    rows = evaluate_main([str(path), "--agents", "random", "--games", "4", "--workers", "1",
+                          "--out", str(tmp_path / "eval.json")])
+    printed = capsys.readouterr().out
+    assert "| random | 4 |" in printed and len(rows) == 1
+    saved = json.loads((tmp_path / "eval.json").read_text())
+    assert saved["rows"][0]["games"] == 4 and saved["args"]["model"] == str(path)
+
+
+def test_a_trained_model_is_a_gymnasium_opponent(tmp_path):
+    from goldrush_env import GoldRushEnv
+
+    torch.manual_seed(0)
+    path = tmp_path / "model.npz"
+    np.savez(path, **export_weights(GoldNet(width=8, context=4)))
+    env = GoldRushEnv(num_players=3, opponents=TrainedPolicy(path), seat="random")
+    _, info = env.reset(seed=0)
+    done, rng = False, np.random.default_rng(0)
+    while not done:
+        _, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        done = terminated or truncated
+    assert "illegal_action" not in info and sorted(info["winners"]) == list(info["winners"])

@@ -15,7 +15,9 @@ import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Literal, Sequence
+from typing import Annotated, Any, Literal, Sequence
+
+import tyro
 
 from agents.tournament import run_tournament
 
@@ -61,7 +63,7 @@ def table(rows: Sequence[Row]) -> str:
 
 @dataclass
 class Args:
-    model: str
+    model: Annotated[str, tyro.conf.Positional, tyro.conf.arg(metavar="MODEL")]
     """The entrant to evaluate: a model file (.npz or MaskablePPO .zip), 'ppo' (the shipped model) or an agent name."""
     agents: str = "random,greedy,expert"
     """Opponents, comma-separated (names, model files or package.module:Class)."""
@@ -80,8 +82,6 @@ class Args:
 
 
 def main(argv: Sequence[str] | None = None) -> list[Row]:
-    import tyro
-
     args = tyro.cli(Args, args=argv)
     start = time.perf_counter()
     rows = evaluate(args.model, [a for a in args.agents.split(",") if a], num_players=args.players,

@@ -5,7 +5,10 @@
     python -m train.ppo --resume runs/ppo                 # continue a run that was stopped
     python -m train.ppo --help                            # every argument
 
-One file, one dataclass of arguments. The learner plays the Gymnasium
+One file, one dataclass of arguments. First a warm start
+(:mod:`train.imitation`): the network learns to copy the expert's flips from
+``imitation_games`` games, which brings it near the expert's strength in a
+few minutes. Then PPO: the learner plays the Gymnasium
 environment from a random seat against opponents drawn at every episode from
 a mix (:mod:`train.opponents`): the curriculum's current stage (random, then
 greedy, then expert by default), a share of the stages already passed, and a
@@ -51,8 +54,16 @@ class Args:
     """Seeds everything: network initialisation, environments, opponents, evaluation deals."""
     num_players: int = 2
     """Players per game (2 to 5); the learner takes a random seat each episode."""
-    total_timesteps: int = 200_000
-    """Learner decisions to train for (the default is a short run; about 2M for a full one)."""
+    total_timesteps: int = 150_000
+    """Learner decisions of PPO (the default is a short run; the shipped model used 300k)."""
+    imitation_games: int = 500
+    """Warm start: games of the teacher against itself whose flips the network copies before PPO (0: none)."""
+    imitation_epochs: int = 16
+    """Passes over the teacher's decisions."""
+    imitation_lr: float = 2e-3
+    """Adam step size of the warm start."""
+    teacher: str = "expert"
+    """The scripted player the warm start copies."""
     num_envs: int = 8
     """Games played in parallel to collect experience."""
     vec_env: Literal["subproc", "dummy"] = "subproc"
@@ -63,15 +74,15 @@ class Args:
     """Minibatch size of the PPO update."""
     n_epochs: int = 4
     """Passes over each rollout."""
-    learning_rate: float = 1e-3
-    """Adam step size (constant)."""
+    learning_rate: float = 3e-4
+    """Adam step size of PPO (constant)."""
     gamma: float = 0.995
     """Discount factor."""
     gae_lambda: float = 0.95
     """GAE lambda."""
     clip_range: float = 0.2
     """PPO clipping range."""
-    ent_coef: float = 0.01
+    ent_coef: float = 0.003
     """Entropy bonus weight."""
     vf_coef: float = 0.5
     """Value loss weight."""
@@ -85,7 +96,7 @@ class Args:
     """Memory model of the learner and its opponents."""
     curriculum: str = "random,greedy,expert"
     """Opponent stages, comma-separated agent names, easiest first."""
-    promote_at: float = 0.6
+    promote_at: float = 0.55
     """Win share against the current stage that moves the curriculum on."""
     self_play: float = 0.2
     """Share of games against the league of the learner's own snapshots (0: none)."""
@@ -110,7 +121,7 @@ class Args:
 
     def check(self) -> None:
         """Refuse values that cannot work, naming them."""
-        positive = ["total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "width", "context",
+        positive = ["total_timesteps", "imitation_epochs", "num_envs", "n_steps", "batch_size", "n_epochs", "width", "context",
                     "snapshot_every", "league_size", "eval_every", "eval_games", "checkpoint_every", "final_games",
                     "torch_threads"]
         for name in positive:
@@ -119,6 +130,9 @@ class Args:
                 raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 1, got {value!r}")
         if not 2 <= self.num_players <= 5:
             raise GoldRushError(f"--num-players must be 2 to 5, got {self.num_players}")
+        if isinstance(self.imitation_games, bool) or not isinstance(self.imitation_games, int) \
+                or self.imitation_games < 0:
+            raise GoldRushError(f"--imitation-games must be an int >= 0, got {self.imitation_games!r}")
         for name in ("promote_at", "self_play"):
             value = getattr(self, name)
             if not 0 <= value <= 1:
@@ -158,11 +172,12 @@ class RunState:
         self.evaluations: list[dict[str, Any]] = []
         self.promotions: list[dict[str, Any]] = []
         self.checkpoint: str | None = None
+        self.imitation: dict[str, Any] | None = None
         self.wall_s = 0.0
 
     def save(self) -> None:
         data = {key: getattr(self, key) for key in ("stage", "league", "evaluations", "promotions", "checkpoint",
-                                                    "wall_s")}
+                                                    "imitation", "wall_s")}
         tmp = self.path.with_suffix(".tmp")
         tmp.write_text(json.dumps(data, indent=1))
         tmp.replace(self.path)
@@ -285,6 +300,26 @@ def plot(evaluations: list[dict[str, Any]], promotions: list[dict[str, Any]], pa
     plt.close(fig)
 
 
+def _warm_start(args: Args, model: Any) -> dict[str, Any]:
+    """Copy the teacher's flips into the network before PPO (see train/imitation.py)."""
+    from train.imitation import collect, pretrain
+
+    import torch
+
+    start = time.perf_counter()
+    torch.set_num_threads(os.cpu_count() or 1)  # nothing else runs meanwhile
+    print(f"warm start: {args.imitation_games} games of {args.teacher} against itself...", flush=True)
+    data = collect(args.imitation_games, num_players=args.num_players, teacher=args.teacher, seed=args.seed,
+                   memory=args.memory)
+    stats = pretrain(model.policy.gold_net(), data, epochs=args.imitation_epochs, lr=args.imitation_lr,
+                     seed=args.seed)
+    torch.set_num_threads(args.torch_threads)
+    stats.update(decisions=len(data["actions"]), seconds=round(time.perf_counter() - start, 1))
+    print(f"warm start: {stats['decisions']:,} decisions, {args.imitation_epochs} epochs, loss {stats['loss']:.3f}, "
+          f"copies {stats['agreement']:.1%} of the flips exactly ({stats['seconds']:.0f} s)", flush=True)
+    return stats
+
+
 def train(args: Args) -> dict[str, Any]:
     """Run (or resume) training as ``args`` says; returns the summary also written to ``summary.json``."""
     import torch
@@ -338,6 +373,10 @@ def train(args: Args) -> dict[str, Any]:
                 clip_range=args.clip_range, ent_coef=args.ent_coef, vf_coef=args.vf_coef, seed=args.seed,
                 device="cpu", policy_kwargs={"net_kwargs": {"width": args.width, "context": args.context}})
         model.set_logger(configure(str(run_dir / "logs"), ["csv", "tensorboard"]))
+        if not resuming and args.imitation_games:
+            state.imitation = _warm_start(args, model)
+            state.wall_s = time.perf_counter() - started
+            state.save()
         callback = _make_callback(args, run_dir, state, started)
         remaining = args.total_timesteps - model.num_timesteps
         if remaining > 0:
@@ -357,6 +396,7 @@ def train(args: Args) -> dict[str, Any]:
         "args": dataclasses.asdict(args),
         "steps": steps,
         "train_seconds": round(train_s, 1),
+        "imitation": state.imitation,
         "final_stage": args.curriculum_agents[state.stage],
         "promotions": state.promotions,
         "final_evaluation": [dataclasses.asdict(r) for r in rows],
