@@ -78,3 +78,15 @@ def test_tournament_command_writes_its_outputs(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "win rate" in result.stdout and "pairings (2 players" in result.stdout
     assert (tmp_path / "results.json").exists() and (tmp_path / "chart.png").exists()
+
+
+def test_play_against_the_shipped_model_and_watch_it():
+    from agents.trained import SHIPPED_MODEL
+
+    if not SHIPPED_MODEL.is_file():
+        pytest.fail(f"the package ships no model at {SHIPPED_MODEL}")
+    result = goldrush("play", "--opponents", "ppo", "--seed", "2", stdin="a1\nb1\nq\n")
+    assert result.returncode == 0, result.stderr
+    assert "ppo (seat 1) flips" in result.stdout
+    watched = goldrush("watch", "--agents", "ppo,expert", "--seed", "3")
+    assert watched.returncode == 0 and "seat 0 ppo, seat 1 expert" in watched.stdout
