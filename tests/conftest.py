@@ -30,3 +30,19 @@ def layout(cards: dict[int, str], background: bool = True) -> str:
 @pytest.fixture
 def vectors() -> list[dict]:
     return load_vectors()
+
+
+class Checked:
+    """Wraps a policy and checks every position it returns against the mask it was shown."""
+
+    def __init__(self, policy):
+        self.policy, self.name, self.moves = policy, getattr(policy, "name", "policy"), 0
+
+    def reset(self, seed=None):
+        self.policy.reset(seed)
+
+    def act(self, view):
+        position = self.policy.act(view)
+        assert view.action_mask[position] == 1, f"{self.name} chose illegal position {position}"
+        self.moves += 1
+        return position

@@ -14,27 +14,11 @@ from goldrush_env.aec import raw_env
 from goldrush_env.engine import Outcome
 from goldrush_env.errors import GoldRushError
 from goldrush_env.policy import Policy
-from conftest import layout
+from conftest import Checked, layout
 
 SCRIPTED = [GreedyAgent, ExpertAgent]
 SEARCH = functools.partial(ISMCTSAgent, iterations=300)  # a small budget: these tables are small
 FAST = [name for name in AGENTS if name != "ismcts"]  # ismcts at its default budget: tests/test_search.py
-
-
-class Checked:
-    """Wraps a policy and checks every position it returns against the mask it was shown."""
-
-    def __init__(self, policy):
-        self.policy, self.name, self.moves = policy, policy.name, 0
-
-    def reset(self, seed=None):
-        self.policy.reset(seed)
-
-    def act(self, view):
-        position = self.policy.act(view)
-        assert view.action_mask[position] == 1, f"{self.name} chose illegal position {position}"
-        self.moves += 1
-        return position
 
 
 @pytest.mark.parametrize("memory", ["perfect", "human"])

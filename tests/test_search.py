@@ -7,20 +7,7 @@ from agents.arena import play_game
 from agents.search import ISMCTSAgent, card_kinds
 from goldrush_env.cards import CODE
 from goldrush_env.errors import GoldRushError
-
-
-class Checked:
-    def __init__(self, policy):
-        self.policy, self.name, self.moves = policy, "checked", 0
-
-    def reset(self, seed=None):
-        self.policy.reset(seed)
-
-    def act(self, view):
-        position = self.policy.act(view)
-        assert view.action_mask[position] == 1, f"illegal position {position}"
-        self.moves += 1
-        return position
+from conftest import Checked
 
 
 @pytest.mark.parametrize("memory", ["perfect", "human"])

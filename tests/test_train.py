@@ -23,25 +23,13 @@ from train.evaluate import evaluate  # noqa: E402
 from train.network import GoldNet, export_weights  # noqa: E402
 from train.opponents import opponent_mix  # noqa: E402
 from train.ppo import main  # noqa: E402
+from conftest import Checked  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["--num-envs", "2", "--vec-env", "dummy", "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1",
         "--width", "8", "--context", "4", "--eval-games", "2", "--final-games", "2",
         "--eval-agents", "random,greedy", "--snapshot-every", "256", "--league-size", "2",
         "--imitation-games", "2", "--imitation-epochs", "1"]
-
-
-class Checked:
-    def __init__(self, policy):
-        self.policy, self.name = policy, "checked"
-
-    def reset(self, seed=None):
-        self.policy.reset(seed)
-
-    def act(self, view):
-        position = self.policy.act(view)
-        assert view.action_mask[position] == 1
-        return position
 
 
 def test_numpy_network_matches_torch():
