@@ -121,9 +121,9 @@ class Args:
 
     def check(self) -> None:
         """Refuse values that cannot work, naming them."""
-        positive = ["total_timesteps", "imitation_epochs", "num_envs", "n_steps", "batch_size", "n_epochs", "width", "context",
-                    "snapshot_every", "league_size", "eval_every", "eval_games", "checkpoint_every", "final_games",
-                    "torch_threads"]
+        positive = ["total_timesteps", "imitation_epochs", "num_envs", "n_steps", "batch_size", "n_epochs",
+                    "width", "context", "snapshot_every", "league_size", "eval_every", "eval_games",
+                    "checkpoint_every", "final_games", "torch_threads"]
         for name in positive:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -420,7 +420,7 @@ def train(args: Args) -> dict[str, Any]:
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     import tyro
 
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    os.environ.setdefault("OMP_NUM_THREADS", "1")  # for the environment subprocesses, which start afresh
     return train(tyro.cli(Args, args=argv))
 
 
