@@ -545,9 +545,13 @@ class Game:
 
         Search players use it to try other deals of the cards they have not
         seen. The copy starts from the current position: its history is
-        empty and :meth:`to_dict` records the standing it began from.
+        empty, :meth:`to_dict` records the standing it began from, and in
+        the Gold Rush its :attr:`gold_rush_from_turn` is the current turn
+        (as for :meth:`from_position`).
         """
-        positions, cards = list(positions), list(cards)
+        positions = [position if type(position) is int or not _is_int(position) else int(position)
+                     for position in positions]
+        cards = [card if type(card) is int or not _is_int(card) else int(card) for card in cards]
         if len(positions) != len(cards):
             raise GoldRushError(f"rearranged() needs one card per position: got {len(positions)} positions "
                                 f"and {len(cards)} cards")
@@ -559,7 +563,7 @@ class Game:
                                     "is out of range, empty or face up")
         if len(set(positions)) != len(positions):
             raise GoldRushError(f"rearranged() got a position twice: {positions}")
-        if sorted(table[p] for p in positions) != sorted(cards):
+        if any(type(card) is not int for card in cards) or sorted(table[p] for p in positions) != sorted(cards):
             raise GoldRushError("rearranged() only reorders the cards at the positions given: "
                                 f"{[card_code(table[p]) for p in positions]} cannot become "
                                 f"{[card_code(c) if type(c) is int and 0 <= c < NUM_CARD_TYPES else c for c in cards]}")
@@ -568,6 +572,8 @@ class Game:
             new._table[position] = card
         new._initial = tuple(new._table)
         new._history = []
+        if new._rush:
+            new._rush_from = new._turn  # as from_position reads a rush under way, so saved copies round-trip
         new.first_player = (self._player - self._turn) % self.num_players
         new._start = {"scores": self.scores, "gold_cards": self.gold_cards, "turn": self._turn,
                       "current_player": self._player, "face_up": self.face_up, "gold_rush": self._rush}

@@ -1,50 +1,282 @@
-"""The search player (ismcts) on small budgets: legal flips, seeding, its argument checks, card kinds."""
+"""The search player (ismcts) on small budgets.
+
+Its default budget takes seconds per game, so every test here builds it with
+a few dozen to a few hundred iterations: legal flips at every table size and
+memory model, reproducible play from a seed, decisions made from the view
+alone, the clear moves (a sure strike, remembered gold in the Gold Rush), its
+argument checks, and the card kinds that its tree is built on.
+"""
+
+import itertools
+import math
+import re
 
 import pytest
 
-from agents import make_agent
+from agents import AGENTS, make_agent
 from agents.arena import play_game
 from agents.search import ISMCTSAgent, card_kinds
-from goldrush_env.cards import CODE
+from goldrush_env.aec import raw_env
+from goldrush_env.cards import CODE, COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE
+from goldrush_env.engine import Game, Outcome, colour_owners
 from goldrush_env.errors import GoldRushError
-from conftest import Checked
+from goldrush_env.policy import Policy
+from conftest import BACKGROUND, Checked, layout
+
+SMALL = 30
+"""Iterations per decision for whole games: enough to exercise the tree, cheap enough for a test."""
+
+
+# --- legal play -------------------------------------------------------------------------
+
+
+def flips_by_seat(result):
+    """How many flips each seat made in a game played by play_game (replayed from its record)."""
+    game = Game.from_dict(result.record)
+    counts = [0] * game.num_players
+    for event in game.history:
+        counts[event.player] += 1
+    return counts
 
 
 @pytest.mark.parametrize("memory", ["perfect", "human"])
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
 def test_plays_only_legal_flips(num_players, memory):
-    search = Checked(ISMCTSAgent(iterations=8))
-    players = [search] + [make_agent("greedy") for _ in range(num_players - 1)]
-    result = play_game(players, seed=num_players, first_player=num_players - 1, memory=memory, memory_capacity=6)
-    assert search.moves > 0 and result.turns > 0
+    # Search players at the even seats, scripted players between them; the last seat starts.
+    others = itertools.cycle(["greedy", "expert", "random"])
+    players = [Checked(ISMCTSAgent(iterations=SMALL) if seat % 2 == 0 else make_agent(next(others)))
+               for seat in range(num_players)]
+    result = play_game(players, seed=10 + num_players, first_player=num_players - 1, memory=memory,
+                       memory_capacity=6)
+    assert not result.truncated and sum(result.scores) > 0
+    assert [p.moves for p in players] == flips_by_seat(result)
+    assert all(p.moves > 0 for p in players[::2])
 
 
-def test_same_seed_same_game():
-    def game(seed):
-        return play_game([ISMCTSAgent(iterations=10), make_agent("expert")], seed=seed).record["flips"]
-
-    assert game(4) == game(4)
-
-
-def code(kind_cards):
-    return sorted(CODE[card] for card in kind_cards)
+@pytest.mark.parametrize("options", [{"horizon": None, "iterations": 10}, {"horizon": 0}, {"exploration": 0},
+                                     {"exploration": 3.0, "horizon": 5}])
+def test_other_settings_also_play_legally(options):
+    search = Checked(ISMCTSAgent(**{"iterations": SMALL, **options}))
+    result = play_game([make_agent("expert"), search], seed=21, memory="human", memory_capacity=6)
+    assert search.moves > 0 and search.moves == flips_by_seat(result)[1]
 
 
-def test_cards_the_rules_cannot_tell_apart_share_a_kind():
-    kinds = card_kinds(2)
-    by_kind = {}
-    for card, kind in enumerate(kinds):
-        by_kind.setdefault(kind, []).append(card)
-    groups = [code(cards) for cards in by_kind.values()]
-    assert ["M05", "M15"] in groups  # seat 0 owns colours 0 and 1
-    assert ["M25", "M35"] in groups and ["M45"] in groups  # colour 4 is unowned, alone
-    assert all(len(g) == 1 for g in groups if g[0][0] in "GD")  # gold by value, dynamite
-    three = card_kinds(3)
-    assert three[CODE.index("M34")] == three[CODE.index("M44")] != three[CODE.index("M24")]  # unowned share
+def test_a_single_legal_flip_is_played_at_once():
+    env = raw_env(num_players=2)
+    env.reset(seed=0, options={"layout": layout({37: "G2"}, background=False)})
+    assert env.game.gold_rush and env.view(0).legal_positions == [37]
+    assert ISMCTSAgent(seed=0, iterations=1).act(env.view(0)) == 37
 
 
-@pytest.mark.parametrize("argument, value", [("iterations", 0), ("iterations", True), ("iterations", 2.5),
-                                             ("horizon", -1), ("exploration", -0.1)])
-def test_bad_arguments_are_refused(argument, value):
-    with pytest.raises(GoldRushError, match=f"{argument} must be .*got {value!r}"):
+def test_it_is_registered_as_ismcts():
+    assert AGENTS["ismcts"] is ISMCTSAgent
+    agent = make_agent("ismcts", seed=1)
+    assert isinstance(agent, ISMCTSAgent) and isinstance(agent, Policy) and agent.name == "ismcts"
+    assert (agent.iterations, agent.horizon, agent.exploration) == (2000, 2, 0.7)
+
+
+# --- seeds -------------------------------------------------------------------------------
+
+
+def search_game(seed, iterations=20):
+    return play_game([ISMCTSAgent(iterations=iterations), make_agent("expert")], seed=seed).record["flips"]
+
+
+def test_the_same_seed_plays_the_same_game():
+    assert search_game(4) == search_game(4)
+
+
+def decisions(agent, seed, count=6):
+    """The agent's first ``count`` decisions on a fixed table, with its own flips applied."""
+    agent.reset(seed)
+    env = raw_env(num_players=2)
+    env.reset(seed=123)
+    chosen = []
+    while len(chosen) < count:
+        seat = env.game.current_player
+        position = agent.act(env.view(seat))
+        chosen.append(position)
+        env.step(position)
+    return chosen
+
+
+def test_reset_with_a_seed_replays_its_decisions():
+    agent = ISMCTSAgent(iterations=SMALL)
+    first = decisions(agent, seed=7)
+    decisions(agent, seed=99)  # play something else in between
+    assert decisions(agent, seed=7) == first
+    assert decisions(ISMCTSAgent(seed=7, iterations=SMALL), seed=7) == first
+
+
+def test_the_constructor_seed_fixes_the_decisions():
+    def first_moves(seed):
+        agent = ISMCTSAgent(seed=seed, iterations=SMALL)
+        env = raw_env(num_players=3)
+        env.reset(seed=5)
+        moves = []
+        for _ in range(8):
+            moves.append(agent.act(env.view(env.game.current_player)))
+            env.step(moves[-1])
+        return moves
+
+    assert first_moves(1) == first_moves(1)
+    assert first_moves(1) != first_moves(2)  # checked: they differ from the very first flip (48 and 6)
+
+
+def test_a_decision_depends_on_the_view_not_the_hidden_cards():
+    # Two tables that differ only where nobody has looked: the views are equal, and so must be the choices.
+    cards = {0: "M13", 1: "G4", 2: "G2", 3: "G1"}
+    first_env = raw_env(num_players=2)
+    first_env.reset(seed=0, options={"layout": layout(cards)})
+    hidden = dict(BACKGROUND)  # G1 G1 G2 G2 G2 G3 G3 G3 G4 G4 D D at 52..63
+    swapped = {**hidden, 52: "D", 63: "G1", 55: "G4", 60: "G2"}
+    second_env = raw_env(num_players=2)
+    second_env.reset(seed=0, options={"layout": layout({**cards, **swapped}, background=False)})
+    for env in (first_env, second_env):
+        for position in (0, 1, 2, 3):
+            env.step(position)
+    assert first_env.game.table != second_env.game.table
+    first, second = first_env.view(0), second_env.view(0)
+    assert first.cards == second.cards and first.unseen == second.unseen
+    for seed in range(6):
+        assert ISMCTSAgent(seed=seed, iterations=60).act(first) == ISMCTSAgent(seed=seed, iterations=60).act(second)
+
+
+# --- the clear moves -----------------------------------------------------------------------
+
+
+def scenario(cards, flips):
+    """Two players on a small table (cards plus the conftest background) after some scripted flips."""
+    env = raw_env(num_players=2)
+    env.reset(seed=0, options={"layout": layout(cards), "first_player": 0})
+    for position in flips:
+        env.step(position)
+    return env
+
+
+def play_a_turn(agent, env):
+    seat = env.game.current_player
+    env.step(agent.act(env.view(seat)))
+    assert env.game.face_up is not None and env.game.current_player == seat
+    env.step(agent.act(env.view(seat)))
+    return env.game.history[-1]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_takes_a_strike_the_opponent_would_take_next(seed):
+    # Turn 0, seat 0: the unowned M43 and a G4 (too heavy: nothing). Turn 1, seat 1: a G2 and a G1. Seat 0
+    # can strike the G2 (or the G1) with the M43 now; if it waits, seat 1 takes the G2 with the same miner.
+    env = scenario({0: "M43", 1: "G4", 2: "G2", 3: "G1"}, [0, 1, 2, 3])
+    last = play_a_turn(ISMCTSAgent(seed=seed, iterations=200), env)
+    assert (last.outcome, last.receiver) == (Outcome.STRIKE, 0)
+    assert env.game.scores == (2, 0) and set(last.removed) == {0, 2}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_takes_the_largest_gold_with_its_own_miner(seed):
+    # Turn 0, seat 0: two golds, G4 and G1 (nothing). Turn 1, seat 1: seat 0's M05 and its own M24 duel; the M24
+    # leaves. Seat 0 knows its M05 and the G4: four points, more than any card it has not seen could bring.
+    env = scenario({0: "G4", 1: "G1", 2: "M05", 3: "M24"}, [0, 1, 2, 3])
+    assert env.game.table[3] == -1 and env.game.scores == (0, 0)
+    # 500 iterations: at 200 about one seed in eight still gambles on two unseen cards instead.
+    last = play_a_turn(ISMCTSAgent(seed=seed, iterations=500), env)
+    assert (last.outcome, last.receiver) == (Outcome.STRIKE, 0)
+    assert env.game.scores == (4, 0) and set(last.removed) == {0, 2}
+
+
+RUSH_GOLDS = ["G1", "G1", "G2", "G2", "G2", "G3", "G3", "G3"]
+
+
+def gold_rush_scenario(gold_at, seed=0, **config):
+    # Turn 0, seat 0: a G4 and an M02 (too weak: nothing). Turn 1, seat 1: dynamite and a G1, both gone. Ten
+    # cards are left, so the Gold Rush begins with seat 0, which remembers where the G4 lies.
+    cards = {gold_at: "G4", 1: "M02", 2: "D", 3: "G1", **{52 + i: code for i, code in enumerate(RUSH_GOLDS)}}
+    env = raw_env(num_players=2, **config)
+    env.reset(seed=seed, options={"layout": layout(cards, background=False)})
+    for position in (gold_at, 1, 2, 3):
+        env.step(position)
+    assert env.game.gold_rush and env.game.current_player == 0 and env.game.cards_left == 10
+    return env
+
+
+@pytest.mark.parametrize("gold_at", [0, 40])
+@pytest.mark.parametrize("seed", range(5))
+def test_gold_rush_takes_the_remembered_gold(gold_at, seed):
+    env = gold_rush_scenario(gold_at)
+    assert ISMCTSAgent(seed=seed, iterations=SMALL).act(env.view(0)) == gold_at
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_gold_rush_takes_the_remembered_gold_with_human_memory(seed):
+    env = gold_rush_scenario(0, seed=seed, memory="human", memory_capacity=6, forget_prob=0.0)
+    view = env.view(0)
+    assert view.cards[0] == CODE.index("G4") and view.cards[1] == CODE.index("M02")
+    assert ISMCTSAgent(seed=seed, iterations=SMALL).act(view) == 0
+
+
+# --- argument checks --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argument, value", [
+    ("iterations", 0), ("iterations", -5), ("iterations", True), ("iterations", 2.5), ("iterations", "100"),
+    ("iterations", None),
+    ("horizon", -1), ("horizon", True), ("horizon", 1.5), ("horizon", "2"),
+    ("exploration", -0.1), ("exploration", True), ("exploration", "0.7"), ("exploration", math.nan),
+    ("exploration", None),
+])
+def test_bad_arguments_are_refused_naming_the_value(argument, value):
+    with pytest.raises(GoldRushError, match=re.escape(argument) + " must be .*got " + re.escape(repr(value))):
         ISMCTSAgent(**{argument: value})
+
+
+def test_the_boundary_arguments_are_accepted():
+    agent = ISMCTSAgent(iterations=1, horizon=0, exploration=0)
+    assert (agent.iterations, agent.horizon, agent.exploration) == (1, 0, 0.0)
+    assert ISMCTSAgent(horizon=None).horizon is None
+    assert ISMCTSAgent(exploration=2).exploration == 2.0
+
+
+# --- card kinds ------------------------------------------------------------------------------
+
+
+def by_code(kinds):
+    return {CODE[card]: kind for card, kind in enumerate(kinds)}
+
+
+def test_two_player_kinds():
+    kind = by_code(card_kinds(2))
+    # Seat 0 owns colours 0 and 1, seat 1 owns 2 and 3, colour 4 is unowned.
+    for value in (2, 3, 4, 5):
+        assert kind[f"M0{value}"] == kind[f"M1{value}"]
+        assert kind[f"M2{value}"] == kind[f"M3{value}"]
+        assert len({kind[f"M0{value}"], kind[f"M2{value}"], kind[f"M4{value}"]}) == 3
+    assert kind["M03"] != kind["M04"] and kind["M23"] != kind["M25"]
+    assert len({kind["G1"], kind["G2"], kind["G3"], kind["G4"], kind["D"]}) == 5
+
+
+def test_three_player_unowned_colours_share_a_kind():
+    kind = by_code(card_kinds(3))
+    # Seats 0..2 own colours 0..2; colours 3 and 4 are unowned and work for whoever flips them.
+    assert kind["M34"] == kind["M44"] and kind["M32"] == kind["M42"]
+    assert kind["M34"] != kind["M24"] != kind["M14"] != kind["M04"]
+    assert kind["M34"] != kind["M35"]
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_kinds_tell_apart_exactly_what_the_rules_tell_apart(num_players):
+    kinds = card_kinds(num_players)
+    owners = colour_owners(num_players)
+    assert len(kinds) == NUM_CARD_TYPES
+
+    def identity(card):
+        """What the rules see in a card: gold by value, dynamite, a miner by value and the seat it works for."""
+        if IS_MINER[card]:
+            return ("miner", VALUE[card], owners[COLOUR[card]])
+        return ("dynamite",) if card == DYNAMITE else ("gold", VALUE[card])
+
+    for a, b in itertools.combinations(range(NUM_CARD_TYPES), 2):
+        assert (kinds[a] == kinds[b]) == (identity(a) == identity(b)), (CODE[a], CODE[b])
+    golds = [kinds[card] for card in range(NUM_CARD_TYPES) if IS_GOLD[card]]
+    assert len(set(golds)) == 4
+    expected_miner_kinds = 4 * (num_players + (1 if -1 in owners else 0))
+    assert len({kinds[card] for card in range(NUM_CARD_TYPES) if IS_MINER[card]}) == expected_miner_kinds
