@@ -143,7 +143,7 @@ class ISMCTSAgent(SeededPolicy):
         unseen = [card for card in range(NUM_CARD_TYPES) for _ in range(view.unseen[card])]
         if len(unseen) != len(unknown):
             raise GoldRushError(f"inconsistent view: {len(unknown)} unknown positions but {len(unseen)} unseen cards")
-        table = [card for card in view.cards]
+        table = list(view.cards)
         for position, card in zip(unknown, unseen):
             table[position] = card
         base = Game.from_position(view.num_players, table, current_player=view.current_player, scores=view.scores,
@@ -176,10 +176,11 @@ class ISMCTSAgent(SeededPolicy):
         return self._position(root.actions[action], unknown, legal)
 
     def _position(self, action: tuple[int, int | None], unknown: list[int], legal: list[int]) -> int:
-        key, position = action
+        _, position = action
         if position is not None:
             return position
-        choices = [p for p in unknown if p in set(legal)]
+        allowed = set(legal)
+        choices = [p for p in unknown if p in allowed]
         return int(choices[self.rng.integers(len(choices))])
 
     # --- one simulation -------------------------------------------------------------
@@ -261,7 +262,7 @@ class ISMCTSAgent(SeededPolicy):
         value = [now - before for now, before in zip(self._standing(game), start)]
         if not game.is_finished and not game.gold_rush:
             mover = game.current_player
-            gain = _best_strike(sim, mover) * STRIKE_SHARE / SCORE_SCALE
+            gain = _best_strike(sim, mover)[0] * STRIKE_SHARE / SCORE_SCALE
             n = len(value)
             for seat in range(n):
                 value[seat] += gain if seat == mover else -gain / (n - 1)
@@ -278,22 +279,22 @@ def _usable(card: int, player: int, owners: tuple[int, ...]) -> bool:
     return owner == player or owner < 0
 
 
-def _best_strike(sim: _Table, player: int) -> int:
-    """The biggest gold ``player`` could strike now from remembered cards (0 if none)."""
+def _best_strike(sim: _Table, player: int) -> tuple[int, int | None]:
+    """The biggest gold ``player`` could strike now from remembered cards, and where it lies ((0, None) if none)."""
     known, owners = sim.known, sim.owners
     face_up = sim.game.face_up
-    strongest, golds = 0, 0
+    strongest, gold_at = 0, {}
     for position, card in known.items():
         if position == face_up:
             continue
         if IS_GOLD[card]:
-            golds |= 1 << VALUE[card]
+            gold_at[VALUE[card]] = position
         elif IS_MINER[card] and VALUE[card] > strongest and _usable(card, player, owners):
             strongest = VALUE[card]
     for value in (4, 3, 2, 1):
-        if value <= strongest and golds >> value & 1:
-            return value
-    return 0
+        if value <= strongest and value in gold_at:
+            return value, gold_at[value]
+    return 0, None
 
 
 def _rollout_position(sim: _Table, rng: random.Random) -> int | None:
@@ -315,15 +316,9 @@ def _rollout_position(sim: _Table, rng: random.Random) -> int | None:
     face_up = game.face_up
     if face_up is None:
         # A strike from remembered cards: turn the gold first, the miner follows.
-        strongest, gold_at = 0, {}
-        for position, card in known.items():
-            if IS_GOLD[card]:
-                gold_at[VALUE[card]] = position
-            elif IS_MINER[card] and VALUE[card] > strongest and _usable(card, player, owners):
-                strongest = VALUE[card]
-        for value in (4, 3, 2, 1):
-            if value <= strongest and value in gold_at:
-                return gold_at[value]
+        _, gold = _best_strike(sim, player)
+        if gold is not None:
+            return gold
         if hidden:
             return None
         return rng.choice(list(known))

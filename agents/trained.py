@@ -23,8 +23,11 @@ from goldrush_env.view import PlayerView
 SHIPPED_MODEL = Path(__file__).with_name("models") / "ppo_2p.npz"
 """The 2-player model the package ships (``train/ppo.py --ship`` reproduces it)."""
 
-_BOARD = SLICES["cards"].stop
-_PLANES = _BOARD // NUM_POSITIONS
+BOARD_SIZE = SLICES["cards"].stop
+"""The board planes come first in the observation, plane by plane (position fastest)."""
+PLANES = BOARD_SIZE // NUM_POSITIONS
+GLOBALS = OBSERVATION_SIZE - BOARD_SIZE
+"""Game-wide features after the board."""
 _WEIGHTS = ("globals", "cell1", "cell2", "logit", "value1", "value2")
 
 
@@ -43,10 +46,9 @@ class GoldNetNumpy:
         self.layers = {layer: (np.asarray(weights[f"{layer}.weight"], np.float32).T.copy(),
                                np.asarray(weights[f"{layer}.bias"], np.float32))
                        for layer in _WEIGHTS}
-        expected_inputs = OBSERVATION_SIZE - _BOARD
-        if self.layers["globals"][0].shape[0] != expected_inputs:
+        if self.layers["globals"][0].shape[0] != GLOBALS:
             raise GoldRushError(f"model expects {self.layers['globals'][0].shape[0]} game-wide features, "
-                                f"this version of the environment has {expected_inputs}")
+                                f"this version of the environment has {GLOBALS}")
 
     def _dense(self, name: str, x: np.ndarray) -> np.ndarray:
         weight, bias = self.layers[name]
@@ -56,8 +58,8 @@ class GoldNetNumpy:
         """(logits (batch, 64), values (batch,)) for observations of shape (batch, OBSERVATION_SIZE)."""
         obs = np.asarray(observations, np.float32)
         batch = obs.shape[0]
-        board = obs[:, :_BOARD].reshape(batch, _PLANES, NUM_POSITIONS).transpose(0, 2, 1)
-        g = _relu(self._dense("globals", obs[:, _BOARD:]))
+        board = obs[:, :BOARD_SIZE].reshape(batch, PLANES, NUM_POSITIONS).transpose(0, 2, 1)
+        g = _relu(self._dense("globals", obs[:, BOARD_SIZE:]))
         h = _relu(self._dense("cell1", np.concatenate(
             [board, np.broadcast_to(g[:, None, :], (batch, NUM_POSITIONS, g.shape[1]))], axis=2)))
         pooled = np.concatenate([h.mean(axis=1), h.max(axis=1)], axis=1)

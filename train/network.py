@@ -24,13 +24,8 @@ import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
+from agents.trained import BOARD_SIZE, GLOBALS, PLANES
 from goldrush_env.cards import NUM_POSITIONS
-from goldrush_env.encoder import OBSERVATION_SIZE, SLICES
-
-BOARD_SIZE = SLICES["cards"].stop
-"""The board planes come first in the observation, plane by plane."""
-PLANES = BOARD_SIZE // NUM_POSITIONS
-GLOBALS = OBSERVATION_SIZE - BOARD_SIZE
 
 
 class GoldNet(nn.Module):
