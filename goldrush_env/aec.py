@@ -70,7 +70,9 @@ now, and all 0 for agents whose turn it is not (and once the game has ended).
 ``raw_env`` refuses an illegal action with ``IllegalFlipError`` naming the
 position and why; ``env()`` follows PettingZoo's convention for classic
 games: an illegal move ends the game, with ``-1`` for the agent that made it
-and ``0`` for the others (``TerminateIllegalWrapper``).
+and ``0`` for the others (the rule of ``TerminateIllegalWrapper``; ``env()``
+makes the checks of PettingZoo's three standard wrappers in one faster layer,
+:class:`goldrush_env.wrappers.ClassicChecks`).
 
 ## Rewards
 
@@ -128,7 +130,6 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from goldrush_env import render as rendering
 from goldrush_env.cards import EMPTY, NUM_POSITIONS, NUM_CARD_TYPES
@@ -138,17 +139,17 @@ from goldrush_env.engine import FlipEvent, Game, Outcome, colour_owners
 from goldrush_env.errors import GoldRushError
 from goldrush_env.memory import HumanMemory, PerfectMemory
 from goldrush_env.view import UNKNOWN, PlayerView
+from goldrush_env.wrappers import ClassicChecks
 
 SCORE_REWARD_SCALE = 0.1
 _PAIR_OUTCOMES = (Outcome.STRIKE, Outcome.DUEL, Outcome.DYNAMITE, Outcome.NOTHING)
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The Gold AEC environment with PettingZoo's standard wrappers for classic games."""
-    wrapped = raw_env(**kwargs)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    """The Gold AEC environment with the checks of PettingZoo's standard wrappers for classic
+    games (order enforcing, action bounds, an illegal move ends the game), made in one layer by
+    :class:`goldrush_env.wrappers.ClassicChecks`."""
+    return ClassicChecks(raw_env(**kwargs), illegal_reward=-1)
 
 
 class raw_env(AECEnv, EzPickle):
@@ -179,7 +180,9 @@ class raw_env(AECEnv, EzPickle):
         self.game: Game | None = None
         self.memories: list[PerfectMemory] = []
         self._np_random: np.random.Generator | None = None
-        self._occupied = np.zeros(NUM_POSITIONS, dtype=np.int8)
+        # The legal flips of the seat to play, kept up to date flip by flip:
+        # the cards on the table less the face-up first card of the turn.
+        self._legal = np.zeros(NUM_POSITIONS, dtype=np.int8)
         self._no_moves = np.zeros(NUM_POSITIONS, dtype=np.int8)
         self._first: tuple[int, int] | None = None
 
@@ -216,7 +219,7 @@ class raw_env(AECEnv, EzPickle):
         self.game = game
         table = game.table
         self.encoder.reset(table)
-        self._occupied[:] = [card != EMPTY for card in table]
+        self._legal[:] = [card != EMPTY for card in table]
         self._first = None
 
         self.agents = self.possible_agents[:]
@@ -267,12 +270,14 @@ class raw_env(AECEnv, EzPickle):
             for seat in range(len(memories)):
                 encoder.show(seat, position, card)
             encoder.set_face_up(position, True)
+            self._legal[position] = 0
             self._first = (position, card)
             return
         if event.outcome in _PAIR_OUTCOMES:
             first_position, first_card = self._first
             self._first = None
             encoder.set_face_up(first_position, False)
+            self._legal[first_position] = 1  # face down again, or removed just below
             for seat in range(len(memories)):
                 encoder.show(seat, position, card)
             seen = ((first_position, first_card), (position, card))
@@ -282,7 +287,7 @@ class raw_env(AECEnv, EzPickle):
         for where, what in seen:
             if where in event.removed:
                 encoder.remove(where, what)
-                self._occupied[where] = 0
+                self._legal[where] = 0
                 for memory in memories:
                     memory.remove(where)
             else:
@@ -318,12 +323,13 @@ class raw_env(AECEnv, EzPickle):
         """The int8 mask of positions ``agent`` may flip now (all 0 if it is not its turn)."""
         seat = self.agent_name_mapping[agent]
         game = self._require_game()
-        if game.is_finished or seat != game.current_player:
+        if seat != game.current_player or game.is_finished:
             return self._no_moves.copy()
-        mask = self._occupied.copy()
-        if game.face_up is not None:
-            mask[game.face_up] = 0
-        return mask
+        return self._legal.copy()
+
+    def is_legal(self, action: int) -> bool:
+        """Whether the agent to play may flip ``action`` (an int from 0 to 63) now."""
+        return not self._require_game().is_finished and bool(self._legal[action])
 
     def view(self, agent: str | int | None) -> PlayerView:
         """The structured view of an agent (name or seat); ``None`` for the all-seeing view."""

@@ -78,6 +78,11 @@ SLICES: dict[str, slice] = _build_slices()
 OBSERVATION_SIZE: int = SLICES[LAYOUT[-1][0]].stop
 SHAPES: dict[str, tuple[int, ...]] = {name: shape for name, shape, _ in LAYOUT}
 _BOARD = slice(0, SLICES["cards"].stop)
+# The public standing (scores .. turn) is one contiguous run of the vector,
+# written in one copy; _AT holds each slice's offset inside it.
+_STANDING = slice(SLICES["scores"].start, SLICES["turn"].stop)
+_AT = {name: SLICES[name].start - _STANDING.start for name, _, _ in LAYOUT[4:-1]}
+assert list(_AT) == ["scores", "gold_cards", "seats", "to_play", "phase", "cards_left", "turn"]
 _EMPTY, _UNKNOWN, _FACE_UP, _FIRST_CARD_PLANE = 0, 1, 2, 3
 
 
@@ -124,6 +129,10 @@ class ObservationEncoder:
         # and how many cards of each category it cannot place (kept exact as ints).
         self.shown = [[False] * NUM_POSITIONS for _ in range(num_players)]
         self.unseen_counts = [[0] * NUM_CATEGORIES for _ in range(num_players)]
+        # The standing slices with only ``seats`` filled in, copied and completed by fill_standing.
+        template = [0.0] * (_STANDING.stop - _STANDING.start)
+        template[_AT["seats"]: _AT["seats"] + num_players] = [1.0] * num_players
+        self._standing_template = template
 
     def reset(self, table: Sequence[int]) -> None:
         """Start from a table on which every seat knows nothing."""
@@ -188,18 +197,18 @@ class ObservationEncoder:
         """
         vector = self.buffers[seat]
         n = self.num_players
-        order = [(seat + k) % n for k in range(n)]
-        vector[SLICES["scores"].start: SLICES["scores"].start + n] = [scores[s] / TOTAL_GOLD for s in order]
-        vector[SLICES["gold_cards"].start: SLICES["gold_cards"].start + n] = [
-            gold_cards[s] / MAX_GOLD_CARDS for s in order]
-        vector[SLICES["to_play"]] = 0.0
+        standing = self._standing_template.copy()
+        for k in range(n):
+            other = seat + k - n if seat + k >= n else seat + k
+            standing[_AT["scores"] + k] = scores[other] / TOTAL_GOLD
+            standing[_AT["gold_cards"] + k] = gold_cards[other] / MAX_GOLD_CARDS
         if to_play is not None:
-            vector[SLICES["to_play"].start + (to_play - seat) % n] = 1.0
-        vector[SLICES["phase"]] = 0.0
+            standing[_AT["to_play"] + (to_play - seat) % n] = 1.0
         if phase is not None:
-            vector[SLICES["phase"].start + phase] = 1.0
-        vector[SLICES["cards_left"].start] = cards_left / NUM_POSITIONS
-        vector[SLICES["turn"].start] = turn / self.max_turns if self.max_turns else 0.0
+            standing[_AT["phase"] + phase] = 1.0
+        standing[_AT["cards_left"]] = cards_left / NUM_POSITIONS
+        standing[_AT["turn"]] = turn / self.max_turns if self.max_turns else 0.0
+        vector[_STANDING] = standing
         return vector
 
 
