@@ -1,0 +1,210 @@
+"""The batched engine plays exactly the games the single-game engine plays.
+
+Every rule vector is replayed through it, and random seeded games are
+played in batches side by side with :class:`Game`, state compared after
+every flip, for both backends (numba's only where it is installed).
+"""
+
+import numpy as np
+import pytest
+
+from goldrush_env.batched import NO_FLIP, OUTCOMES, BatchedGames, numba_available
+from goldrush_env.cards import NUM_POSITIONS, parse_layout
+from goldrush_env.engine import Game
+from goldrush_env.errors import GoldRushError, IllegalFlipError
+
+from conftest import BACKGROUND, layout_of
+
+BACKENDS = ["numpy"] + (["numba"] if numba_available() else [])
+
+
+def label(flips, g):
+    outcome = OUTCOMES[flips.outcome[g]].value
+    return outcome if flips.receiver[g] < 0 else f"{outcome}:{flips.receiver[g]}"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_every_rule_vector_replays_exactly(vectors, backend):
+    for vector in vectors:
+        games = BatchedGames(1, vector["num_players"], backend=backend)
+        games.reset(layouts=[vector["layout"]], first_player=vector["first_player"])
+        outcomes = []
+        for position in vector["flips"]:
+            outcomes.append(label(games.step([position]), 0))
+        expected = vector["expected"]
+        assert outcomes == vector["outcomes"], vector["name"]
+        assert games.scores[0].tolist() == expected["scores"], vector["name"]
+        assert games.gold_cards[0].tolist() == expected["gold_cards"], vector["name"]
+        assert games.turn[0] == expected["turns"], vector["name"]
+        rush_from = games.gold_rush_from_turn[0]
+        assert (None if rush_from < 0 else rush_from) == expected["gold_rush_from_turn"], vector["name"]
+        if games.is_finished[0]:
+            assert np.flatnonzero(games.leaders()[0]).tolist() == expected["winners"], vector["name"]
+
+
+def assert_same_state(games, g, game):
+    assert games.table[g].tolist() == list(game.table)
+    assert games.face_up[g] == (-1 if game.face_up is None else game.face_up)
+    assert games.current_player[g] == game.current_player
+    assert games.turn[g] == game.turn
+    assert games.gold_rush[g] == game.gold_rush
+    assert games.gold_rush_from_turn[g] == (-1 if game.gold_rush_from_turn is None else game.gold_rush_from_turn)
+    assert games.scores[g].tolist() == list(game.scores)
+    assert games.gold_cards[g].tolist() == list(game.gold_cards)
+    assert games.cards_left[g] == game.cards_left
+    assert games.is_over[g] == game.is_over and games.is_truncated[g] == game.is_truncated
+    assert games.legal_mask()[g].tolist() == [p in game.legal_positions() for p in range(NUM_POSITIONS)]
+
+
+def play_side_by_side(games, singles, rng):
+    """Random legal flips in every game of the batch and in its single-game twin, compared flip by flip."""
+    while not games.is_finished.all():
+        positions = games.random_positions(rng)
+        before = games.current_player.copy()
+        flips = games.step(positions)
+        for g, game in enumerate(singles):
+            if game.is_finished:
+                assert positions[g] == -1 and flips.outcome[g] == NO_FLIP
+                continue
+            event = game.flip(int(positions[g]))
+            assert OUTCOMES[flips.outcome[g]] is event.outcome
+            assert flips.card[g] == event.card and flips.player[g] == event.player == before[g]
+            assert (None if flips.receiver[g] < 0 else flips.receiver[g]) == event.receiver
+            assert (None if flips.partner[g] < 0 else flips.partner[g]) == event.partner
+            removed = (flips.partner[g],) * bool(flips.partner_left[g]) + (positions[g],) * bool(flips.card_left[g])
+            assert removed == event.removed
+            assert flips.rush_begins[g] == event.rush_begins
+            assert_same_state(games, g, game)
+    for g, game in enumerate(singles):
+        assert np.flatnonzero(games.leaders()[g]).tolist() == list(game.winners)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_random_games_match_the_single_engine_flip_by_flip(backend, num_players):
+    games = BatchedGames(48, num_players, backend=backend)
+    games.reset(seed=num_players, first_player=np.arange(48) % num_players)
+    singles = [Game(num_players, games.table[g].tolist(), first_player=g % num_players) for g in range(48)]
+    play_side_by_side(games, singles, np.random.default_rng(num_players))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_turn_limit_truncates_as_the_engine_does(backend):
+    games = BatchedGames(16, 3, max_turns=7, backend=backend)
+    games.reset(seed=1)
+    singles = [Game(3, games.table[g].tolist(), max_turns=7) for g in range(16)]
+    play_side_by_side(games, singles, np.random.default_rng(1))
+    assert games.is_truncated.all() and (games.turn == 7).all()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_small_tables_start_in_the_gold_rush_or_reach_it_by_stalemate(backend):
+    layouts = [
+        layout_of({0: "G1", 1: "M02", 2: "G3"}),  # ten cards or fewer: the rush from turn 0
+        layout_of({**BACKGROUND, 0: "M02", 1: "G3"} | {p: "-" for p in (62, 63)}),  # no dynamite: D3 at once?
+        layout_of(BACKGROUND),
+    ]
+    games = BatchedGames(3, 2, backend=backend)
+    games.reset(layouts=layouts)
+    singles = [Game(2, layout) for layout in layouts]
+    for g, game in enumerate(singles):
+        assert_same_state(games, g, game)
+    play_side_by_side(games, singles, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_resetting_some_games_leaves_the_others_alone(backend):
+    games = BatchedGames(6, 2, backend=backend)
+    games.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(9):
+        games.step(games.random_positions(rng))
+    kept = {name: getattr(games, name)[[1, 3, 4, 5]].copy() for name in ("table", "scores", "turn", "face_up")}
+    games.reset(games=np.array([True, False, True, False, False, False]), first_player=[1, 0])
+    for name, before in kept.items():
+        assert np.array_equal(getattr(games, name)[[1, 3, 4, 5]], before)
+    assert games.turn[[0, 2]].tolist() == [0, 0] and games.current_player[[0, 2]].tolist() == [1, 0]
+    assert sorted(games.table[0].tolist()) == sorted(parse_layout(Game.shuffled(2, 0).table))
+
+
+def test_same_seed_same_tables_and_backends_agree():
+    first, second = BatchedGames(5, 2, backend="numpy"), BatchedGames(5, 2, backend="numpy")
+    first.reset(seed=11)
+    second.reset(seed=11)
+    assert np.array_equal(first.table, second.table)
+    second.reset(seed=12)
+    assert not np.array_equal(first.table, second.table)
+    if numba_available():
+        fast = BatchedGames(5, 2, backend="numba")
+        fast.reset(seed=11)
+        rng_a, rng_b = np.random.default_rng(0), np.random.default_rng(0)
+        for _ in range(60):
+            a, b = first.step(first.random_positions(rng_a)), fast.step(fast.random_positions(rng_b))
+            assert all(np.array_equal(x, y) for x, y in zip(a, b))
+        assert np.array_equal(first.table, fast.table) and np.array_equal(first.scores, fast.scores)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_illegal_flip_is_refused_by_game_and_position_and_nothing_changes(backend):
+    games = BatchedGames(3, 2, backend=backend)
+    games.reset(layouts=[layout_of({0: "G2", 1: "G3", **BACKGROUND})] * 3)
+    games.step([0, 0, 0])
+    table, face_up = games.table.copy(), games.face_up.copy()
+    with pytest.raises(IllegalFlipError, match="game 1: position 0 is already face up"):
+        games.step([1, 0, 1])
+    with pytest.raises(IllegalFlipError, match="game 2: position 9 is empty"):
+        games.step([1, 1, 9])
+    with pytest.raises(IllegalFlipError, match="game 0: position 64 is out of range"):
+        games.step([64, 1, 1])
+    with pytest.raises(IllegalFlipError, match="positions must be 3 ints"):
+        games.step([1, 1])
+    with pytest.raises(IllegalFlipError, match="positions must be 3 ints"):
+        games.step([1.0, 1.0, 1.0])
+    assert np.array_equal(games.table, table) and np.array_equal(games.face_up, face_up)
+
+
+@pytest.mark.parametrize("kwargs, text", [
+    (dict(num_games=0, num_players=2), "num_games must be an int >= 1"),
+    (dict(num_games=2, num_players=6), "num_players must be an int from 2 to 5"),
+    (dict(num_games=2, num_players=2, max_turns=0), "max_turns must be None"),
+    (dict(num_games=2, num_players=2, backend="cuda"), "backend='cuda' is not allowed"),
+])
+def test_bad_arguments_are_refused_by_name(kwargs, text):
+    with pytest.raises(GoldRushError, match=text):
+        BatchedGames(**kwargs)
+
+
+@pytest.mark.parametrize("kwargs, text", [
+    (dict(layouts=[["G1"] * 64] * 2), "layout holds more cards than the box: 64 x G1"),
+    (dict(layouts=np.zeros((2, 64), dtype=np.int64)), "64 x G1"),
+    (dict(layouts=np.full((2, 64), 30)), "unknown card id 30"),
+    (dict(layouts=np.zeros((3, 64), dtype=np.int64)), "layouts must have shape \\(2, 64\\)"),
+    (dict(layouts=[["-"] * 64]), "one layout per game reset \\(2\\), got 1"),
+    (dict(first_player=2), "first_player must be a seat from 0 to 1"),
+    (dict(first_player=[0, 1, 0]), "first_player must be a seat"),
+    (dict(games=[5]), "games must be indices from 0 to 1"),
+    (dict(games=np.array([True])), "a bool mask of games must have shape \\(2,\\)"),
+])
+def test_bad_resets_are_refused_and_change_nothing(kwargs, text):
+    games = BatchedGames(2, 2, backend="numpy")
+    games.reset(seed=0)
+    table = games.table.copy()
+    with pytest.raises(GoldRushError, match=text):
+        games.reset(**kwargs)
+    assert np.array_equal(games.table, table)
+
+
+def test_to_game_continues_like_the_batch():
+    games = BatchedGames(4, 3, backend="numpy")
+    games.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(31):
+        games.step(games.random_positions(rng))
+    singles = [games.to_game(g) for g in range(4)]
+    play_side_by_side(games, singles, rng)
+
+
+@pytest.mark.skipif(numba_available(), reason="numba is installed here")
+def test_numba_backend_without_numba_says_how_to_install():
+    with pytest.raises(GoldRushError, match="pip install"):
+        BatchedGames(2, 2, backend="numba")
