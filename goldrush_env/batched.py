@@ -18,7 +18,8 @@ Arrays are indexed ``[game]`` or ``[game, position]`` / ``[game, seat]``;
 positions are 0..63 (D7), card ids those of :mod:`goldrush_env.cards`,
 :data:`~goldrush_env.cards.EMPTY` (-1) for no card. A finished game (over, or
 truncated by ``max_turns``, D4) takes no more flips until it is reset; its
-entry of ``positions`` is ignored.
+entry of ``positions`` is ignored, as are those of games left out by
+``step(positions, where=mask)``.
 """
 
 from __future__ import annotations
@@ -84,7 +85,9 @@ class FlipBatch(NamedTuple):
     """What one :meth:`BatchedGames.step` did in each game: arrays of ``num_games``."""
 
     outcome: np.ndarray
-    """int8 code into :data:`OUTCOMES`; :data:`NO_FLIP` where the game had finished."""
+    """int8 code into :data:`OUTCOMES`; :data:`NO_FLIP` where the game took no flip."""
+    position: np.ndarray
+    """int64 position flipped, -1 where no flip."""
     card: np.ndarray
     """int8 card revealed (``EMPTY`` where no flip)."""
     player: np.ndarray
@@ -151,6 +154,10 @@ class BatchedGames:
         self._arange = np.arange(n)
 
     # --- starting games -------------------------------------------------------------
+
+    def seed(self, seed: int | None) -> None:
+        """Reseed the generator that deals shuffled tables (``None``: fresh entropy)."""
+        self._rng = np.random.default_rng(seed)
 
     def reset(self, seed: int | None = None, *, layouts: Any = None, first_player: int | Sequence[int] = 0,
               games: Any = None) -> None:
@@ -264,8 +271,9 @@ class BatchedGames:
 
     # --- playing ----------------------------------------------------------------------------
 
-    def step(self, positions: Any) -> FlipBatch:
-        """Flip ``positions[g]`` in every game ``g`` that has not finished.
+    def step(self, positions: Any, where: np.ndarray | None = None) -> FlipBatch:
+        """Flip ``positions[g]`` in every game ``g`` that has not finished
+        (and, if the bool mask ``where`` is given, only where it is true).
 
         Raises :class:`~goldrush_env.errors.IllegalFlipError` naming the game
         and the position (and changes no game) if any of those flips is
@@ -276,6 +284,11 @@ class BatchedGames:
             raise IllegalFlipError(f"positions must be {self.num_games} ints (one per game), "
                                    f"got an array of shape {positions.shape} and dtype {positions.dtype}")
         active = ~self.is_finished
+        if where is not None:
+            where = np.asarray(where)
+            if where.shape != (self.num_games,) or where.dtype != bool:
+                raise GoldRushError(f"where must be a bool mask of shape ({self.num_games},), got {where!r}")
+            active &= where
         positions = positions.astype(np.int64, copy=False)
         if self.backend == "numba":
             from goldrush_env import _batched_numba
@@ -286,6 +299,7 @@ class BatchedGames:
             self._check_flips(positions, active)
         out = FlipBatch(
             outcome=np.full(self.num_games, NO_FLIP, dtype=np.int8),
+            position=np.where(active, positions, -1),
             card=np.full(self.num_games, EMPTY, dtype=np.int8),
             player=self.current_player.copy(),
             receiver=np.full(self.num_games, -1, dtype=np.int8),
@@ -297,7 +311,7 @@ class BatchedGames:
         if self.backend == "numba":
             _batched_numba.step(self.table, self.face_up, self.current_player, self.turn, self.gold_rush,
                                 self.gold_rush_from_turn, self.scores, self.gold_cards, self.cards_left,
-                                self._counts, self.owners, positions, active, *out)
+                                self._counts, self.owners, positions, active, out.outcome, *out[2:])
         else:
             self._step_numpy(positions, active, out)
         return out

@@ -1,0 +1,177 @@
+"""The ``greedy`` player for many games at once, on the batched engine.
+
+:class:`BatchedGreedy` follows the rules of :class:`agents.greedy.GreedyAgent`
+(read that module for them) for every game of a
+:class:`~goldrush_env.batched.BatchedGames` in a few array operations, so the
+vectorized environment can play it inside its step. The worth of each pair
+of cards is taken from :meth:`agents.knowledge.Knowledge.pair_value` itself,
+tabulated per seat, so the two agree to the last bit; they differ only in
+the random numbers that break ties among equally good flips (a greedy
+player's random choices are its own). ``tests/test_batched_agents.py``
+checks, position by position, that each batched flip is one the single-game
+player could have made.
+
+It plays with perfect memory (what the vector environment offers): a seat
+knows every card revealed and still on the table.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from goldrush_env.batched import BatchedGames, _random_positions
+from goldrush_env.cards import DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, NUM_POSITIONS, VALUE
+from goldrush_env.engine import colour_owners
+from goldrush_env.view import UNKNOWN, PlayerView
+
+from agents.knowledge import Knowledge
+
+_GOLD = np.array(IS_GOLD)
+_VALUE = np.array(VALUE)
+_NONE = NUM_CARD_TYPES  # the card id used for "no known card" in lookups
+
+
+def _pair_tables(num_players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per seat, the worth of every ordered pair of cards when no known miner threatens gold (``safe``)
+    and when one threatens every gold (``threatened``), and for each pair the gold value whose threat
+    matters (dynamite with gold; 0 otherwise)."""
+    owners = colour_owners(num_players)
+    safe = np.zeros((num_players, NUM_CARD_TYPES + 1, NUM_CARD_TYPES + 1))
+    threatened = np.zeros_like(safe)
+    for seat in range(num_players):
+        view = PlayerView(seat=seat, num_players=num_players, cards=(UNKNOWN,) * NUM_POSITIONS, face_up=None,
+                          owners=owners, scores=(0,) * num_players, gold_cards=(0,) * num_players,
+                          current_player=seat, gold_rush=False, turn=0, max_turns=None,
+                          unseen=(0,) * NUM_CARD_TYPES, action_mask=np.zeros(NUM_POSITIONS, np.int8),
+                          observation=np.zeros(0, np.float32))
+        knowledge = Knowledge.of(view)
+        for a in range(NUM_CARD_TYPES):
+            for b in range(NUM_CARD_TYPES):
+                knowledge.threatened = lambda gold, exclude=(): False
+                safe[seat, a, b] = knowledge.pair_value(a, b)
+                knowledge.threatened = lambda gold, exclude=(): True
+                threatened[seat, a, b] = knowledge.pair_value(a, b)
+    gold_of_pair = np.zeros((NUM_CARD_TYPES + 1, NUM_CARD_TYPES + 1), dtype=np.int64)
+    for a in range(NUM_CARD_TYPES):
+        for b in range(NUM_CARD_TYPES):
+            if (a == DYNAMITE) != (b == DYNAMITE) and (IS_GOLD[a] or IS_GOLD[b]):
+                gold_of_pair[a, b] = VALUE[b] if IS_GOLD[b] else VALUE[a]
+    return safe, threatened, gold_of_pair
+
+
+class BatchedGreedy:
+    """``greedy`` for every game of a batch; a :class:`goldrush_env.vector.BatchedPolicy`."""
+
+    name = "greedy"
+
+    def __init__(self) -> None:
+        self._tables: dict[int, tuple[np.ndarray, ...]] = {}
+
+    def __repr__(self) -> str:
+        return "BatchedGreedy()"
+
+    def act(self, games: BatchedGames, known: np.ndarray, where: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        n = games.num_players
+        if n not in self._tables:
+            safe, threatened, gold_of_pair = _pair_tables(n)
+            beneficiary_other = np.zeros((n, NUM_CARD_TYPES), dtype=bool)  # the card's gold goes to another seat
+            owners = colour_owners(n)
+            for seat in range(n):
+                for card in range(NUM_CARD_TYPES):
+                    if IS_MINER[card]:
+                        owner = owners[(card - 5) // 4]
+                        beneficiary_other[seat, card] = owner >= 0 and owner != seat
+            self._tables[n] = (safe, threatened, gold_of_pair, beneficiary_other)
+        safe, threatened, gold_of_pair, beneficiary_other = self._tables[n]
+
+        rows = np.flatnonzero(where & ~games.is_finished)
+        positions = np.full(games.num_games, -1, dtype=np.int64)
+        if not len(rows):
+            return positions
+        table = games.table[rows].astype(np.int64)
+        face_up = games.face_up[rows].astype(np.int64)
+        seats = games.current_player[rows].astype(np.int64)
+        legal = games.legal_mask()[rows]
+        mine = known[rows] & legal  # Knowledge.known: legal positions whose card is known
+        unknown = legal & ~known[rows]
+        cards = np.where(mine, table, _NONE)  # (k, 64)
+        draws = rng.random(len(rows))
+        choice = np.full(len(rows), -1, dtype=np.int64)
+
+        # Is each gold value threatened by a known miner that does not work for this seat?
+        miner_value = np.where(mine & _is_miner(cards), _VALUE[np.minimum(cards, NUM_CARD_TYPES - 1)], 0)
+        threat = np.where(_owned_by_seat(cards, seats, n), 0, miner_value).max(axis=1)  # strongest such miner
+        threatened_gold = threat[:, None] >= np.arange(5)[None, :]  # [k, gold value]; value 0 unused
+
+        def worth(first: np.ndarray, second: np.ndarray, k: np.ndarray) -> np.ndarray:
+            """Knowledge.pair_value(first, second) for rows ``k`` (arrays broadcast)."""
+            gold = gold_of_pair[first, second]
+            hit = threatened_gold[k, gold] & (gold > 0)
+            return np.where(hit, threatened[seats[k], first, second], safe[seats[k], first, second])
+
+        rush = games.gold_rush[rows]
+        first_flip = ~rush & (face_up < 0)
+        second_flip = ~rush & (face_up >= 0)
+
+        # Gold Rush: the most valuable remembered gold (the highest position among equals).
+        k = np.flatnonzero(rush)
+        gold_key = np.where(mine[k] & _GOLD[np.minimum(cards[k], NUM_CARD_TYPES - 1)],
+                            _VALUE[np.minimum(cards[k], NUM_CARD_TYPES - 1)] * 100 + np.arange(NUM_POSITIONS), -1)
+        has_gold = gold_key.max(axis=1) >= 0
+        choice[k[has_gold]] = gold_key[has_gold].argmax(axis=1)
+
+        # First flip: the first card of the best pair with positive worth, as GreedyAgent scans
+        # pairs (p < q) in position order: the lowest p that has a later q making the best worth.
+        k = np.flatnonzero(first_flip)
+        if len(k):
+            pair_worth = worth(cards[k][:, :, None], cards[k][:, None, :], k[:, None, None])  # (k, 64, 64)
+            later = np.triu(np.ones((NUM_POSITIONS, NUM_POSITIONS), dtype=bool), 1)
+            both = mine[k][:, :, None] & mine[k][:, None, :] & later
+            pair_worth = np.where(both, pair_worth, 0.0)
+            best = pair_worth.max(axis=(1, 2))
+            good = best > 0
+            first_of_best = (pair_worth == best[:, None, None]).any(axis=2) & good[:, None]
+            choice[k[good]] = first_of_best[good].argmax(axis=1)
+
+        # Second flip: the best partner for the face-up card; else explore, unless that risks
+        # handing something over while a harmless known card exists.
+        k = np.flatnonzero(second_flip)
+        if len(k):
+            up_card = table[k, face_up[k]]
+            scored = worth(up_card[:, None], cards[k], k[:, None])  # (k, 64)
+            scored = np.where(mine[k], scored, -np.inf)
+            best = np.maximum(scored.max(axis=1), 0.0)
+            good = best > 0
+            choice[k[good]] = _random_positions(scored[good] == best[good, None], draws[k[good]])
+            risky = (up_card == DYNAMITE) | beneficiary_other[seats[k], up_card]
+            safe_cards = mine[k] & (scored == 0)
+            has_safe = safe_cards.any(axis=1)
+            explore = ~good & unknown[k].any(axis=1) & ~(risky & has_safe)
+            choice[k[explore]] = _random_positions(unknown[k[explore]], draws[k[explore]])
+            careful = ~good & ~explore & has_safe
+            choice[k[careful]] = _random_positions(safe_cards[careful], draws[k[careful]])
+            # Nothing known is harmless and nothing is unknown: the best worth, highest position among equals.
+            last = ~good & ~explore & ~careful
+            top = scored[last] == scored[last].max(axis=1, keepdims=True)
+            choice[k[last]] = NUM_POSITIONS - 1 - top[:, ::-1].argmax(axis=1)
+
+        # Otherwise: a card this seat does not know, else any legal card.
+        open_rows = choice < 0
+        has_unknown = unknown.any(axis=1)
+        pick = open_rows & has_unknown
+        choice[pick] = _random_positions(unknown[pick], draws[pick])
+        pick = open_rows & ~has_unknown
+        choice[pick] = _random_positions(legal[pick], draws[pick])
+        positions[rows] = choice
+        return positions
+
+
+def _is_miner(cards: np.ndarray) -> np.ndarray:
+    return (cards >= 5) & (cards < NUM_CARD_TYPES)
+
+
+def _owned_by_seat(cards: np.ndarray, seats: np.ndarray, num_players: int) -> np.ndarray:
+    """Whether each known miner belongs to the seat itself (so it is no threat to that seat's gold)."""
+    owners = np.array(colour_owners(num_players) + (-1,))  # colour of "none" reads -1
+    colour = np.where(_is_miner(cards), (cards - 5) // 4, len(owners) - 1)
+    return owners[colour] == seats[:, None]

@@ -1,0 +1,272 @@
+"""A Gymnasium ``VectorEnv`` on the batched engine: many learners' games stepped at once.
+
+``GoldRushVectorEnv(num_envs, opponents="random", seat="random", **options)``
+is ``num_envs`` copies of :class:`~goldrush_env.gym_env.GoldRushEnv` in one
+object: each sub-environment is a game with one learning seat whose
+opponents play inside :meth:`~GoldRushVectorEnv.step`, but the games live in
+one :class:`~goldrush_env.batched.BatchedGames` and the opponents choose
+their flips for all games together, so no Python loop runs per game.
+
+* Observations: ``(num_envs, 2102)`` float32, the learner's vectors exactly
+  as the single environment encodes them (``tests/test_vector.py`` compares
+  them flip by flip); actions: one position per sub-environment.
+* Masks: :meth:`~GoldRushVectorEnv.action_masks` and ``info["action_mask"]``,
+  ``(num_envs, 64)`` bool.
+* Autoreset: same-step (``metadata["autoreset_mode"]``): a finished game is
+  dealt afresh within the step that ended it; that step returns the new
+  game's observation, with the last one in ``info["final_obs"]`` (and the
+  final scores in ``info["final_info"]``) where ``info["_final_obs"]`` is true.
+* Opponents: ``"random"``, ``"greedy"`` (the rules of ``agents.greedy``,
+  vectorized in :mod:`agents.batched`) or any object with the batched policy
+  method ``act(games, known, where, rng)`` described in :class:`BatchedPolicy`.
+* Options: those of :class:`~goldrush_env.config.EnvConfig` (``num_players``,
+  ``reward``, ``max_turns``); the memory model must be ``"perfect"`` (the
+  forgetting model is per seat and stays in the single-game environments),
+  and there is no rendering. ``backend`` picks the engine's backend.
+
+An illegal flip raises :class:`~goldrush_env.errors.IllegalFlipError` naming
+the sub-environment and position; no game changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+from goldrush_env.batched import BatchedGames, FlipBatch
+from goldrush_env.cards import NUM_POSITIONS, TOTAL_GOLD
+from goldrush_env.config import EnvConfig
+from goldrush_env.encoder import (
+    MAX_GOLD_CARDS,
+    NUM_CATEGORIES,
+    OBSERVATION_SIZE,
+    PLANES,
+    SLICES,
+    UNSEEN_SCALE,
+    category_table,
+)
+from goldrush_env.errors import GoldRushError, IllegalFlipError
+
+__all__ = ["GoldRushVectorEnv", "BatchedPolicy", "BatchedRandom", "BatchedObservations"]
+
+SCORE_REWARD_SCALE = 0.1
+_FIRST_CARD_PLANE = 3
+
+
+@runtime_checkable
+class BatchedPolicy(Protocol):
+    """A policy choosing one flip in each of many games at once."""
+
+    def act(self, games: BatchedGames, known: np.ndarray, where: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Positions to flip, one per game (only entries where ``where`` is true are read).
+
+        ``known[g, p]``: the card at ``p`` has been revealed and is still on
+        the table, so every seat (with perfect memory) knows it. A policy
+        must read the hidden table only at known positions.
+        """
+
+
+class BatchedRandom:
+    """Uniformly random legal flips."""
+
+    name = "random"
+
+    def act(self, games: BatchedGames, known: np.ndarray, where: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return games.random_positions(rng)
+
+    def __repr__(self) -> str:
+        return "BatchedRandom()"
+
+
+def make_batched_policy(spec: Any) -> BatchedPolicy:
+    """``"random"``, ``"greedy"`` or a :class:`BatchedPolicy`."""
+    if spec == "random":
+        return BatchedRandom()
+    if spec == "greedy":
+        from agents.batched import BatchedGreedy  # the scripted players live in agents/
+
+        return BatchedGreedy()
+    if isinstance(spec, BatchedPolicy):
+        return spec
+    raise GoldRushError(f"opponents={spec!r} is not allowed: expected 'random', 'greedy' or an object with "
+                        "act(games, known, where, rng) (a BatchedPolicy)")
+
+
+class BatchedObservations:
+    """The observation vectors of chosen seats of a batch of games (perfect memory)."""
+
+    def __init__(self, num_players: int, owners: np.ndarray, max_turns: int | None) -> None:
+        self.num_players = num_players
+        self.max_turns = max_turns
+        # category[seat, card]: the card's plane as that seat sees it; one extra card id for "none".
+        table = np.array(category_table(num_players, owners.tolist()), dtype=np.int64)
+        self.category = np.concatenate([table, np.zeros((num_players, 1), dtype=np.int64)], axis=1)
+
+    def fill(self, games: BatchedGames, known: np.ndarray, seats: np.ndarray, out: np.ndarray) -> np.ndarray:
+        """Write seat ``seats[g]``'s vector of game ``g`` into ``out[g]`` for every game; returns ``out``."""
+        n, count = self.num_players, games.num_games
+        rows = np.arange(count)
+        out.fill(0.0)
+        board = out[:, : len(PLANES) * NUM_POSITIONS].reshape(count, len(PLANES), NUM_POSITIONS)
+        on_table = games.table >= 0
+        board[:, 0] = ~on_table
+        unknown = on_table & ~known
+        board[:, 1] = unknown
+        up = np.flatnonzero(games.face_up >= 0)
+        board[up, 2, games.face_up[up]] = 1.0
+        categories = self.category[seats[:, None], games.table]  # (games, 64); EMPTY reads the extra column
+        g, p = np.nonzero(known)
+        board[g, _FIRST_CARD_PLANE + categories[g, p], p] = 1.0
+        g, p = np.nonzero(unknown)
+        unseen = np.bincount(g * NUM_CATEGORIES + categories[g, p], minlength=count * NUM_CATEGORIES)
+        out[:, SLICES["unseen"]] = unseen.reshape(count, NUM_CATEGORIES) / UNSEEN_SCALE
+
+        order = (seats[:, None] + np.arange(n)) % n  # relative seat k -> absolute seat
+        start = SLICES["scores"].start
+        out[:, start: start + n] = games.scores[rows[:, None], order] / TOTAL_GOLD
+        start = SLICES["gold_cards"].start
+        out[:, start: start + n] = games.gold_cards[rows[:, None], order] / MAX_GOLD_CARDS
+        start = SLICES["seats"].start
+        out[:, start: start + n] = 1.0
+        playing = np.flatnonzero(~games.is_finished)
+        relative = (games.current_player[playing].astype(np.int64) - seats[playing]) % n
+        out[playing, SLICES["to_play"].start + relative] = 1.0
+        phase = np.where(games.gold_rush, 2, np.where(games.face_up < 0, 0, 1))
+        out[playing, SLICES["phase"].start + phase[playing]] = 1.0
+        out[:, SLICES["cards_left"].start] = games.cards_left / NUM_POSITIONS
+        out[:, SLICES["turn"].start] = games.turn / self.max_turns if self.max_turns else 0.0
+        return out
+
+
+class GoldRushVectorEnv(VectorEnv):
+    """``num_envs`` games of Gold, one learner each, opponents played inside (see the module docstring)."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int = 8, *, opponents: Any = "random", seat: int | str = "random",
+                 backend: str = "auto", **options: Any) -> None:
+        self.config = EnvConfig.from_kwargs(**options)
+        if self.config.memory != "perfect":
+            raise GoldRushError(f"memory={self.config.memory!r} is not allowed here: the vector environment plays "
+                                "with perfect memory; use GoldRushEnv for the forgetting model")
+        if self.config.render_mode is not None:
+            raise GoldRushError(f"render_mode={self.config.render_mode!r} is not allowed: the vector environment "
+                                "does not render; render a GoldRushEnv instead")
+        n = self.config.num_players
+        if not (seat == "random" or isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n):
+            raise GoldRushError(f"seat={seat!r} is not allowed: expected 'random' or a seat from 0 to {n - 1}")
+        self.games = BatchedGames(num_envs, n, max_turns=self.config.max_turns, backend=backend)
+        self.num_envs = self.games.num_games
+        self.seat_option = seat
+        self.opponents = make_batched_policy(opponents)
+        self.encoder = BatchedObservations(n, self.games.owners, self.config.max_turns)
+        self.single_observation_space = gym.spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
+        self.single_action_space = gym.spaces.Discrete(NUM_POSITIONS)
+        self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = gym.vector.utils.batch_space(self.single_action_space, self.num_envs)
+        self.seats = np.zeros(self.num_envs, dtype=np.int64)
+        self.known = np.zeros((self.num_envs, NUM_POSITIONS), dtype=bool)
+        self._observations = np.zeros((self.num_envs, OBSERVATION_SIZE), dtype=np.float32)
+        self._rng: np.random.Generator | None = None
+        self._started = False
+
+    def set_opponents(self, opponents: Any) -> None:
+        """Replace the opponents (``"random"``, ``"greedy"`` or a BatchedPolicy) from the next flip on."""
+        self.opponents = make_batched_policy(opponents)
+
+    # --- the Gymnasium API ------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        if options:
+            raise GoldRushError(f"reset() takes no options here, got {sorted(options)}")
+        if seed is not None or self._rng is None:
+            self._rng = np.random.default_rng(seed)
+            self.games.seed(int(self._rng.integers(2**63)))
+        self._start(np.ones(self.num_envs, dtype=bool))
+        self._started = True
+        return self._observe(), self._info()
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        if not self._started:
+            raise GoldRushError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
+            raise IllegalFlipError(f"actions must be {self.num_envs} ints (one position per sub-environment), "
+                                   f"got an array of shape {actions.shape} and dtype {actions.dtype}")
+        before = self.games.scores.copy()
+        try:
+            self._record(self.games.step(actions))
+        except IllegalFlipError as error:
+            raise IllegalFlipError(str(error).replace("game ", "sub-environment ", 1)) from None
+        self._play_opponents(np.ones(self.num_envs, dtype=bool))
+        games = self.games
+        rewards = self._rewards(before)
+        terminated, truncated = games.is_over.copy(), games.is_truncated.copy()
+        info = {}
+        done = terminated | truncated
+        if done.any():
+            final = self._observe()
+            info["final_obs"] = np.where(done[:, None], final, 0.0).astype(np.float32)
+            info["_final_obs"] = done
+            info["final_info"] = {"scores": games.scores.copy(), "winners": games.leaders(), "seat": self.seats.copy()}
+            info["_final_info"] = done
+            self._start(done)
+        return self._observe(), rewards, terminated, truncated, {**self._info(), **info}
+
+    def action_masks(self) -> np.ndarray:
+        """bool (num_envs, 64): the learner's legal flips in each sub-environment."""
+        return self.games.legal_mask()
+
+    def close(self, **kwargs: Any) -> None:
+        pass
+
+    # --- inside --------------------------------------------------------------------------
+
+    def _start(self, envs: np.ndarray) -> None:
+        """Deal new games in ``envs`` (bool mask), draw the learner's seats, and play up to its turn."""
+        picked = np.flatnonzero(envs)
+        self.games.reset(games=picked)
+        self.known[picked] = False
+        if self.seat_option == "random":
+            self.seats[picked] = self._rng.integers(self.config.num_players, size=len(picked))
+        else:
+            self.seats[picked] = self.seat_option
+        self._play_opponents(envs)
+
+    def _play_opponents(self, envs: np.ndarray) -> None:
+        games = self.games
+        while True:
+            waiting = envs & ~games.is_finished & (games.current_player != self.seats)
+            if not waiting.any():
+                return
+            positions = self.opponents.act(games, self.known & (games.table >= 0), waiting, self._rng)
+            self._record(games.step(positions, where=waiting))
+
+    def _record(self, flips: FlipBatch) -> None:
+        """Every flipped card is now known to every seat (until it leaves the table)."""
+        flipped = np.flatnonzero(flips.outcome >= 0)
+        self.known[flipped, flips.position[flipped]] = True
+
+    def _rewards(self, before: np.ndarray) -> np.ndarray:
+        games, rows = self.games, np.arange(self.num_envs)
+        n = self.config.num_players
+        if self.config.reward == "score":
+            gains = (games.scores - before).astype(np.float64)
+            own = gains[rows, self.seats]
+            return (SCORE_REWARD_SCALE * (own - (gains.sum(axis=1) - own) / (n - 1))).astype(np.float32)
+        finished = games.is_finished
+        leaders = games.leaders()
+        mine = leaders[rows, self.seats]
+        sole = leaders.sum(axis=1) == 1
+        win = np.where(mine, np.where(sole, 1.0, 0.0), -1.0)
+        return np.where(finished, win, 0.0).astype(np.float32)
+
+    def _observe(self) -> np.ndarray:
+        known = self.known & (self.games.table >= 0)
+        return self.encoder.fill(self.games, known, self.seats, self._observations).copy()
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.games.legal_mask(), "seat": self.seats.copy()}

@@ -1,0 +1,86 @@
+"""The batched greedy player makes, in every position, a flip the single-game greedy could make.
+
+Positions come from random games (2-5 players) at every phase: first and
+second flips, and the Gold Rush. For each, ``GreedyAgent`` is asked with its
+random pick recorded instead of drawn: when it decides without chance the
+batched player must flip the same card; when it draws, the batched flip must
+be one of the cards it draws from.
+"""
+
+import numpy as np
+import pytest
+
+import goldrush_env
+from agents.batched import BatchedGreedy
+from agents.greedy import GreedyAgent
+from goldrush_env.batched import BatchedGames
+
+
+class Support(GreedyAgent):
+    """GreedyAgent that records the cards it would draw from, and returns the first."""
+
+    def pick(self, positions):
+        self.drawn = sorted(positions)
+        return int(positions[0])
+
+    def choices(self, view):
+        self.drawn = None
+        choice = self.act(view)
+        return {choice} if self.drawn is None else set(self.drawn)
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_every_batched_flip_is_one_greedy_could_make(num_players):
+    count = 24
+    games = BatchedGames(count, num_players, backend="numpy")
+    games.reset(seed=10 + num_players)
+    envs = [goldrush_env.raw_env(num_players=num_players) for _ in range(count)]
+    for g, env in enumerate(envs):
+        env.reset(options={"layout": games.table[g].tolist()})
+    known = np.zeros((count, 64), dtype=bool)
+    greedy, single = BatchedGreedy(), Support()
+    rng, play_rng = np.random.default_rng(num_players), np.random.default_rng(100 + num_players)
+    phases = {"first": 0, "second": 0, "rush": 0, "deterministic": 0}
+    while not games.is_finished.all():
+        playing = ~games.is_finished
+        chosen = greedy.act(games, known & (games.table >= 0), playing, rng)
+        for g in np.flatnonzero(playing):
+            allowed = single.choices(envs[g].view(int(games.current_player[g])))
+            assert chosen[g] in allowed, (g, int(chosen[g]), allowed)
+            phase = "rush" if games.gold_rush[g] else "first" if games.face_up[g] < 0 else "second"
+            phases[phase] += 1
+            phases["deterministic"] += len(allowed) == 1
+        # Play on with random flips half the time, so positions are varied (and greedy's own the rest).
+        positions = np.where(play_rng.random(count) < 0.5, chosen, games.random_positions(play_rng))
+        flips = games.step(positions)
+        for g in np.flatnonzero(flips.outcome >= 0):
+            envs[g].step(int(flips.position[g]))
+            known[g, flips.position[g]] = True
+    assert min(phases.values()) > 50, phases
+
+
+def test_only_games_asked_for_get_a_flip():
+    games = BatchedGames(4, 2, backend="numpy")
+    games.reset(seed=0)
+    positions = BatchedGreedy().act(games, np.zeros((4, 64), dtype=bool), np.array([True, False, True, False]),
+                                    np.random.default_rng(0))
+    assert positions[1] == positions[3] == -1 and positions[0] >= 0 and positions[2] >= 0
+
+
+def test_greedy_opponents_beat_random_ones_in_the_vector_env():
+    """A random learner wins far less often against greedy than against random opponents."""
+    from goldrush_env.batched import _random_positions
+    from goldrush_env.vector import GoldRushVectorEnv
+
+    rates = {}
+    for opponents in ("random", "greedy"):
+        env = GoldRushVectorEnv(64, num_players=2, opponents=opponents)
+        env.reset(seed=0)
+        rng = np.random.default_rng(0)
+        results = []
+        while len(results) < 200:
+            _, rewards, terminated, truncated, _ = env.step(_random_positions(env.action_masks(), rng.random(64)))
+            results.extend(rewards[terminated | truncated].tolist())
+        rates[opponents] = np.mean(np.array(results) > 0)
+    assert 0.35 < rates["random"] < 0.65
+    assert rates["greedy"] < 0.1

@@ -1,0 +1,183 @@
+"""The vector environment is many single environments: observations, rewards and ends
+are compared with ``GoldRushEnv`` replaying the same games, and the batched
+observations with the AEC environment's for every seat after every flip."""
+
+import numpy as np
+import pytest
+
+import goldrush_env
+from goldrush_env.batched import BatchedGames, _random_positions
+from goldrush_env.errors import GoldRushError, IllegalFlipError
+from goldrush_env.vector import BatchedObservations, BatchedRandom, GoldRushVectorEnv
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_batched_observations_equal_the_aec_environments_for_every_seat(num_players):
+    count = 12
+    games = BatchedGames(count, num_players, backend="numpy")
+    games.reset(seed=num_players)
+    envs = [goldrush_env.raw_env(num_players=num_players) for _ in range(count)]
+    for g, env in enumerate(envs):
+        env.reset(options={"layout": games.table[g].tolist()})
+    encoder = BatchedObservations(num_players, games.owners, games.max_turns)
+    known = np.zeros((count, 64), dtype=bool)
+    out = np.zeros((count, goldrush_env.encoder.OBSERVATION_SIZE), dtype=np.float32)
+    rng = np.random.default_rng(num_players)
+    compared = 0
+    while True:
+        for seat in range(num_players):
+            seats = np.full(count, seat)
+            encoder.fill(games, known & (games.table >= 0), seats, out)
+            for g, env in enumerate(envs):
+                assert np.array_equal(out[g], env.observe(f"player_{seat}")["observation"]), (g, seat)
+                compared += 1
+        if games.is_finished.all():
+            break
+        flips = games.step(games.random_positions(rng))
+        for g in np.flatnonzero(flips.outcome >= 0):
+            envs[g].step(int(flips.position[g]))
+            known[g, flips.position[g]] = True
+    assert compared > 1000
+
+
+class Recorder:
+    """A batched policy that plays another and writes down every flip it makes, per game layout."""
+
+    def __init__(self, policy):
+        self.policy, self.flips = policy, {}
+
+    def act(self, games, known, where, rng):
+        positions = self.policy.act(games, known, where, rng)
+        for g in np.flatnonzero(where & ~games.is_finished):
+            self.flips.setdefault((g, games.initial[g].tobytes()), []).append(int(positions[g]))
+        return positions
+
+
+class Replay:
+    """A single-game policy replaying the recorded flips of one episode's opponents."""
+
+    def __init__(self, flips):
+        self.flips = iter(flips)
+
+    def reset(self, seed=None):
+        pass
+
+    def act(self, view):
+        return next(self.flips)
+
+
+def play_and_record(num_envs, steps, seed, **kwargs):
+    """Random learner flips in a vector env; returns finished episodes with everything they showed."""
+    recorder = Recorder(goldrush_env.vector.make_batched_policy(kwargs.pop("opponents", "random")))
+    env = GoldRushVectorEnv(num_envs, opponents=recorder, backend="numpy", **kwargs)
+    observations, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    running = [dict(layout=env.games.initial[e].copy(), seat=int(info["seat"][e]), actions=[],
+                    observations=[observations[e]], masks=[info["action_mask"][e]], rewards=[], ends=[])
+               for e in range(num_envs)]
+    episodes = []
+    for _ in range(steps):
+        actions = _random_positions(env.action_masks(), rng.random(num_envs))
+        observations, rewards, terminated, truncated, info = env.step(actions)
+        for e, episode in enumerate(running):
+            episode["actions"].append(int(actions[e]))
+            episode["rewards"].append(float(rewards[e]))
+            episode["ends"].append((bool(terminated[e]), bool(truncated[e])))
+            if terminated[e] or truncated[e]:
+                episode["observations"].append(info["final_obs"][e])
+                episode["final_scores"] = info["final_info"]["scores"][e].tolist()
+                episode["opponents"] = recorder.flips.pop((e, episode["layout"].tobytes()), [])
+                episodes.append(episode)
+                running[e] = episode = dict(layout=env.games.initial[e].copy(), seat=int(info["seat"][e]),
+                                            actions=[], observations=[], masks=[], rewards=[], ends=[])
+            episode["observations"].append(observations[e])
+            episode["masks"].append(info["action_mask"][e])
+    return episodes
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(num_players=2),
+    dict(num_players=3, reward="score"),
+    dict(num_players=5, seat=2, max_turns=40),
+    dict(num_players=2, opponents="greedy", reward="score"),
+    dict(num_players=4, opponents="greedy"),
+])
+def test_episodes_replay_exactly_in_the_single_environment(kwargs):
+    episodes = play_and_record(6, 160, seed=len(kwargs) + kwargs["num_players"], **kwargs)
+    assert len(episodes) >= 6
+    options = {k: v for k, v in kwargs.items() if k in ("num_players", "reward", "max_turns")}
+    for episode in episodes:
+        n = options["num_players"]
+        single = goldrush_env.GoldRushEnv(opponents=[Replay(episode["opponents"])] * (n - 1), seat=episode["seat"],
+                                          **options)
+        observation, info = single.reset(seed=0, options={"layout": episode["layout"].tolist()})
+        assert np.array_equal(observation, episode["observations"][0])
+        assert np.array_equal(info["action_mask"].astype(bool), episode["masks"][0])
+        for t, action in enumerate(episode["actions"]):
+            observation, reward, terminated, truncated, info = single.step(action)
+            assert np.array_equal(observation, episode["observations"][t + 1]), t
+            assert reward == pytest.approx(episode["rewards"][t], abs=1e-6), t
+            assert (terminated, truncated) == episode["ends"][t], t
+            if not (terminated or truncated):
+                assert np.array_equal(info["action_mask"].astype(bool), episode["masks"][t + 1]), t
+        assert terminated or truncated
+        assert list(info["scores"]) == episode["final_scores"]
+
+
+def test_learner_always_has_the_move_and_the_same_seed_repeats():
+    def run(seed):
+        env = GoldRushVectorEnv(8, num_players=3, opponents="greedy")
+        observations, info = env.reset(seed=seed)
+        rng = np.random.default_rng(0)
+        trace = [observations]
+        for _ in range(120):
+            masks = env.action_masks()
+            assert masks.any(axis=1).all() and np.array_equal(masks, info["action_mask"])
+            assert (env.games.current_player == env.seats).all()
+            observations, rewards, terminated, truncated, info = env.step(
+                _random_positions(masks, rng.random(8)))
+            trace.append(observations)
+        return np.array(trace)
+
+    assert np.array_equal(run(4), run(4))
+    assert not np.array_equal(run(4), run(5))
+
+
+def test_win_rewards_and_random_seats():
+    env = GoldRushVectorEnv(32, num_players=2, opponents=BatchedRandom())
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    seats, totals = set(), []
+    for _ in range(300):
+        seats.update(env.seats.tolist())
+        _, rewards, terminated, truncated, info = env.step(_random_positions(env.action_masks(), rng.random(32)))
+        done = terminated | truncated
+        assert np.all(rewards[~done] == 0)
+        for e in np.flatnonzero(done):
+            winners = info["final_info"]["winners"][e]
+            mine = winners[info["final_info"]["seat"][e]]
+            assert rewards[e] == (1.0 if mine and winners.sum() == 1 else 0.0 if mine else -1.0)
+            totals.append(rewards[e])
+    assert seats == {0, 1} and len(totals) > 50
+
+
+def test_bad_use_is_refused_by_name():
+    with pytest.raises(GoldRushError, match="memory='human' is not allowed here"):
+        GoldRushVectorEnv(2, memory="human")
+    with pytest.raises(GoldRushError, match="opponents='expert' is not allowed"):
+        GoldRushVectorEnv(2, opponents="expert")
+    with pytest.raises(GoldRushError, match="seat=3 is not allowed"):
+        GoldRushVectorEnv(2, seat=3)
+    with pytest.raises(GoldRushError, match="unknown option"):
+        GoldRushVectorEnv(2, colour="red")
+    env = GoldRushVectorEnv(2, num_players=2, seat=0)
+    with pytest.raises(GoldRushError, match="call reset"):
+        env.step(np.zeros(2, dtype=np.int64))
+    env.reset(seed=0)
+    env.step(np.array([5, 6]))
+    before = env.games.table.copy()
+    with pytest.raises(IllegalFlipError, match="sub-environment 1: position 6 is already face up"):
+        env.step(np.array([7, 6]))
+    with pytest.raises(IllegalFlipError, match="actions must be 2 ints"):
+        env.step(np.array([7]))
+    assert np.array_equal(env.games.table, before)
