@@ -1,4 +1,13 @@
-"""The ``greedy`` player for many games at once, on the batched engine.
+"""Players for many games at once, on the batched engine.
+
+:func:`batched_policy` turns any entrant ``agents.make_agent`` knows into a
+:class:`goldrush_env.vector.BatchedPolicy`: ``greedy`` is vectorized
+(:class:`BatchedGreedy`), a trained model runs its network on every game in
+one batch (:class:`BatchedModel`), and any other player is asked game by game
+from the same structured view it gets in the single-game environments
+(:class:`PerGame`).
+
+The ``greedy`` player, vectorized:
 
 :class:`BatchedGreedy` follows the rules of :class:`agents.greedy.GreedyAgent`
 (read that module for them) for every game of a
@@ -20,11 +29,16 @@ from __future__ import annotations
 import numpy as np
 
 from goldrush_env.batched import BatchedGames, _random_positions
-from goldrush_env.cards import DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, NUM_POSITIONS, VALUE
+from goldrush_env.cards import DYNAMITE, EMPTY, IS_GOLD, IS_MINER, NUM_CARD_TYPES, NUM_POSITIONS, VALUE
+from goldrush_env.encoder import OBSERVATION_SIZE
 from goldrush_env.engine import colour_owners
+from goldrush_env.policy import Policy
+from goldrush_env.vector import BatchedObservations, BatchedPolicy, BatchedRandom
 from goldrush_env.view import UNKNOWN, PlayerView
 
+from agents import make_agent
 from agents.knowledge import Knowledge
+from agents.trained import TrainedPolicy
 
 _GOLD = np.array(IS_GOLD)
 _VALUE = np.array(VALUE)
@@ -175,3 +189,97 @@ def _owned_by_seat(cards: np.ndarray, seats: np.ndarray, num_players: int) -> np
     owners = np.array(colour_owners(num_players) + (-1,))  # colour of "none" reads -1
     colour = np.where(_is_miner(cards), (cards - 5) // 4, len(owners) - 1)
     return owners[colour] == seats[:, None]
+
+
+def batched_policy(spec: str, seed: int | None = None) -> BatchedPolicy:
+    """The batched form of an entrant: ``"random"``, ``"greedy"``, a trained model (``"ppo"``, a
+    ``.npz``/``.zip`` file) or any other name or import path ``agents.make_agent`` accepts."""
+    if spec == "random":
+        return BatchedRandom()
+    if spec == "greedy":
+        return BatchedGreedy()
+    policy = make_agent(spec, seed=seed)
+    if isinstance(policy, TrainedPolicy):
+        return BatchedModel(policy)
+    return PerGame(policy)
+
+
+class _Observing:
+    """Observation vectors of the seats to play, for the games asked about."""
+
+    def __init__(self) -> None:
+        self._encoders: dict[tuple[int, int | None], BatchedObservations] = {}
+
+    def observations(self, games: BatchedGames, known: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        key = (games.num_players, games.max_turns)
+        if key not in self._encoders:
+            self._encoders[key] = BatchedObservations(games.num_players, games.owners, games.max_turns)
+        out = np.empty((len(rows), OBSERVATION_SIZE), dtype=np.float32)
+        seats = games.current_player[rows].astype(np.int64)
+        return self._encoders[key].fill(games, known, seats, out, rows=rows)
+
+
+class BatchedModel(_Observing):
+    """A trained model choosing the flips of all games in one forward pass."""
+
+    def __init__(self, policy: TrainedPolicy) -> None:
+        super().__init__()
+        self.policy = policy
+        self.name = str(policy.path)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.policy.reset(seed)
+
+    def act(self, games: BatchedGames, known: np.ndarray, where: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        positions = np.full(games.num_games, -1, dtype=np.int64)
+        rows = np.flatnonzero(where & ~games.is_finished)
+        if len(rows):
+            observations = self.observations(games, known, rows)
+            positions[rows] = self.policy.act_batch(observations, games.legal_mask()[rows])
+        return positions
+
+    def __repr__(self) -> str:
+        return f"BatchedModel({self.policy!r})"
+
+
+class PerGame(_Observing):
+    """Any single-game policy, asked game by game with the :class:`PlayerView` of the seat to play."""
+
+    def __init__(self, policy: Policy) -> None:
+        super().__init__()
+        self.policy = policy
+        self.name = getattr(policy, "name", repr(policy))
+
+    def reset(self, seed: int | None = None) -> None:
+        self.policy.reset(seed)
+
+    def act(self, games: BatchedGames, known: np.ndarray, where: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        positions = np.full(games.num_games, -1, dtype=np.int64)
+        rows = np.flatnonzero(where & ~games.is_finished)
+        if len(rows):
+            for row, view in zip(rows, self.views(games, known, rows)):
+                positions[row] = self.policy.act(view)
+        return positions
+
+    def views(self, games: BatchedGames, known: np.ndarray, rows: np.ndarray) -> list[PlayerView]:
+        """The structured views of the seats to play in games ``rows``, as the AEC environment builds them."""
+        observations = self.observations(games, known, rows)
+        masks = games.legal_mask()[rows].astype(np.int8)
+        owners = tuple(int(owner) for owner in games.owners)
+        views = []
+        for i, row in enumerate(rows):
+            table = games.table[row]
+            cards = np.where(table == EMPTY, EMPTY, np.where(known[row], table, UNKNOWN))
+            hidden = table[(table >= 0) & ~known[row]]
+            face_up = int(games.face_up[row])
+            views.append(PlayerView(
+                seat=int(games.current_player[row]), num_players=games.num_players, cards=tuple(cards.tolist()),
+                face_up=None if face_up < 0 else face_up, owners=owners, scores=tuple(games.scores[row].tolist()),
+                gold_cards=tuple(games.gold_cards[row].tolist()), current_player=int(games.current_player[row]),
+                gold_rush=bool(games.gold_rush[row]), turn=int(games.turn[row]), max_turns=games.max_turns,
+                unseen=tuple(np.bincount(hidden, minlength=NUM_CARD_TYPES).tolist()), action_mask=masks[i],
+                observation=observations[i]))
+        return views
+
+    def __repr__(self) -> str:
+        return f"PerGame({self.policy!r})"

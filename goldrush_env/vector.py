@@ -17,8 +17,11 @@ their flips for all games together, so no Python loop runs per game.
   game's observation, with the last one in ``info["final_obs"]`` (and the
   final scores in ``info["final_info"]``) where ``info["_final_obs"]`` is true.
 * Opponents: ``"random"``, ``"greedy"`` (the rules of ``agents.greedy``,
-  vectorized in :mod:`agents.batched`) or any object with the batched policy
-  method ``act(games, known, where, rng)`` described in :class:`BatchedPolicy`.
+  vectorized in :mod:`agents.batched`), a trained model (its network run on
+  all games at once), any other entrant of ``agents.make_agent`` (played game
+  by game from the same structured view), any object with the batched policy
+  method ``act(games, known, where, rng)`` described in :class:`BatchedPolicy`,
+  or a weighted mix of these drawn per seat at every deal.
 * Options: those of :class:`~goldrush_env.config.EnvConfig` (``num_players``,
   ``reward``, ``max_turns``); the memory model must be ``"perfect"`` (the
   forgetting model is per seat and stays in the single-game environments),
@@ -82,17 +85,18 @@ class BatchedRandom:
 
 
 def make_batched_policy(spec: Any) -> BatchedPolicy:
-    """``"random"``, ``"greedy"`` or a :class:`BatchedPolicy`."""
+    """``"random"``, a :class:`BatchedPolicy`, or any entrant ``agents.make_agent`` knows
+    (``"greedy"``, ``"expert"``, ``"ppo"``, a model file ...), adapted by :func:`agents.batched.batched_policy`."""
     if spec == "random":
         return BatchedRandom()
-    if spec == "greedy":
-        from agents.batched import BatchedGreedy  # the scripted players live in agents/
-
-        return BatchedGreedy()
     if isinstance(spec, BatchedPolicy):
         return spec
-    raise GoldRushError(f"opponents={spec!r} is not allowed: expected 'random', 'greedy' or an object with "
-                        "act(games, known, where, rng) (a BatchedPolicy)")
+    if isinstance(spec, str):
+        from agents.batched import batched_policy  # the players live in agents/, which builds on this package
+
+        return batched_policy(spec)
+    raise GoldRushError(f"opponents={spec!r} is not allowed: expected an agent name such as 'random' or 'greedy', "
+                        "a model file, or an object with act(games, known, where, rng) (a BatchedPolicy)")
 
 
 class BatchedObservations:
@@ -105,19 +109,24 @@ class BatchedObservations:
         table = np.array(category_table(num_players, owners.tolist()), dtype=np.int64)
         self.category = np.concatenate([table, np.zeros((num_players, 1), dtype=np.int64)], axis=1)
 
-    def fill(self, games: BatchedGames, known: np.ndarray, seats: np.ndarray, out: np.ndarray) -> np.ndarray:
-        """Write seat ``seats[g]``'s vector of game ``g`` into ``out[g]`` for every game; returns ``out``."""
-        n, count = self.num_players, games.num_games
-        rows = np.arange(count)
+    def fill(self, games: BatchedGames, known: np.ndarray, seats: np.ndarray, out: np.ndarray,
+             rows: np.ndarray | None = None) -> np.ndarray:
+        """Write seat ``seats[i]``'s vector of game ``rows[i]`` (every game if ``rows`` is None) into
+        ``out[i]``; returns ``out``. ``known``: see :class:`BatchedPolicy`."""
+        n = self.num_players
+        if rows is None:
+            rows = np.arange(games.num_games)
+        count = len(rows)
+        table, face_up, known = games.table[rows], games.face_up[rows], known[rows]
         out.fill(0.0)
         board = out[:, : len(PLANES) * NUM_POSITIONS].reshape(count, len(PLANES), NUM_POSITIONS)
-        on_table = games.table >= 0
+        on_table = table >= 0
         board[:, 0] = ~on_table
         unknown = on_table & ~known
         board[:, 1] = unknown
-        up = np.flatnonzero(games.face_up >= 0)
-        board[up, 2, games.face_up[up]] = 1.0
-        categories = self.category[seats[:, None], games.table]  # (games, 64); EMPTY reads the extra column
+        up = np.flatnonzero(face_up >= 0)
+        board[up, 2, face_up[up]] = 1.0
+        categories = self.category[seats[:, None], table]  # (games, 64); EMPTY reads the extra column
         g, p = np.nonzero(known)
         board[g, _FIRST_CARD_PLANE + categories[g, p], p] = 1.0
         g, p = np.nonzero(unknown)
@@ -131,13 +140,13 @@ class BatchedObservations:
         out[:, start: start + n] = games.gold_cards[rows[:, None], order] / MAX_GOLD_CARDS
         start = SLICES["seats"].start
         out[:, start: start + n] = 1.0
-        playing = np.flatnonzero(~games.is_finished)
-        relative = (games.current_player[playing].astype(np.int64) - seats[playing]) % n
+        playing = np.flatnonzero(~games.is_finished[rows])
+        relative = (games.current_player[rows[playing]].astype(np.int64) - seats[playing]) % n
         out[playing, SLICES["to_play"].start + relative] = 1.0
-        phase = np.where(games.gold_rush, 2, np.where(games.face_up < 0, 0, 1))
+        phase = np.where(games.gold_rush[rows], 2, np.where(face_up < 0, 0, 1))
         out[playing, SLICES["phase"].start + phase[playing]] = 1.0
-        out[:, SLICES["cards_left"].start] = games.cards_left / NUM_POSITIONS
-        out[:, SLICES["turn"].start] = games.turn / self.max_turns if self.max_turns else 0.0
+        out[:, SLICES["cards_left"].start] = games.cards_left[rows] / NUM_POSITIONS
+        out[:, SLICES["turn"].start] = games.turn[rows] / self.max_turns if self.max_turns else 0.0
         return out
 
 
@@ -161,21 +170,44 @@ class GoldRushVectorEnv(VectorEnv):
         self.games = BatchedGames(num_envs, n, max_turns=self.config.max_turns, backend=backend)
         self.num_envs = self.games.num_games
         self.seat_option = seat
-        self.opponents = make_batched_policy(opponents)
+        self.seats = np.zeros(self.num_envs, dtype=np.int64)
+        self._rng: np.random.Generator | None = None
+        self.set_opponents(opponents)
         self.encoder = BatchedObservations(n, self.games.owners, self.config.max_turns)
         self.single_observation_space = gym.spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
         self.single_action_space = gym.spaces.Discrete(NUM_POSITIONS)
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, self.num_envs)
         self.action_space = gym.vector.utils.batch_space(self.single_action_space, self.num_envs)
-        self.seats = np.zeros(self.num_envs, dtype=np.int64)
         self.known = np.zeros((self.num_envs, NUM_POSITIONS), dtype=bool)
         self._observations = np.zeros((self.num_envs, OBSERVATION_SIZE), dtype=np.float32)
-        self._rng: np.random.Generator | None = None
         self._started = False
 
     def set_opponents(self, opponents: Any) -> None:
-        """Replace the opponents (``"random"``, ``"greedy"`` or a BatchedPolicy) from the next flip on."""
-        self.opponents = make_batched_policy(opponents)
+        """Replace the opponents: one entrant for every opponent seat (a name such as ``"random"``,
+        ``"greedy"``, ``"expert"``, a model file, or a :class:`BatchedPolicy`), or a mix
+        ``{entrant: weight}`` from which each opponent seat is drawn whenever a game is dealt.
+        Games under way are dealt their opponents afresh now. Training scripts change the mix
+        between rollouts with it."""
+        if isinstance(opponents, dict):
+            weights = np.array(list(opponents.values()), dtype=float)
+            if not opponents or (weights < 0).any() or not weights.sum() > 0:
+                raise GoldRushError(f"an opponent mix needs weights >= 0 with a positive sum, got {opponents!r}")
+            entrants = list(opponents)
+        else:
+            entrants, weights = [opponents], np.ones(1)
+        self.opponents = [make_batched_policy(entrant) for entrant in entrants]  # all checked before any change
+        self.opponent_names = [getattr(p, "name", repr(p)) if not isinstance(e, str) else e
+                               for e, p in zip(entrants, self.opponents)]
+        self._weights = weights / weights.sum()
+        self._assignment = np.zeros((self.num_envs, self.config.num_players), dtype=np.int64)
+        if self._rng is not None:
+            self._deal_opponents(np.arange(self.num_envs))
+
+    def _deal_opponents(self, envs: np.ndarray) -> None:
+        """Draw from the mix which entrant plays each seat of games ``envs``."""
+        if len(self.opponents) > 1:
+            self._assignment[envs] = self._rng.choice(len(self.opponents), p=self._weights,
+                                                      size=(len(envs), self.config.num_players))
 
     # --- the Gymnasium API ------------------------------------------------------------
 
@@ -185,6 +217,9 @@ class GoldRushVectorEnv(VectorEnv):
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
             self.games.seed(int(self._rng.integers(2**63)))
+            for policy in self.opponents:  # policies with generators of their own
+                if hasattr(policy, "reset"):
+                    policy.reset(seed=int(self._rng.integers(2**63)))
         self._start(np.ones(self.num_envs, dtype=bool))
         self._started = True
         return self._observe(), self._info()
@@ -230,6 +265,7 @@ class GoldRushVectorEnv(VectorEnv):
         picked = np.flatnonzero(envs)
         self.games.reset(games=picked)
         self.known[picked] = False
+        self._deal_opponents(picked)
         if self.seat_option == "random":
             self.seats[picked] = self._rng.integers(self.config.num_players, size=len(picked))
         else:
@@ -242,8 +278,16 @@ class GoldRushVectorEnv(VectorEnv):
             waiting = envs & ~games.is_finished & (games.current_player != self.seats)
             if not waiting.any():
                 return
-            positions = self.opponents.act(games, self.known & (games.table >= 0), waiting, self._rng)
-            self._record(games.step(positions, where=waiting))
+            known = self.known & (games.table >= 0)
+            if len(self.opponents) == 1:
+                self._record(games.step(self.opponents[0].act(games, known, waiting, self._rng), where=waiting))
+                continue
+            # Each entrant plays its seats, one after the other: a game's seat to play moves only once.
+            entrant = self._assignment[np.arange(self.num_envs), games.current_player]
+            for index, policy in enumerate(self.opponents):
+                mine = waiting & (entrant == index)
+                if mine.any():
+                    self._record(games.step(policy.act(games, known, mine, self._rng), where=mine))
 
     def _record(self, flips: FlipBatch) -> None:
         """Every flipped card is now known to every seat (until it leaves the table)."""

@@ -84,3 +84,35 @@ def test_greedy_opponents_beat_random_ones_in_the_vector_env():
         rates[opponents] = np.mean(np.array(results) > 0)
     assert 0.35 < rates["random"] < 0.65
     assert rates["greedy"] < 0.1
+
+
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_per_game_views_are_the_aec_environments_views(num_players):
+    from agents.batched import PerGame
+    from agents.random_agent import RandomAgent
+
+    count = 6
+    games = BatchedGames(count, num_players, backend="numpy")
+    games.reset(seed=num_players)
+    envs = [goldrush_env.raw_env(num_players=num_players) for _ in range(count)]
+    for g, env in enumerate(envs):
+        env.reset(options={"layout": games.table[g].tolist()})
+    known = np.zeros((count, 64), dtype=bool)
+    adapter, rng = PerGame(RandomAgent(seed=0)), np.random.default_rng(0)
+    compared = 0
+    while not games.is_finished.all():
+        rows = np.flatnonzero(~games.is_finished)
+        for row, view in zip(rows, adapter.views(games, known & (games.table >= 0), rows)):
+            expected = envs[row].view(int(games.current_player[row]))
+            for field in expected.__dataclass_fields__:
+                mine, theirs = getattr(view, field), getattr(expected, field)
+                if isinstance(theirs, np.ndarray):
+                    assert np.array_equal(mine, theirs) and mine.dtype == theirs.dtype, field
+                else:
+                    assert mine == theirs, field
+            compared += 1
+        flips = games.step(adapter.act(games, known & (games.table >= 0), ~games.is_finished, rng))
+        for g in np.flatnonzero(flips.outcome >= 0):
+            envs[g].step(int(flips.position[g]))
+            known[g, flips.position[g]] = True
+    assert compared > 300

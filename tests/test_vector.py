@@ -8,7 +8,7 @@ import pytest
 import goldrush_env
 from goldrush_env.batched import BatchedGames, _random_positions
 from goldrush_env.errors import GoldRushError, IllegalFlipError
-from goldrush_env.vector import BatchedObservations, BatchedRandom, GoldRushVectorEnv
+from goldrush_env.vector import BatchedObservations, BatchedRandom, GoldRushVectorEnv, make_batched_policy
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
@@ -41,10 +41,15 @@ def test_batched_observations_equal_the_aec_environments_for_every_seat(num_play
 
 
 class Recorder:
-    """A batched policy that plays another and writes down every flip it makes, per game layout."""
+    """A batched policy that plays another and writes down every flip it makes, per game layout
+    (into ``flips``, which several recorders may share)."""
 
-    def __init__(self, policy):
-        self.policy, self.flips = policy, {}
+    def __init__(self, policy, flips=None):
+        self.policy, self.flips = policy, {} if flips is None else flips
+
+    def reset(self, seed=None):
+        if hasattr(self.policy, "reset"):
+            self.policy.reset(seed)
 
     def act(self, games, known, where, rng):
         positions = self.policy.act(games, known, where, rng)
@@ -68,8 +73,13 @@ class Replay:
 
 def play_and_record(num_envs, steps, seed, **kwargs):
     """Random learner flips in a vector env; returns finished episodes with everything they showed."""
-    recorder = Recorder(goldrush_env.vector.make_batched_policy(kwargs.pop("opponents", "random")))
-    env = GoldRushVectorEnv(num_envs, opponents=recorder, backend="numpy", **kwargs)
+    spec = kwargs.pop("opponents", "random")
+    flips = {}
+    if isinstance(spec, dict):
+        opponents = {Recorder(make_batched_policy(name), flips): weight for name, weight in spec.items()}
+    else:
+        opponents = Recorder(make_batched_policy(spec), flips)
+    env = GoldRushVectorEnv(num_envs, opponents=opponents, backend="numpy", **kwargs)
     observations, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     running = [dict(layout=env.games.initial[e].copy(), seat=int(info["seat"][e]), actions=[],
@@ -86,7 +96,7 @@ def play_and_record(num_envs, steps, seed, **kwargs):
             if terminated[e] or truncated[e]:
                 episode["observations"].append(info["final_obs"][e])
                 episode["final_scores"] = info["final_info"]["scores"][e].tolist()
-                episode["opponents"] = recorder.flips.pop((e, episode["layout"].tobytes()), [])
+                episode["opponents"] = flips.pop((e, episode["layout"].tobytes()), [])
                 episodes.append(episode)
                 running[e] = episode = dict(layout=env.games.initial[e].copy(), seat=int(info["seat"][e]),
                                             actions=[], observations=[], masks=[], rewards=[], ends=[])
@@ -101,6 +111,9 @@ def play_and_record(num_envs, steps, seed, **kwargs):
     dict(num_players=5, seat=2, max_turns=40),
     dict(num_players=2, opponents="greedy", reward="score"),
     dict(num_players=4, opponents="greedy"),
+    dict(num_players=2, opponents="expert"),
+    dict(num_players=3, opponents="ppo", reward="score"),
+    dict(num_players=3, opponents={"random": 1, "greedy": 2, "expert": 1}),
 ])
 def test_episodes_replay_exactly_in_the_single_environment(kwargs):
     episodes = play_and_record(6, 160, seed=len(kwargs) + kwargs["num_players"], **kwargs)
@@ -164,8 +177,12 @@ def test_win_rewards_and_random_seats():
 def test_bad_use_is_refused_by_name():
     with pytest.raises(GoldRushError, match="memory='human' is not allowed here"):
         GoldRushVectorEnv(2, memory="human")
-    with pytest.raises(GoldRushError, match="opponents='expert' is not allowed"):
-        GoldRushVectorEnv(2, opponents="expert")
+    with pytest.raises(GoldRushError, match="unknown agent 'nobody'"):
+        GoldRushVectorEnv(2, opponents="nobody")
+    with pytest.raises(GoldRushError, match="opponents=3 is not allowed"):
+        GoldRushVectorEnv(2, opponents=3)
+    with pytest.raises(GoldRushError, match="weights >= 0 with a positive sum"):
+        GoldRushVectorEnv(2, opponents={"random": 0})
     with pytest.raises(GoldRushError, match="seat=3 is not allowed"):
         GoldRushVectorEnv(2, seat=3)
     with pytest.raises(GoldRushError, match="unknown option"):
@@ -181,3 +198,13 @@ def test_bad_use_is_refused_by_name():
     with pytest.raises(IllegalFlipError, match="actions must be 2 ints"):
         env.step(np.array([7]))
     assert np.array_equal(env.games.table, before)
+
+
+def test_opponents_drawn_from_a_mix_play_their_seats():
+    env = GoldRushVectorEnv(64, num_players=3, opponents={"random": 1, "greedy": 3})
+    env.reset(seed=2)
+    seats_of = env._assignment[np.arange(64)[:, None], (env.seats[:, None] + np.array([1, 2])) % 3]
+    share = (seats_of == 1).mean()
+    assert 0.6 < share < 0.9  # about 3 in 4 opponent seats are greedy
+    env.set_opponents("random")
+    assert env.opponent_names == ["random"]
