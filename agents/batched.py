@@ -45,13 +45,14 @@ _VALUE = np.array(VALUE)
 _NONE = NUM_CARD_TYPES  # the card id used for "no known card" in lookups
 
 
-def _pair_tables(num_players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per seat, the worth of every ordered pair of cards when no known miner threatens gold (``safe``)
-    and when one threatens every gold (``threatened``), and for each pair the gold value whose threat
-    matters (dynamite with gold; 0 otherwise)."""
+def _greedy_tables(num_players: int) -> tuple[np.ndarray, np.ndarray]:
+    """``worth[seat, t, a, b]``: :meth:`Knowledge.pair_value` of cards ``a`` and ``b`` for ``seat`` when
+    the strongest known miner that does not work for it has strength ``t`` (0: none), so that gold
+    worth up to ``t`` is threatened; card id 25 stands for "no card" (worth 0). And
+    ``for_another[seat, card]``: the card is a miner whose gold goes to another seat."""
     owners = colour_owners(num_players)
-    safe = np.zeros((num_players, NUM_CARD_TYPES + 1, NUM_CARD_TYPES + 1))
-    threatened = np.zeros_like(safe)
+    size = NUM_CARD_TYPES + 1
+    safe, threatened = np.zeros((num_players, size, size)), np.zeros((num_players, size, size))
     for seat in range(num_players):
         view = PlayerView(seat=seat, num_players=num_players, cards=(UNKNOWN,) * NUM_POSITIONS, face_up=None,
                           owners=owners, scores=(0,) * num_players, gold_cards=(0,) * num_players,
@@ -65,12 +66,21 @@ def _pair_tables(num_players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                 safe[seat, a, b] = knowledge.pair_value(a, b)
                 knowledge.threatened = lambda gold, exclude=(): True
                 threatened[seat, a, b] = knowledge.pair_value(a, b)
-    gold_of_pair = np.zeros((NUM_CARD_TYPES + 1, NUM_CARD_TYPES + 1), dtype=np.int64)
+    gold_of_pair = np.zeros((size, size), dtype=np.int64)  # the gold of a dynamite-and-gold pair
     for a in range(NUM_CARD_TYPES):
         for b in range(NUM_CARD_TYPES):
             if (a == DYNAMITE) != (b == DYNAMITE) and (IS_GOLD[a] or IS_GOLD[b]):
                 gold_of_pair[a, b] = VALUE[b] if IS_GOLD[b] else VALUE[a]
-    return safe, threatened, gold_of_pair
+    levels = np.arange(6)[:, None, None]
+    hit = (gold_of_pair[None] > 0) & (levels >= gold_of_pair[None])  # (6, 26, 26)
+    worth = np.where(hit[None], threatened[:, None], safe[:, None])
+    for_another = np.zeros((num_players, NUM_CARD_TYPES), dtype=bool)
+    for seat in range(num_players):
+        for card in range(NUM_CARD_TYPES):
+            if IS_MINER[card]:
+                owner = owners[(card - 5) // 4]
+                for_another[seat, card] = owner >= 0 and owner != seat
+    return worth, for_another
 
 
 class BatchedGreedy:
@@ -87,16 +97,8 @@ class BatchedGreedy:
     def act(self, games: BatchedGames, known: np.ndarray, where: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         n = games.num_players
         if n not in self._tables:
-            safe, threatened, gold_of_pair = _pair_tables(n)
-            beneficiary_other = np.zeros((n, NUM_CARD_TYPES), dtype=bool)  # the card's gold goes to another seat
-            owners = colour_owners(n)
-            for seat in range(n):
-                for card in range(NUM_CARD_TYPES):
-                    if IS_MINER[card]:
-                        owner = owners[(card - 5) // 4]
-                        beneficiary_other[seat, card] = owner >= 0 and owner != seat
-            self._tables[n] = (safe, threatened, gold_of_pair, beneficiary_other)
-        safe, threatened, gold_of_pair, beneficiary_other = self._tables[n]
+            self._tables[n] = _greedy_tables(n)
+        worth_table, beneficiary_other = self._tables[n]
 
         rows = np.flatnonzero(where & ~games.is_finished)
         positions = np.full(games.num_games, -1, dtype=np.int64)
@@ -115,13 +117,7 @@ class BatchedGreedy:
         # Is each gold value threatened by a known miner that does not work for this seat?
         miner_value = np.where(mine & _is_miner(cards), _VALUE[np.minimum(cards, NUM_CARD_TYPES - 1)], 0)
         threat = np.where(_owned_by_seat(cards, seats, n), 0, miner_value).max(axis=1)  # strongest such miner
-        threatened_gold = threat[:, None] >= np.arange(5)[None, :]  # [k, gold value]; value 0 unused
-
-        def worth(first: np.ndarray, second: np.ndarray, k: np.ndarray) -> np.ndarray:
-            """Knowledge.pair_value(first, second) for rows ``k`` (arrays broadcast)."""
-            gold = gold_of_pair[first, second]
-            hit = threatened_gold[k, gold] & (gold > 0)
-            return np.where(hit, threatened[seats[k], first, second], safe[seats[k], first, second])
+        worth = worth_table[seats, threat]  # (k, 26, 26): Knowledge.pair_value for each game's seat and threats
 
         rush = games.gold_rush[rows]
         first_flip = ~rush & (face_up < 0)
@@ -136,15 +132,26 @@ class BatchedGreedy:
 
         # First flip: the first card of the best pair with positive worth, as GreedyAgent scans
         # pairs (p < q) in position order: the lowest p that has a later q making the best worth.
+        # Worth is symmetric and depends on the cards only, so the search runs over card kinds.
         k = np.flatnonzero(first_flip)
         if len(k):
-            pair_worth = worth(cards[k][:, :, None], cards[k][:, None, :], k[:, None, None])  # (k, 64, 64)
-            later = np.triu(np.ones((NUM_POSITIONS, NUM_POSITIONS), dtype=bool), 1)
-            both = mine[k][:, :, None] & mine[k][:, None, :] & later
-            pair_worth = np.where(both, pair_worth, 0.0)
-            best = pair_worth.max(axis=(1, 2))
+            kinds = np.arange(NUM_CARD_TYPES + 1)
+            pair_worth = worth[k]
+            size = NUM_CARD_TYPES + 1
+            held = np.bincount((np.arange(len(k))[:, None] * size + cards[k]).ravel(),
+                               minlength=len(k) * size).reshape(len(k), size)
+            held[:, _NONE] = 0
+            present = (held[:, :, None] > 0) & (held[:, None, :] > 0) \
+                & ((kinds[:, None] != kinds[None, :]) | (held[:, :, None] > 1))
+            best = np.where(present, pair_worth, 0.0).max(axis=(1, 2))
             good = best > 0
-            first_of_best = (pair_worth == best[:, None, None]).any(axis=2) & good[:, None]
+            # last[b]: the highest position holding a known card of kind b (-1 if none).
+            last = np.full((len(k), NUM_CARD_TYPES + 1), -1, dtype=np.int64)
+            spots = np.broadcast_to(np.arange(NUM_POSITIONS), (len(k), NUM_POSITIONS))
+            np.maximum.at(last, (np.repeat(np.arange(len(k)), NUM_POSITIONS), cards[k].ravel()), spots.ravel())
+            last[:, _NONE] = -1
+            reach = np.where(pair_worth == best[:, None, None], last[:, None, :], -1).max(axis=2)  # (k, 26)
+            first_of_best = mine[k] & (np.take_along_axis(reach, cards[k], axis=1) > np.arange(NUM_POSITIONS))
             choice[k[good]] = first_of_best[good].argmax(axis=1)
 
         # Second flip: the best partner for the face-up card; else explore, unless that risks
@@ -152,7 +159,7 @@ class BatchedGreedy:
         k = np.flatnonzero(second_flip)
         if len(k):
             up_card = table[k, face_up[k]]
-            scored = worth(up_card[:, None], cards[k], k[:, None])  # (k, 64)
+            scored = worth[k[:, None], up_card[:, None], cards[k]]  # (k, 64)
             scored = np.where(mine[k], scored, -np.inf)
             best = np.maximum(scored.max(axis=1), 0.0)
             good = best > 0
@@ -191,9 +198,16 @@ def _owned_by_seat(cards: np.ndarray, seats: np.ndarray, num_players: int) -> np
     return owners[colour] == seats[:, None]
 
 
-def batched_policy(spec: str, seed: int | None = None) -> BatchedPolicy:
+def batched_policy(spec: str | BatchedPolicy, seed: int | None = None) -> BatchedPolicy:
     """The batched form of an entrant: ``"random"``, ``"greedy"``, a trained model (``"ppo"``, a
-    ``.npz``/``.zip`` file) or any other name or import path ``agents.make_agent`` accepts."""
+    ``.npz``/``.zip`` file) or any other name or import path ``agents.make_agent`` accepts
+    (a :class:`BatchedPolicy` is returned as it is).
+
+    >>> from goldrush_env.vector import GoldRushVectorEnv
+    >>> env = GoldRushVectorEnv(64, opponents={batched_policy("greedy"): 3, batched_policy("expert"): 1})
+    """
+    if isinstance(spec, BatchedPolicy):
+        return spec
     if spec == "random":
         return BatchedRandom()
     if spec == "greedy":
@@ -283,3 +297,10 @@ class PerGame(_Observing):
 
     def __repr__(self) -> str:
         return f"PerGame({self.policy!r})"
+
+
+def batched_mix(opponents: str | BatchedPolicy | dict[str, float]) -> BatchedPolicy | dict[BatchedPolicy, float]:
+    """An entrant or a mix ``{entrant: weight}`` with every entrant made by :func:`batched_policy`."""
+    if isinstance(opponents, dict):
+        return {batched_policy(name): weight for name, weight in opponents.items()}
+    return batched_policy(opponents)

@@ -16,12 +16,13 @@ their flips for all games together, so no Python loop runs per game.
   dealt afresh within the step that ended it; that step returns the new
   game's observation, with the last one in ``info["final_obs"]`` (and the
   final scores in ``info["final_info"]``) where ``info["_final_obs"]`` is true.
-* Opponents: ``"random"``, ``"greedy"`` (the rules of ``agents.greedy``,
-  vectorized in :mod:`agents.batched`), a trained model (its network run on
-  all games at once), any other entrant of ``agents.make_agent`` (played game
-  by game from the same structured view), any object with the batched policy
-  method ``act(games, known, where, rng)`` described in :class:`BatchedPolicy`,
-  or a weighted mix of these drawn per seat at every deal.
+* Opponents: ``"random"`` or any object with the batched policy method
+  ``act(games, known, where, rng)`` described in :class:`BatchedPolicy`, or a
+  weighted mix of these drawn per seat at every deal.
+  ``agents.batched.batched_policy(name)`` builds one from any player of
+  ``agents/``: ``"greedy"`` (its rules vectorized), a trained model (its
+  network run on all games at once), any other (asked game by game with the
+  structured view it gets in the single-game environments).
 * Options: those of :class:`~goldrush_env.config.EnvConfig` (``num_players``,
   ``reward``, ``max_turns``); the memory model must be ``"perfect"`` (the
   forgetting model is per seat and stays in the single-game environments),
@@ -85,18 +86,15 @@ class BatchedRandom:
 
 
 def make_batched_policy(spec: Any) -> BatchedPolicy:
-    """``"random"``, a :class:`BatchedPolicy`, or any entrant ``agents.make_agent`` knows
-    (``"greedy"``, ``"expert"``, ``"ppo"``, a model file ...), adapted by :func:`agents.batched.batched_policy`."""
-    if spec == "random":
+    """``"random"`` or a :class:`BatchedPolicy` object (the players of ``agents/`` are built by
+    :func:`agents.batched.batched_policy`; this package does not import them)."""
+    if isinstance(spec, str) and spec == "random":
         return BatchedRandom()
     if isinstance(spec, BatchedPolicy):
         return spec
-    if isinstance(spec, str):
-        from agents.batched import batched_policy  # the players live in agents/, which builds on this package
-
-        return batched_policy(spec)
-    raise GoldRushError(f"opponents={spec!r} is not allowed: expected an agent name such as 'random' or 'greedy', "
-                        "a model file, or an object with act(games, known, where, rng) (a BatchedPolicy)")
+    hint = f"; build other players with agents.batched.batched_policy({spec!r})" if isinstance(spec, str) else ""
+    raise GoldRushError(f"opponents={spec!r} is not allowed: expected 'random' or a BatchedPolicy (an object with "
+                        f"act(games, known, where, rng)){hint}")
 
 
 class BatchedObservations:
@@ -183,9 +181,9 @@ class GoldRushVectorEnv(VectorEnv):
         self._started = False
 
     def set_opponents(self, opponents: Any) -> None:
-        """Replace the opponents: one entrant for every opponent seat (a name such as ``"random"``,
-        ``"greedy"``, ``"expert"``, a model file, or a :class:`BatchedPolicy`), or a mix
-        ``{entrant: weight}`` from which each opponent seat is drawn whenever a game is dealt.
+        """Replace the opponents: one entrant for every opponent seat (``"random"`` or a
+        :class:`BatchedPolicy`), or a mix ``{entrant: weight}`` from which each opponent seat is
+        drawn whenever a game is dealt.
         Games under way are dealt their opponents afresh now. Training scripts change the mix
         between rollouts with it."""
         if isinstance(opponents, dict):
@@ -196,8 +194,7 @@ class GoldRushVectorEnv(VectorEnv):
         else:
             entrants, weights = [opponents], np.ones(1)
         self.opponents = [make_batched_policy(entrant) for entrant in entrants]  # all checked before any change
-        self.opponent_names = [getattr(p, "name", repr(p)) if not isinstance(e, str) else e
-                               for e, p in zip(entrants, self.opponents)]
+        self.opponent_names = [getattr(policy, "name", repr(policy)) for policy in self.opponents]
         self._weights = weights / weights.sum()
         self._assignment = np.zeros((self.num_envs, self.config.num_players), dtype=np.int64)
         if self._rng is not None:

@@ -8,7 +8,7 @@ outside the action space fails an assertion) and ``OrderEnforcingWrapper``
 read (``agent_selection``, ``terminations``, ``rewards`` ...) to the layer
 below through ``__getattr__``, and a step of a learner's loop reads dozens of
 them: for Gold, whose own step is cheap, the three layers cost about twice
-the game itself (``python -m benchmarks.bench --profile`` shows it).
+the game itself (``python benchmarks/bench.py`` profiles an ``env()`` step).
 
 :class:`ClassicChecks` makes the same checks in one layer and reads the
 environment's attributes directly. It is an ``OrderEnforcingWrapper``, so

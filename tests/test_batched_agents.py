@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import goldrush_env
-from agents.batched import BatchedGreedy
+from agents.batched import BatchedGreedy, batched_policy
 from agents.greedy import GreedyAgent
 from goldrush_env.batched import BatchedGames
 
@@ -74,7 +74,7 @@ def test_greedy_opponents_beat_random_ones_in_the_vector_env():
 
     rates = {}
     for opponents in ("random", "greedy"):
-        env = GoldRushVectorEnv(64, num_players=2, opponents=opponents)
+        env = GoldRushVectorEnv(64, num_players=2, opponents=batched_policy(opponents))
         env.reset(seed=0)
         rng = np.random.default_rng(0)
         results = []

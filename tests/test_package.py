@@ -1,6 +1,7 @@
 """The shape of the package: dependencies point one way, the rules core imports no RL library."""
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -43,19 +44,21 @@ def test_demo_prints_a_whole_game():
     assert "game over after" in out and "winners (" in out
 
 
-def test_engine_benchmark_runs_in_quick_mode():
-    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_engine.py"), "--quick"],
+def test_benchmark_runs_in_quick_mode():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--quick"],
                          capture_output=True, text=True, check=True).stdout
-    for players in (2, 3, 4, 5):
-        assert f"{players} players:" in out
-    assert "Game.copy()" in out
+    for case in ("connect_four_v3 env() (reference)", "engine alone (Game)", "AEC env(), 2 players",
+                 "AEC raw_env, 2 players", "Gymnasium env, greedy opponent", "batched engine, numpy",
+                 "vector env, 256 games, greedy opponent"):
+        assert out.count(case) == 2, case  # once timed, once in the memory table
+    assert "maximum resident set" in out and "profile of 1,000 env() steps" in out
 
 
-def test_env_benchmark_runs_in_quick_mode():
-    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_env.py"), "--quick"],
-                         capture_output=True, text=True, check=True).stdout
-    assert "connect_four_v3 env() (reference)" in out
-    assert "gold env(), 2 players" in out and "gold raw_env, 2 players" in out
+def test_training_benchmark_runs_in_quick_mode():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_training.py"), "--quick"],
+                         capture_output=True, text=True, check=True, cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}).stdout
+    assert "--vec-env subproc  --num-envs 8" in out and "--vec-env batched  --num-envs 64" in out
 
 
 def test_ladder_benchmark_runs_in_quick_mode():

@@ -179,3 +179,45 @@ def test_a_trained_model_is_a_gymnasium_opponent(tmp_path):
         _, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
         done = terminated or truncated
     assert "illegal_action" not in info and sorted(info["winners"]) == list(info["winners"])
+
+
+def test_batched_vec_env_follows_sb3_conventions():
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from train.vec_env import BatchedVecEnv
+
+    venv = VecMonitor(BatchedVecEnv(4, opponents={"random": 1, "greedy": 1}, num_players=2))
+    venv.seed(7)
+    observations = venv.reset()
+    assert observations.shape == (4, OBSERVATION_SIZE) and is_masking_supported(venv)
+    rng, finished, episodes = np.random.default_rng(0), 0, []
+    while finished < 6:
+        masks = get_action_masks(venv)
+        assert masks.shape == (4, 64) and masks.any(axis=1).all()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        observations, rewards, dones, infos = venv.step(actions)
+        for done, info in zip(dones, infos):
+            if done:
+                finished += 1
+                assert info["terminal_observation"].shape == (OBSERVATION_SIZE,)
+                assert info["TimeLimit.truncated"] is False and "episode" in info  # VecMonitor's statistics
+                episodes.append(info["episode"]["r"])
+    assert set(np.round(episodes, 6)) <= {-1.0, 0.0, 1.0}  # "win" rewards, summed by VecMonitor
+    venv.env_method("set_mix", {"greedy": 1.0})
+    assert venv.unwrapped.venv.opponent_names == ["greedy"]
+    with pytest.raises(AttributeError, match="no per-environment method 'render'"):
+        venv.env_method("render")
+
+
+def test_tiny_batched_run_trains_and_evaluates(tmp_path):
+    run = tmp_path / "run"
+    tiny = [a if a != "dummy" else "batched" for a in TINY]
+    summary = main(["--run-dir", str(run)] + tiny + ["--total-timesteps", "256", "--eval-every", "128",
+                                                     "--checkpoint-every", "128", "--self-play", "0.5",
+                                                     "--snapshot-every", "128"])
+    assert summary["steps"] >= 256 and (run / "model.npz").is_file()
+    assert len((run / "eval.csv").read_text().splitlines()) == 1 + 2 * 2
+    assert len(list((run / "league").iterdir())) == 2  # snapshots played through the batched model adapter
+    with pytest.raises(GoldRushError, match="--vec-env batched plays with perfect memory"):
+        main(["--run-dir", str(tmp_path / "other"), "--memory", "human"] + tiny)

@@ -8,7 +8,8 @@ import pytest
 import goldrush_env
 from goldrush_env.batched import BatchedGames, _random_positions
 from goldrush_env.errors import GoldRushError, IllegalFlipError
-from goldrush_env.vector import BatchedObservations, BatchedRandom, GoldRushVectorEnv, make_batched_policy
+from agents.batched import batched_mix, batched_policy
+from goldrush_env.vector import BatchedObservations, BatchedRandom, GoldRushVectorEnv
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
@@ -76,9 +77,9 @@ def play_and_record(num_envs, steps, seed, **kwargs):
     spec = kwargs.pop("opponents", "random")
     flips = {}
     if isinstance(spec, dict):
-        opponents = {Recorder(make_batched_policy(name), flips): weight for name, weight in spec.items()}
+        opponents = {Recorder(batched_policy(name), flips): weight for name, weight in spec.items()}
     else:
-        opponents = Recorder(make_batched_policy(spec), flips)
+        opponents = Recorder(batched_policy(spec), flips)
     env = GoldRushVectorEnv(num_envs, opponents=opponents, backend="numpy", **kwargs)
     observations, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
@@ -139,7 +140,7 @@ def test_episodes_replay_exactly_in_the_single_environment(kwargs):
 
 def test_learner_always_has_the_move_and_the_same_seed_repeats():
     def run(seed):
-        env = GoldRushVectorEnv(8, num_players=3, opponents="greedy")
+        env = GoldRushVectorEnv(8, num_players=3, opponents=batched_policy("greedy"))
         observations, info = env.reset(seed=seed)
         rng = np.random.default_rng(0)
         trace = [observations]
@@ -177,8 +178,10 @@ def test_win_rewards_and_random_seats():
 def test_bad_use_is_refused_by_name():
     with pytest.raises(GoldRushError, match="memory='human' is not allowed here"):
         GoldRushVectorEnv(2, memory="human")
+    with pytest.raises(GoldRushError, match="build other players with agents.batched.batched_policy\\(.greedy.\\)"):
+        GoldRushVectorEnv(2, opponents="greedy")
     with pytest.raises(GoldRushError, match="unknown agent 'nobody'"):
-        GoldRushVectorEnv(2, opponents="nobody")
+        batched_policy("nobody")
     with pytest.raises(GoldRushError, match="opponents=3 is not allowed"):
         GoldRushVectorEnv(2, opponents=3)
     with pytest.raises(GoldRushError, match="weights >= 0 with a positive sum"):
@@ -201,10 +204,12 @@ def test_bad_use_is_refused_by_name():
 
 
 def test_opponents_drawn_from_a_mix_play_their_seats():
-    env = GoldRushVectorEnv(64, num_players=3, opponents={"random": 1, "greedy": 3})
+    env = GoldRushVectorEnv(64, num_players=3, opponents=batched_mix({"random": 1, "greedy": 3}))
     env.reset(seed=2)
     seats_of = env._assignment[np.arange(64)[:, None], (env.seats[:, None] + np.array([1, 2])) % 3]
     share = (seats_of == 1).mean()
     assert 0.6 < share < 0.9  # about 3 in 4 opponent seats are greedy
     env.set_opponents("random")
     assert env.opponent_names == ["random"]
+    env.set_opponents(batched_mix({"greedy": 1, "ppo": 1}))
+    assert env.opponent_names[0] == "greedy" and env.opponent_names[1].endswith("ppo_2p.npz")

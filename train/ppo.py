@@ -66,8 +66,9 @@ class Args:
     """The scripted player the warm start copies."""
     num_envs: int = 8
     """Games played in parallel to collect experience."""
-    vec_env: Literal["subproc", "dummy"] = "subproc"
-    """Run the environments in subprocesses (uses every core) or in this process."""
+    vec_env: Literal["subproc", "dummy", "batched"] = "subproc"
+    """'subproc': the Gymnasium env in subprocesses (every core); 'dummy': in this process; 'batched':
+    all games in one batched vector env (train/vec_env.py; perfect memory only), fastest with many envs."""
     n_steps: int = 256
     """Steps per environment between updates (rollout length)."""
     batch_size: int = 512
@@ -139,6 +140,9 @@ class Args:
                 raise GoldRushError(f"--{name.replace('_', '-')} must be in [0, 1], got {value}")
         if not self.curriculum_agents:
             raise GoldRushError("--curriculum needs at least one agent name")
+        if self.vec_env == "batched" and self.memory != "perfect":
+            raise GoldRushError("--vec-env batched plays with perfect memory: use --memory perfect or another "
+                                "--vec-env")
         if self.ship and self.num_players != 2:
             raise GoldRushError("--ship is for the 2-player model: use --num-players 2")
 
@@ -160,6 +164,19 @@ def make_env(args: Args, index: int, mix: dict[str, float]):
 
     env = GoldRushEnv(num_players=args.num_players, seat="random", reward=args.reward, memory=args.memory)
     return Monitor(OpponentMix(env, mix, seed=args.seed * 10_007 + index))
+
+
+def make_vec_env(args: Args, mix: dict[str, float]):
+    """The training environments, as ``args.vec_env`` says (see its help)."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    if args.vec_env == "batched":
+        from train.vec_env import BatchedVecEnv
+
+        return VecMonitor(BatchedVecEnv(args.num_envs, opponents=mix, num_players=args.num_players,
+                                        reward=args.reward, memory=args.memory))
+    factories = [partial(make_env, args, i, mix) for i in range(args.num_envs)]
+    return SubprocVecEnv(factories) if args.vec_env == "subproc" else DummyVecEnv(factories)
 
 
 class RunState:
@@ -326,8 +343,6 @@ def train(args: Args) -> dict[str, Any]:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import configure
     from stable_baselines3.common.utils import set_random_seed
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
-
     from train.evaluate import evaluate, table
     from train.network import MaskableGoldPolicy
     from train.opponents import opponent_mix
@@ -358,8 +373,7 @@ def train(args: Args) -> dict[str, Any]:
     torch.set_num_threads(args.torch_threads)
     set_random_seed(args.seed)
     mix = opponent_mix(args.curriculum_agents, state.stage, state.league, args.self_play)
-    factories = [partial(make_env, args, i, mix) for i in range(args.num_envs)]
-    venv = SubprocVecEnv(factories) if args.vec_env == "subproc" else DummyVecEnv(factories)
+    venv = make_vec_env(args, mix)
     started = time.perf_counter() - state.wall_s
     try:
         if resuming:

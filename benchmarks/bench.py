@@ -1,0 +1,206 @@
+"""How fast goldrush-env plays, against PettingZoo's connect_four_v3 ``env()`` measured in the same run.
+
+Every case plays uniformly random legal moves (read from the action mask, or
+from the engine's legal positions), as a learner loop would, and is timed
+over whole games with dealing included:
+
+* the engine alone (``Game``): flips per second;
+* the AEC ``env()`` and ``raw_env``: steps per second, reading ``env.last()``
+  (the observation) every step; ``env()`` also with 4 players and human memory;
+* the Gymnasium env with a random and a greedy opponent: learner steps per
+  second (each also plays the opponents' flips);
+* the batched engine (numpy, and numba if installed) on 8,192 games: flips
+  per second, games dealt afresh as they end;
+* the vector env (256 games) with random and greedy opponents: learner
+  steps per second.
+
+Each is printed as the median of the repeats (min, max) and as a ratio to
+connect_four. Then the peak memory of each case (traced by tracemalloc in a
+separate short run, so it does not slow the timings) and a profile of where
+an ``env()`` step spends its time. It asserts nothing: these machines are
+shared and noisy, so read the ratios.
+
+    python benchmarks/bench.py            # about two minutes
+    python benchmarks/bench.py --quick    # a few seconds, for CI
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import resource
+import statistics
+import time
+import tracemalloc
+from typing import Callable
+
+import numpy as np
+from pettingzoo.classic import connect_four_v3
+
+import goldrush_env
+from agents.batched import batched_policy
+from goldrush_env.batched import BatchedGames, _random_positions, numba_available
+from goldrush_env.engine import Game
+from goldrush_env.vector import GoldRushVectorEnv
+
+
+def aec_steps(make: Callable[[], object], steps: int, seed: int) -> float:
+    """Random legal actions through an AEC env, reading ``last()`` every step, as a learner loop does."""
+    env = make()
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    done = 0
+    start = time.perf_counter()
+    while done < steps:
+        for _ in env.agent_iter():
+            observation, reward, termination, truncation, info = env.last()
+            if termination or truncation:
+                action = None
+            else:
+                legal = np.flatnonzero(observation["action_mask"])
+                action = int(legal[rng.integers(len(legal))])
+            env.step(action)
+            done += 1
+        env.reset()
+    return done / (time.perf_counter() - start)
+
+
+def engine_flips(steps: int, seed: int) -> float:
+    """Random legal flips through ``Game`` alone, two players; draws made up front."""
+    rng = np.random.default_rng(seed)
+    draws = rng.random(steps + 200).tolist()
+    flips = 0
+    start = time.perf_counter()
+    while flips < steps:
+        game = Game.shuffled(2, rng)
+        while not game.is_over:
+            legal = game.legal_positions()
+            game.flip(legal[int(draws[flips] * len(legal))])
+            flips += 1
+    return flips / (time.perf_counter() - start)
+
+
+def gym_steps(steps: int, seed: int, opponents: str) -> float:
+    from agents import make_agent
+
+    env = goldrush_env.GoldRushEnv(opponents=make_agent(opponents, seed=seed))
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    start = time.perf_counter()
+    for _ in range(steps):
+        legal = np.flatnonzero(env.action_masks())
+        _, _, terminated, truncated, _ = env.step(int(legal[rng.integers(len(legal))]))
+        if terminated or truncated:
+            env.reset()
+    return steps / (time.perf_counter() - start)
+
+
+def batched_flips(steps: int, seed: int, backend: str, num_games: int = 8192) -> float:
+    games = BatchedGames(num_games, 2, backend=backend)
+    rng = np.random.default_rng(seed)
+    games.reset(seed=seed)
+    games.step(games.random_positions(rng))  # the first step compiles numba's functions (or loads them)
+    flips = 0
+    start = time.perf_counter()
+    while flips < steps:
+        finished = games.is_finished
+        if finished.any():
+            games.reset(games=finished)
+        flips += int((games.step(games.random_positions(rng)).outcome >= 0).sum())
+    return flips / (time.perf_counter() - start)
+
+
+def vector_steps(steps: int, seed: int, opponents: str, num_envs: int = 256) -> float:
+    env = GoldRushVectorEnv(num_envs, opponents=batched_policy(opponents))
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    done = 0
+    start = time.perf_counter()
+    while done < steps:
+        env.step(_random_positions(env.action_masks(), rng.random(num_envs)))
+        done += num_envs
+    return done / (time.perf_counter() - start)
+
+
+def cases(steps: int, batch_steps: int) -> dict[str, tuple[str, Callable[[int], float]]]:
+    """Name -> (unit, run(seed) -> rate)."""
+    table = {
+        "connect_four_v3 env() (reference)": ("steps", lambda s: aec_steps(connect_four_v3.env, steps, s)),
+        "engine alone (Game), 2 players": ("flips", lambda s: engine_flips(5 * steps, s)),
+        "AEC env(), 2 players": ("steps", lambda s: aec_steps(goldrush_env.env, steps, s)),
+        "AEC raw_env, 2 players": ("steps", lambda s: aec_steps(goldrush_env.raw_env, steps, s)),
+        "AEC env(), 4 players, human memory": ("steps", lambda s: aec_steps(
+            lambda: goldrush_env.env(num_players=4, memory="human"), steps, s)),
+        "Gymnasium env, random opponent": ("steps", lambda s: gym_steps(steps, s, "random")),
+        "Gymnasium env, greedy opponent": ("steps", lambda s: gym_steps(steps // 2, s, "greedy")),
+        "batched engine, numpy, 8192 games": ("flips", lambda s: batched_flips(batch_steps, s, "numpy")),
+    }
+    if numba_available():
+        table["batched engine, numba, 8192 games"] = ("flips", lambda s: batched_flips(4 * batch_steps, s, "numba"))
+    table["vector env, 256 games, random opponent"] = ("steps", lambda s: vector_steps(batch_steps // 4, s, "random"))
+    table["vector env, 256 games, greedy opponent"] = ("steps", lambda s: vector_steps(batch_steps // 8, s, "greedy"))
+    return table
+
+
+def peak_memory(run: Callable[[int], float]) -> float:
+    """MiB at the peak of Python and numpy allocations during one run."""
+    tracemalloc.start()
+    try:
+        run(0)
+        return tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+
+
+def profile_env_step(steps: int) -> str:
+    """The functions where an ``env()`` step spends its own time, with their shares."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    aec_steps(goldrush_env.env, steps, 0)
+    profiler.disable()
+    stats = pstats.Stats(profiler, stream=io.StringIO())
+    total = stats.total_tt
+    rows = sorted(stats.stats.items(), key=lambda item: item[1][2], reverse=True)[:12]
+    lines = [f"profile of {steps:,} env() steps with last() and a random legal action "
+             f"(own time per function, {total:.2f} s under the profiler):"]
+    for (filename, line, name), (_, calls, own, _, _) in rows:
+        where = filename.split("site-packages/")[-1].split("/work/main/")[-1]
+        lines.append(f"  {100 * own / total:5.1f}%  {calls:>8,} calls  {name} ({where}:{line})")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--steps", type=int, default=20_000, help="steps per repeat of the single-game cases")
+    parser.add_argument("--batch-steps", type=int, default=2_000_000,
+                        help="flips per repeat of the numpy batched engine (numba: 4 times as many)")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--quick", action="store_true", help="tiny runs, 1 repeat (checks that it works)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.steps, args.batch_steps, args.repeats = 1_000, 40_000, 1
+
+    table = cases(args.steps, args.batch_steps)
+    print(f"random legal play, median of {args.repeats} repeats (min, max); ratio to connect_four_v3 env()")
+    reference = None
+    for name, (unit, run) in table.items():
+        samples = [run(args.seed + r) for r in range(args.repeats)]
+        median = statistics.median(samples)
+        reference = reference or median
+        print(f"  {name:<40} {median:>12,.0f} {unit}/s  (min {min(samples):,.0f}, max {max(samples):,.0f})"
+              f"  x{median / reference:.2f}", flush=True)
+
+    small = cases(max(args.steps // 10, 200), max(args.batch_steps // 20, 20_000))
+    print("\npeak memory traced during a short run of each case (Python and numpy allocations):")
+    for name, (_, run) in small.items():
+        print(f"  {name:<40} {peak_memory(run):8.1f} MiB", flush=True)
+    print(f"  whole process, maximum resident set: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+    print()
+    print(profile_env_step(args.steps))
+
+
+if __name__ == "__main__":
+    main()

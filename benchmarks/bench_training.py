@@ -1,0 +1,70 @@
+"""End to end: MaskablePPO training steps per second with each way of running the environments.
+
+Each case builds the training script's model (train/ppo.py defaults: the
+GoldNet policy, 4 epochs, batch 512) on ``train.ppo.make_vec_env`` and times
+``learn()`` over the same number of steps, with the same rollout size (2,048
+steps) whatever the number of games, so the PPO updates cost the same and
+only the collection differs. The first case, the Gymnasium env in
+subprocesses (how the shipped model was trained), is the reference of the
+ratios. Prints the median of the repeats; it asserts nothing.
+
+    python benchmarks/bench_training.py                       # against greedy
+    python benchmarks/bench_training.py --opponents expert    # expert is played game by game in every case
+    python benchmarks/bench_training.py --quick               # a few seconds, for CI
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+ROLLOUT = 2048
+
+
+def steps_per_second(vec_env: str, num_envs: int, opponents: str, steps: int, seed: int) -> float:
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from train.network import MaskableGoldPolicy
+    from train.ppo import Args, make_vec_env
+
+    args = Args(vec_env=vec_env, num_envs=num_envs, n_steps=ROLLOUT // num_envs, seed=seed)
+    torch.set_num_threads(args.torch_threads)
+    venv = make_vec_env(args, {opponents: 1.0})
+    try:
+        model = MaskablePPO(MaskableGoldPolicy, venv, n_steps=args.n_steps, batch_size=args.batch_size,
+                            n_epochs=args.n_epochs, seed=seed, device="cpu", verbose=0)
+        start = time.perf_counter()
+        model.learn(total_timesteps=steps)
+        return model.num_timesteps / (time.perf_counter() - start)
+    finally:
+        venv.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--opponents", default="greedy", help="the opponents' entrant (agents.make_agent name)")
+    parser.add_argument("--steps", type=int, default=5 * ROLLOUT, help="training steps per repeat")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--quick", action="store_true", help="one rollout, one repeat")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.steps, args.repeats = ROLLOUT, 1
+
+    cases = [("subproc", 8), ("batched", 8), ("batched", 64)]
+    print(f"MaskablePPO training against {args.opponents}, {args.steps:,} steps x {args.repeats} repeats, "
+          f"rollouts of {ROLLOUT} steps (median, min, max)")
+    reference = None
+    for vec_env, num_envs in cases:
+        samples = [steps_per_second(vec_env, num_envs, args.opponents, args.steps, args.seed + r)
+                   for r in range(args.repeats)]
+        median = statistics.median(samples)
+        reference = reference or median
+        print(f"  --vec-env {vec_env:<8} --num-envs {num_envs:<3} {median:>8,.0f} steps/s  "
+              f"(min {min(samples):,.0f}, max {max(samples):,.0f})  x{median / reference:.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
