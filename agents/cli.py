@@ -109,7 +109,7 @@ def cmd_tournament(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
     result = run_tournament(_names(args.agents), num_players=args.players, games=args.games, seed=args.seed,
                             workers=args.workers, match_mode=args.match, progress=not args.no_progress,
-                            **_config(args))
+                            batched=args.batched, **_config(args))
     print(result.table(), file=out)
     if args.out:
         for path in result.save(args.out):
@@ -228,6 +228,9 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.add_argument("--match", action="store_true", help="also score blocks of n games as matches (D6)")
     tournament.add_argument("--out", help="folder for results.json, standings.csv, games.csv and chart.png")
     tournament.add_argument("--no-progress", action="store_true", help="no progress bar")
+    tournament.add_argument("--batched", action="store_true",
+                            help="play all games at once on the batched engine (same deals; fast for random, "
+                                 "greedy and trained models; perfect memory only)")
     game_options(tournament)
     tournament.set_defaults(run=cmd_tournament)
     return parser

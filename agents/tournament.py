@@ -225,15 +225,23 @@ class TournamentResult:
 
 def run_tournament(entrants: Sequence[str], num_players: int = 2, games: int = 200, seed: int = 0,
                    workers: int | None = None, match_mode: bool = False, progress: bool = False,
-                   **config: Any) -> TournamentResult:
+                   batched: bool = False, **config: Any) -> TournamentResult:
     """Play the tournament (in parallel on ``workers`` processes, default: all cores) and rank the entrants.
 
     ``entrants`` are agent names or ``"module:Class"`` paths (see :func:`agents.make_agent`);
     ``config`` takes the environment's options (``memory``, ``max_turns``, ...).
+
+    ``batched=True`` plays all games at once on the batched engine in this
+    process (:func:`play_batched`): the same deals and start players, every
+    game still recorded and replayable, much faster for ``random``,
+    ``greedy`` and trained models; perfect memory only.
     """
     for name in dict.fromkeys(entrants):
         make_agent(name)  # refuse an unknown entrant before starting any work
     fixtures = schedule(entrants, num_players, games, seed)
+    if batched:
+        results = play_batched(fixtures, num_players, seed, progress=progress, **config)
+        return _rank(list(dict.fromkeys(entrants)), num_players, games, seed, config, fixtures, results, match_mode)
     jobs = [(fixture, config) for fixture in fixtures]
     workers = workers or os.cpu_count() or 1
     bar = None
@@ -255,6 +263,76 @@ def run_tournament(entrants: Sequence[str], num_players: int = 2, games: int = 2
     if bar is not None:
         bar.close()
     return _rank(list(dict.fromkeys(entrants)), num_players, games, seed, config, fixtures, results, match_mode)
+
+
+def play_batched(fixtures: Sequence[Fixture], num_players: int, seed: int, *, progress: bool = False,
+                 **config: Any) -> list[GameResult]:
+    """Play every fixture at once on the batched engine, each entrant choosing for all its seats together.
+
+    Tables and start players are those :func:`_play` deals for the same fixtures (from each game's
+    seed); the entrants' own random choices come from one generator seeded by ``seed``, so a run
+    is reproducible but not flip-for-flip the same as the one-game-at-a-time tournament. Each game
+    is replayed through :class:`~goldrush_env.engine.Game` afterwards for its record.
+    """
+    from gymnasium.utils import seeding
+
+    from goldrush_env.batched import BatchedGames
+    from goldrush_env.cards import DEFAULT_MAX_TURNS
+    from goldrush_env.engine import Game
+
+    from agents.batched import batched_policy
+
+    unknown = sorted(set(config) - {"memory", "max_turns"})
+    if unknown or config.get("memory", "perfect") != "perfect":
+        raise GoldRushError(f"a batched tournament plays with perfect memory and takes only max_turns, got {config}")
+    max_turns = config.get("max_turns", DEFAULT_MAX_TURNS)
+    names = list(dict.fromkeys(name for fixture in fixtures for name in fixture.names))
+    policies = [batched_policy(name) for name in names]
+    count = len(fixtures)
+    layouts = np.empty((count, 64), dtype=np.int8)
+    for g, fixture in enumerate(fixtures):  # the deal raw_env.reset(seed=...) makes
+        layouts[g] = Game.shuffled(num_players, seeding.np_random(fixture.seed)[0]).table
+    games = BatchedGames(count, num_players, max_turns=max_turns)
+    games.reset(layouts=layouts, first_player=np.array([f.first_player for f in fixtures]))
+    entrant_of_seat = np.array([[names.index(name) for name in fixture.names] for fixture in fixtures])
+    known = np.zeros((count, 64), dtype=bool)
+    rng = np.random.default_rng(seed)
+    for policy, policy_seed in zip(policies, np.random.SeedSequence(seed).spawn(len(policies))):
+        if hasattr(policy, "reset"):
+            policy.reset(seed=int(policy_seed.generate_state(1)[0]))
+    rows, steps = np.arange(count), []
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=count, unit="game", desc="tournament (batched)")
+    while not games.is_finished.all():
+        entrant = entrant_of_seat[rows, games.current_player]
+        for index, policy in enumerate(policies):
+            where = ~games.is_finished & (entrant == index)
+            if where.any():
+                flips = games.step(policy.act(games, known & (games.table >= 0), where, rng), where=where)
+                flipped = np.flatnonzero(flips.outcome >= 0)
+                known[flipped, flips.position[flipped]] = True
+                steps.append(flips.position)
+        if bar is not None:
+            bar.update(int(games.is_finished.sum()) - bar.n)
+    if bar is not None:
+        bar.close()
+    flips_of = np.stack(steps, axis=1) if steps else np.zeros((count, 0), dtype=np.int64)
+    results = []
+    for g, fixture in enumerate(fixtures):
+        game = Game(num_players, layouts[g].tolist(), first_player=fixture.first_player, max_turns=max_turns)
+        for position in flips_of[g][flips_of[g] >= 0]:
+            game.flip(int(position))
+        if list(game.scores) != games.scores[g].tolist():
+            raise RuntimeError(f"game {g}: the batched engine and Game disagree on the scores")
+        record = game.to_dict()
+        record.update(players=list(fixture.names), seed=fixture.seed, config=dict(config),
+                      events=[event.label for event in game.history])
+        results.append(GameResult(fixture.names, game.scores, game.gold_cards, game.winners, game.turn,
+                                  game.is_truncated, record))
+    return results
 
 
 def _rank(entrants: list[str], num_players: int, games: int, seed: int, config: dict[str, Any],

@@ -80,6 +80,15 @@ def test_tournament_command_writes_its_outputs(tmp_path):
     assert (tmp_path / "results.json").exists() and (tmp_path / "chart.png").exists()
 
 
+def test_batched_tournament_command(tmp_path):
+    result = goldrush("tournament", "--agents", "random,greedy,ppo", "--games", "20", "--no-progress",
+                      "--batched", "--out", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert "greedy vs ppo" in result.stdout and len((tmp_path / "games.csv").read_text().splitlines()) == 1 + 60
+    refused = goldrush("tournament", "--agents", "random,greedy", "--games", "2", "--batched", "--memory", "human")
+    assert refused.returncode != 0 and "perfect memory" in refused.stderr
+
+
 def test_play_against_the_shipped_model_and_watch_it():
     from agents.trained import SHIPPED_MODEL
 

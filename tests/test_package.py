@@ -54,11 +54,12 @@ def test_benchmark_runs_in_quick_mode():
     assert "maximum resident set" in out and "profile of 1,000 env() steps" in out
 
 
-def test_training_benchmark_runs_in_quick_mode():
-    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_training.py"), "--quick"],
+def test_end_to_end_benchmark_runs_in_quick_mode():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_end_to_end.py"), "--quick"],
                          capture_output=True, text=True, check=True, cwd=ROOT,
                          env={**os.environ, "PYTHONPATH": str(ROOT)}).stdout
     assert "--vec-env subproc  --num-envs 8" in out and "--vec-env batched  --num-envs 64" in out
+    assert "random,greedy,ppo" in out and "batched=True, one process" in out
 
 
 def test_ladder_benchmark_runs_in_quick_mode():

@@ -69,3 +69,33 @@ def test_save_writes_json_csv_and_a_chart(tmp_path):
     assert {s["name"] for s in data["standings"]} == {"random", "greedy"}
     assert len((tmp_path / "out" / "games.csv").read_text().splitlines()) == 7
     assert (tmp_path / "out" / "chart.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_batched_tournament_plays_the_same_deals_reproducibly(num_players):
+    from goldrush_env.engine import Game
+
+    entrants = ["random", "greedy", "expert"]
+    single = run_tournament(entrants, num_players=num_players, games=6, seed=4, workers=1)
+    batched = run_tournament(entrants, num_players=num_players, games=6, seed=4, batched=True)
+    again = run_tournament(entrants, num_players=num_players, games=6, seed=4, batched=True)
+    assert [r.record for r in batched.results] == [r.record for r in again.results]
+    for one, other in zip(single.results, batched.results):
+        assert one.names == other.names
+        for key in ("layout", "first_player", "seed", "num_players", "max_turns"):
+            assert one.record[key] == other.record[key], key
+    for result in batched.results:  # every record replays to its result
+        game = Game.from_dict(result.record)
+        assert game.is_finished and game.scores == result.scores and game.winners == result.winners
+    assert sum(s.games for s in batched.standings.values()) == sum(s.games for s in single.standings.values())
+
+
+def test_batched_tournament_refuses_the_forgetting_memory():
+    with pytest.raises(GoldRushError, match="perfect memory"):
+        run_tournament(["random", "greedy"], games=2, batched=True, memory="human")
+
+
+def test_batched_greedy_beats_random_in_a_batched_tournament():
+    result = run_tournament(["random", "greedy"], games=200, seed=1, batched=True)
+    (pairing,) = result.pairings
+    assert pairing.alone == "random" and pairing.interval[1] < 0.1

@@ -1,16 +1,22 @@
-"""End to end: MaskablePPO training steps per second with each way of running the environments.
+"""End to end: what the batched engine gains in training and in tournaments.
 
-Each case builds the training script's model (train/ppo.py defaults: the
+Training: MaskablePPO steps per second with each way of running the
+environments. Each case builds the training script's model (train/ppo.py defaults: the
 GoldNet policy, 4 epochs, batch 512) on ``train.ppo.make_vec_env`` and times
 ``learn()`` over the same number of steps, with the same rollout size (2,048
 steps) whatever the number of games, so the PPO updates cost the same and
 only the collection differs. The first case, the Gymnasium env in
 subprocesses (how the shipped model was trained), is the reference of the
-ratios. Prints the median of the repeats; it asserts nothing.
+ratios.
 
-    python benchmarks/bench_training.py                       # against greedy
-    python benchmarks/bench_training.py --opponents expert    # expert is played game by game in every case
-    python benchmarks/bench_training.py --quick               # a few seconds, for CI
+Tournaments: games per second of ``run_tournament`` on worker processes (all
+cores) and ``batched=True`` (one process), same fixtures.
+
+Prints the median of the repeats; it asserts nothing.
+
+    python benchmarks/bench_end_to_end.py                       # training against greedy
+    python benchmarks/bench_end_to_end.py --opponents expert    # expert is played game by game in every case
+    python benchmarks/bench_end_to_end.py --quick               # a few seconds, for CI
 """
 
 from __future__ import annotations
@@ -42,16 +48,39 @@ def steps_per_second(vec_env: str, num_envs: int, opponents: str, steps: int, se
         venv.close()
 
 
+def tournament_games_per_second(entrants: list[str], games: int, batched: bool, seed: int) -> float:
+    from agents.tournament import run_tournament
+
+    start = time.perf_counter()
+    result = run_tournament(entrants, num_players=2, games=games, seed=seed, batched=batched)
+    return len(result.results) / (time.perf_counter() - start)
+
+
+def tournaments(args: argparse.Namespace) -> None:
+    print(f"\ntournaments, 2 players, {args.games} games per pairing x {args.repeats} repeats (median, min, max)")
+    for entrants in (["random", "greedy"], ["random", "greedy", "ppo"]):
+        rates = {}
+        for batched in (False, True):
+            samples = [tournament_games_per_second(entrants, args.games, batched, args.seed + r)
+                       for r in range(args.repeats)]
+            rates[batched] = statistics.median(samples)
+            how = "batched=True, one process" if batched else "worker processes, all cores"
+            print(f"  {','.join(entrants):<22} {how:<28} {rates[batched]:>7,.0f} games/s  "
+                  f"(min {min(samples):,.0f}, max {max(samples):,.0f})  x{rates[batched] / rates[False]:.2f}",
+                  flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--opponents", default="greedy", help="the opponents' entrant (agents.make_agent name)")
     parser.add_argument("--steps", type=int, default=5 * ROLLOUT, help="training steps per repeat")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--quick", action="store_true", help="one rollout, one repeat")
+    parser.add_argument("--games", type=int, default=1000, help="tournament games per pairing")
+    parser.add_argument("--quick", action="store_true", help="one rollout, one repeat, 20 tournament games")
     args = parser.parse_args(argv)
     if args.quick:
-        args.steps, args.repeats = ROLLOUT, 1
+        args.steps, args.repeats, args.games = ROLLOUT, 1, 20
 
     cases = [("subproc", 8), ("batched", 8), ("batched", 64)]
     print(f"MaskablePPO training against {args.opponents}, {args.steps:,} steps x {args.repeats} repeats, "
@@ -64,7 +93,9 @@ def main(argv: list[str] | None = None) -> None:
         reference = reference or median
         print(f"  --vec-env {vec_env:<8} --num-envs {num_envs:<3} {median:>8,.0f} steps/s  "
               f"(min {min(samples):,.0f}, max {max(samples):,.0f})  x{median / reference:.2f}", flush=True)
+    tournaments(args)
 
 
 if __name__ == "__main__":
     main()
+
