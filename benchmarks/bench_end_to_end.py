@@ -36,7 +36,7 @@ def steps_per_second(vec_env: str, num_envs: int, opponents: str, steps: int, se
     from train.ppo import Args, make_vec_env
 
     args = Args(vec_env=vec_env, num_envs=num_envs, n_steps=ROLLOUT // num_envs, seed=seed)
-    torch.set_num_threads(args.torch_threads)
+    torch.set_num_threads(args.threads)  # as train/ppo.py: one with subprocesses, every core otherwise
     venv = make_vec_env(args, {opponents: 1.0})
     try:
         model = MaskablePPO(MaskableGoldPolicy, venv, n_steps=args.n_steps, batch_size=args.batch_size,

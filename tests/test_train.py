@@ -221,3 +221,18 @@ def test_tiny_batched_run_trains_and_evaluates(tmp_path):
     assert len(list((run / "league").iterdir())) == 2  # snapshots played through the batched model adapter
     with pytest.raises(GoldRushError, match="--vec-env batched plays with perfect memory"):
         main(["--run-dir", str(tmp_path / "other"), "--memory", "human"] + tiny)
+
+
+def test_a_run_can_start_from_saved_weights(tmp_path):
+    torch.manual_seed(1)
+    start = tmp_path / "start.npz"
+    np.savez(start, **export_weights(GoldNet(width=8, context=4)))
+    run = tmp_path / "run"
+    main(["--run-dir", str(run)] + TINY + ["--imitation-games", "0", "--init-from", str(start),
+                                           "--total-timesteps", "128", "--eval-every", "128",
+                                           "--checkpoint-every", "128", "--learning-rate", "1e-12"])
+    with np.load(start) as before, np.load(run / "model.npz") as after:
+        for name in before.files:  # a vanishing step size: PPO barely moves the loaded weights
+            np.testing.assert_allclose(after[name], before[name], atol=1e-6)
+    with pytest.raises(GoldRushError, match="does not fit this run's \\(--width 16"):
+        main(["--run-dir", str(tmp_path / "other")] + TINY + ["--width", "16", "--init-from", str(start)])

@@ -56,6 +56,9 @@ class Args:
     """Players per game (2 to 5); the learner takes a random seat each episode."""
     total_timesteps: int = 150_000
     """Learner decisions of PPO (the default is a short run; the shipped model used 300k)."""
+    init_from: str | None = None
+    """Start PPO from these network weights (a .npz model, e.g. the shipped agents/models/ppo_2p.npz, or a
+    .zip checkpoint) instead of random ones; use it with --imitation-games 0 to fine-tune a model."""
     imitation_games: int = 500
     """Warm start: games of the teacher against itself whose flips the network copies before PPO (0: none)."""
     imitation_epochs: int = 16
@@ -115,8 +118,8 @@ class Args:
     """Steps between checkpoints."""
     final_games: int = 400
     """Games against each evaluation agent at the end (on every core)."""
-    torch_threads: int = 1
-    """Threads for torch (the environments use the other cores)."""
+    torch_threads: int = 0
+    """Threads for torch; 0: one with --vec-env subproc (the environments use the other cores), else every core."""
     ship: bool = False
     """Copy the final model to agents/models/ppo_2p.npz, the model the package ships."""
 
@@ -124,7 +127,7 @@ class Args:
         """Refuse values that cannot work, naming them."""
         positive = ["total_timesteps", "imitation_epochs", "num_envs", "n_steps", "batch_size", "n_epochs",
                     "width", "context", "snapshot_every", "league_size", "eval_every", "eval_games",
-                    "checkpoint_every", "final_games", "torch_threads"]
+                    "checkpoint_every", "final_games"]
         for name in positive:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -140,11 +143,20 @@ class Args:
                 raise GoldRushError(f"--{name.replace('_', '-')} must be in [0, 1], got {value}")
         if not self.curriculum_agents:
             raise GoldRushError("--curriculum needs at least one agent name")
+        if isinstance(self.torch_threads, bool) or not isinstance(self.torch_threads, int) or self.torch_threads < 0:
+            raise GoldRushError(f"--torch-threads must be an int >= 0 (0: automatic), got {self.torch_threads!r}")
         if self.vec_env == "batched" and self.memory != "perfect":
             raise GoldRushError("--vec-env batched plays with perfect memory: use --memory perfect or another "
                                 "--vec-env")
         if self.ship and self.num_players != 2:
             raise GoldRushError("--ship is for the 2-player model: use --num-players 2")
+
+    @property
+    def threads(self) -> int:
+        """The torch threads to use (see ``torch_threads``)."""
+        if self.torch_threads:
+            return self.torch_threads
+        return 1 if self.vec_env == "subproc" else os.cpu_count() or 1
 
     @property
     def curriculum_agents(self) -> list[str]:
@@ -317,6 +329,22 @@ def plot(evaluations: list[dict[str, Any]], promotions: list[dict[str, Any]], pa
     plt.close(fig)
 
 
+def _load_weights(model: Any, path: str) -> None:
+    """Put a saved model's network weights into ``model`` (same width and context, or a clear error)."""
+    import torch
+
+    from agents.trained import load_weights
+
+    net = model.policy.gold_net()
+    weights = {name: array for name, array in load_weights(path).items() if not name.startswith("config.")}
+    expected = {name: tuple(tensor.shape) for name, tensor in net.state_dict().items()}
+    found = {name: tuple(np.shape(array)) for name, array in weights.items()}
+    if expected != found:
+        raise GoldRushError(f"--init-from {path}: its network does not fit this run's (--width {net.width}, "
+                            f"--context {net.context}): expected weights {expected}, found {found}")
+    net.load_state_dict({name: torch.as_tensor(array) for name, array in weights.items()})
+
+
 def _warm_start(args: Args, model: Any) -> dict[str, Any]:
     """Copy the teacher's flips into the network before PPO (see train/imitation.py)."""
     from train.imitation import collect, pretrain
@@ -330,7 +358,7 @@ def _warm_start(args: Args, model: Any) -> dict[str, Any]:
                    memory=args.memory)
     stats = pretrain(model.policy.gold_net(), data, epochs=args.imitation_epochs, lr=args.imitation_lr,
                      seed=args.seed)
-    torch.set_num_threads(args.torch_threads)
+    torch.set_num_threads(args.threads)
     stats.update(decisions=len(data["actions"]), seconds=round(time.perf_counter() - start, 1))
     print(f"warm start: {stats['decisions']:,} decisions, {args.imitation_epochs} epochs, loss {stats['loss']:.3f}, "
           f"copies {stats['agreement']:.1%} of the flips exactly ({stats['seconds']:.0f} s)", flush=True)
@@ -370,7 +398,7 @@ def train(args: Args) -> dict[str, Any]:
     if resuming and state.checkpoint is None:
         raise GoldRushError(f"cannot resume {str(run_dir)!r}: no checkpoint was saved yet")
 
-    torch.set_num_threads(args.torch_threads)
+    torch.set_num_threads(args.threads)
     set_random_seed(args.seed)
     mix = opponent_mix(args.curriculum_agents, state.stage, state.league, args.self_play)
     venv = make_vec_env(args, mix)
@@ -387,6 +415,9 @@ def train(args: Args) -> dict[str, Any]:
                 clip_range=args.clip_range, ent_coef=args.ent_coef, vf_coef=args.vf_coef, seed=args.seed,
                 device="cpu", policy_kwargs={"net_kwargs": {"width": args.width, "context": args.context}})
         model.set_logger(configure(str(run_dir / "logs"), ["csv", "tensorboard"]))
+        if not resuming and args.init_from:
+            _load_weights(model, args.init_from)
+            print(f"starting from the weights of {args.init_from}", flush=True)
         if not resuming and args.imitation_games:
             state.imitation = _warm_start(args, model)
             state.wall_s = time.perf_counter() - started
