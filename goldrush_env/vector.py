@@ -168,6 +168,7 @@ class GoldRushVectorEnv(VectorEnv):
         self.games = BatchedGames(num_envs, n, max_turns=self.config.max_turns, backend=backend)
         self.num_envs = self.games.num_games
         self.seat_option = seat
+        self.render_mode = None
         self.seats = np.zeros(self.num_envs, dtype=np.int64)
         self._rng: np.random.Generator | None = None
         self.set_opponents(opponents)
