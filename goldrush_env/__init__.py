@@ -1,7 +1,9 @@
 """goldrush-env: Reiner Knizia's card game *Gold* as a reinforcement-learning environment.
 
 ``goldrush_env.env()`` / ``raw_env`` is the PettingZoo AEC environment;
-``gymnasium.make("goldrush_env:GoldRush-v0")`` the single-agent Gymnasium one;
+``gymnasium.make("goldrush_env:GoldRush-v0")`` the single-agent Gymnasium one
+(``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`` its
+batched :class:`GoldRushVectorEnv`);
 ``goldrush_env.engine.Game`` the rules alone.
 """
 
@@ -9,11 +11,13 @@ import gymnasium
 import pettingzoo
 
 from goldrush_env.aec import env, raw_env
+from goldrush_env.batched import BatchedGames
 from goldrush_env.config import EnvConfig
 from goldrush_env.engine import FlipEvent, Game, Outcome
 from goldrush_env.errors import GoldRushError, IllegalFlipError, LayoutError
 from goldrush_env.gym_env import GoldRushEnv
 from goldrush_env.policy import Policy, RandomPolicy
+from goldrush_env.vector import GoldRushVectorEnv
 from goldrush_env.view import PlayerView
 
 __version__ = "0.1.0"
@@ -23,10 +27,11 @@ PETTINGZOO_ID = "goldrush_env/gold-v0"
 
 # Defaults live in EnvConfig: the ids register no kwargs of their own.
 if GYM_ID not in gymnasium.registry:
-    gymnasium.register(GYM_ID, entry_point="goldrush_env.gym_env:GoldRushEnv")
+    gymnasium.register(GYM_ID, entry_point="goldrush_env.gym_env:GoldRushEnv",
+                       vector_entry_point="goldrush_env.vector:GoldRushVectorEnv")
 if hasattr(pettingzoo, "register") and PETTINGZOO_ID not in getattr(pettingzoo, "aec_registry", {}):
     pettingzoo.register("aec", PETTINGZOO_ID, entry_point="goldrush_env.aec:env")
 
-__all__ = ["env", "raw_env", "EnvConfig", "GoldRushEnv", "Game", "FlipEvent", "Outcome", "Policy", "RandomPolicy",
+__all__ = ["env", "raw_env", "EnvConfig", "GoldRushEnv", "GoldRushVectorEnv", "BatchedGames", "Game", "FlipEvent", "Outcome", "Policy", "RandomPolicy",
            "PlayerView", "GoldRushError", "IllegalFlipError", "LayoutError", "GYM_ID", "PETTINGZOO_ID",
            "__version__"]

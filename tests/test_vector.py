@@ -213,3 +213,14 @@ def test_opponents_drawn_from_a_mix_play_their_seats():
     assert env.opponent_names == ["random"]
     env.set_opponents(batched_mix({"greedy": 1, "ppo": 1}))
     assert env.opponent_names[0] == "greedy" and env.opponent_names[1].endswith("ppo_2p.npz")
+
+
+def test_registered_as_the_vector_entry_point_of_the_gymnasium_id():
+    import gymnasium as gym
+
+    env = gym.make_vec("goldrush_env:GoldRush-v0", num_envs=16, vectorization_mode="vector_entry_point",
+                       num_players=3, reward="score")
+    assert isinstance(env.unwrapped, GoldRushVectorEnv) and env.num_envs == 16
+    observations, info = env.reset(seed=0)
+    assert observations.shape == (16, goldrush_env.encoder.OBSERVATION_SIZE) and info["action_mask"].shape == (16, 64)
+    assert env.unwrapped.config.num_players == 3 and env.unwrapped.config.reward == "score"
