@@ -218,11 +218,19 @@ def batched_policy(spec: str | BatchedPolicy, seed: int | None = None) -> Batche
     return PerGame(policy)
 
 
-class _Observing:
-    """Observation vectors of the seats to play, for the games asked about."""
+class _Adapter:
+    """A single-game policy made batched: its name, its reseeding, and the observation vectors
+    of the seats to play in the games it is asked about."""
 
-    def __init__(self) -> None:
+    def __init__(self, policy: Policy, name: str) -> None:
+        self.policy, self.name = policy, name
         self._encoders: dict[tuple[int, int | None], BatchedObservations] = {}
+
+    def reset(self, seed: int | None = None) -> None:
+        self.policy.reset(seed)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.policy!r})"
 
     def observations(self, games: BatchedGames, known: np.ndarray, rows: np.ndarray) -> np.ndarray:
         key = (games.num_players, games.max_turns)
@@ -233,16 +241,11 @@ class _Observing:
         return self._encoders[key].fill(games, known, seats, out, rows=rows)
 
 
-class BatchedModel(_Observing):
+class BatchedModel(_Adapter):
     """A trained model choosing the flips of all games in one forward pass."""
 
     def __init__(self, policy: TrainedPolicy) -> None:
-        super().__init__()
-        self.policy = policy
-        self.name = str(policy.path)
-
-    def reset(self, seed: int | None = None) -> None:
-        self.policy.reset(seed)
+        super().__init__(policy, str(policy.path))
 
     def act(self, games: BatchedGames, known: np.ndarray, where: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         positions = np.full(games.num_games, -1, dtype=np.int64)
@@ -252,20 +255,12 @@ class BatchedModel(_Observing):
             positions[rows] = self.policy.act_batch(observations, games.legal_mask()[rows])
         return positions
 
-    def __repr__(self) -> str:
-        return f"BatchedModel({self.policy!r})"
 
-
-class PerGame(_Observing):
+class PerGame(_Adapter):
     """Any single-game policy, asked game by game with the :class:`PlayerView` of the seat to play."""
 
     def __init__(self, policy: Policy) -> None:
-        super().__init__()
-        self.policy = policy
-        self.name = getattr(policy, "name", repr(policy))
-
-    def reset(self, seed: int | None = None) -> None:
-        self.policy.reset(seed)
+        super().__init__(policy, getattr(policy, "name", repr(policy)))
 
     def act(self, games: BatchedGames, known: np.ndarray, where: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         positions = np.full(games.num_games, -1, dtype=np.int64)
@@ -294,9 +289,6 @@ class PerGame(_Observing):
                 unseen=tuple(np.bincount(hidden, minlength=NUM_CARD_TYPES).tolist()), action_mask=masks[i],
                 observation=observations[i]))
         return views
-
-    def __repr__(self) -> str:
-        return f"PerGame({self.policy!r})"
 
 
 def batched_mix(opponents: str | BatchedPolicy | dict[str, float]) -> BatchedPolicy | dict[BatchedPolicy, float]:

@@ -32,6 +32,6 @@ if GYM_ID not in gymnasium.registry:
 if hasattr(pettingzoo, "register") and PETTINGZOO_ID not in getattr(pettingzoo, "aec_registry", {}):
     pettingzoo.register("aec", PETTINGZOO_ID, entry_point="goldrush_env.aec:env")
 
-__all__ = ["env", "raw_env", "EnvConfig", "GoldRushEnv", "GoldRushVectorEnv", "BatchedGames", "Game", "FlipEvent", "Outcome", "Policy", "RandomPolicy",
-           "PlayerView", "GoldRushError", "IllegalFlipError", "LayoutError", "GYM_ID", "PETTINGZOO_ID",
+__all__ = ["env", "raw_env", "EnvConfig", "GoldRushEnv", "GoldRushVectorEnv", "BatchedGames", "Game", "FlipEvent",
+           "Outcome", "Policy", "RandomPolicy", "PlayerView", "GoldRushError", "IllegalFlipError", "LayoutError", "GYM_ID", "PETTINGZOO_ID",
            "__version__"]

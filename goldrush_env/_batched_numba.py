@@ -47,6 +47,14 @@ def _stalemate(counts: np.ndarray) -> bool:
     return True
 
 
+@numba.njit(cache=True, inline="always")
+def _remove(table, counts, cards_left, g, position, card):
+    """The card at ``position`` of game ``g`` leaves the table."""
+    table[g, position] = EMPTY
+    counts[g, _GROUP[card]] -= 1
+    cards_left[g] -= 1
+
+
 @numba.njit(cache=True, parallel=True)
 def step(table, face_up, current_player, turn, gold_rush, rush_from, scores, gold_cards, cards_left, counts, owners,
          positions, active, out_outcome, out_card, out_player, out_receiver, out_partner, out_partner_left,
@@ -62,9 +70,7 @@ def step(table, face_up, current_player, turn, gold_rush, rush_from, scores, gol
         ends = True
         left = False
         if gold_rush[g]:
-            table[g, position] = EMPTY
-            counts[g, _GROUP[card]] -= 1
-            cards_left[g] -= 1
+            _remove(table, counts, cards_left, g, position, card)
             out_card_left[g] = True
             if _IS_GOLD[card]:
                 out_outcome[g] = _RUSH_GOLD
@@ -92,15 +98,11 @@ def step(table, face_up, current_player, turn, gold_rush, rush_from, scores, gol
                 scores[g, receiver] += value
                 gold_cards[g, receiver] += 1
             if _PAIR_FIRST_LEAVES[pair]:
-                table[g, partner] = EMPTY
-                counts[g, _GROUP[partner_card]] -= 1
-                cards_left[g] -= 1
+                _remove(table, counts, cards_left, g, partner, partner_card)
                 out_partner_left[g] = True
                 left = True
             if _PAIR_SECOND_LEAVES[pair]:
-                table[g, position] = EMPTY
-                counts[g, _GROUP[card]] -= 1
-                cards_left[g] -= 1
+                _remove(table, counts, cards_left, g, position, card)
                 out_card_left[g] = True
                 left = True
             face_up[g] = -1

@@ -46,3 +46,23 @@ class Checked:
         assert view.action_mask[position] == 1, f"{self.name} chose illegal position {position}"
         self.moves += 1
         return position
+
+
+def aec_twins(games):
+    """One AEC ``raw_env`` per game of a :class:`~goldrush_env.batched.BatchedGames`, dealt the same table."""
+    import goldrush_env
+
+    envs = [goldrush_env.raw_env(num_players=games.num_players, max_turns=games.max_turns)
+            for _ in range(games.num_games)]
+    for g, env in enumerate(envs):
+        env.reset(options={"layout": games.table[g].tolist(), "first_player": int(games.current_player[g])})
+    return envs
+
+
+def follow(envs, known, flips):
+    """Make in each twin environment the flip its batched game just made, and mark the card known."""
+    import numpy as np
+
+    for g in np.flatnonzero(flips.outcome >= 0):
+        envs[g].step(int(flips.position[g]))
+        known[g, flips.position[g]] = True

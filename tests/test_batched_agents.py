@@ -10,10 +10,11 @@ be one of the cards it draws from.
 import numpy as np
 import pytest
 
-import goldrush_env
 from agents.batched import BatchedGreedy, batched_policy
 from agents.greedy import GreedyAgent
 from goldrush_env.batched import BatchedGames
+
+from conftest import aec_twins, follow
 
 
 class Support(GreedyAgent):
@@ -34,9 +35,7 @@ def test_every_batched_flip_is_one_greedy_could_make(num_players):
     count = 24
     games = BatchedGames(count, num_players, backend="numpy")
     games.reset(seed=10 + num_players)
-    envs = [goldrush_env.raw_env(num_players=num_players) for _ in range(count)]
-    for g, env in enumerate(envs):
-        env.reset(options={"layout": games.table[g].tolist()})
+    envs = aec_twins(games)
     known = np.zeros((count, 64), dtype=bool)
     greedy, single = BatchedGreedy(), Support()
     rng, play_rng = np.random.default_rng(num_players), np.random.default_rng(100 + num_players)
@@ -53,9 +52,7 @@ def test_every_batched_flip_is_one_greedy_could_make(num_players):
         # Play on with random flips half the time, so positions are varied (and greedy's own the rest).
         positions = np.where(play_rng.random(count) < 0.5, chosen, games.random_positions(play_rng))
         flips = games.step(positions)
-        for g in np.flatnonzero(flips.outcome >= 0):
-            envs[g].step(int(flips.position[g]))
-            known[g, flips.position[g]] = True
+        follow(envs, known, flips)
     assert min(phases.values()) > 50, phases
 
 
@@ -94,9 +91,7 @@ def test_per_game_views_are_the_aec_environments_views(num_players):
     count = 6
     games = BatchedGames(count, num_players, backend="numpy")
     games.reset(seed=num_players)
-    envs = [goldrush_env.raw_env(num_players=num_players) for _ in range(count)]
-    for g, env in enumerate(envs):
-        env.reset(options={"layout": games.table[g].tolist()})
+    envs = aec_twins(games)
     known = np.zeros((count, 64), dtype=bool)
     adapter, rng = PerGame(RandomAgent(seed=0)), np.random.default_rng(0)
     compared = 0
@@ -112,7 +107,5 @@ def test_per_game_views_are_the_aec_environments_views(num_players):
                     assert mine == theirs, field
             compared += 1
         flips = games.step(adapter.act(games, known & (games.table >= 0), ~games.is_finished, rng))
-        for g in np.flatnonzero(flips.outcome >= 0):
-            envs[g].step(int(flips.position[g]))
-            known[g, flips.position[g]] = True
+        follow(envs, known, flips)
     assert compared > 300

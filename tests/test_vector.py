@@ -11,15 +11,15 @@ from goldrush_env.errors import GoldRushError, IllegalFlipError
 from agents.batched import batched_mix, batched_policy
 from goldrush_env.vector import BatchedObservations, BatchedRandom, GoldRushVectorEnv
 
+from conftest import aec_twins, follow
+
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
 def test_batched_observations_equal_the_aec_environments_for_every_seat(num_players):
     count = 12
     games = BatchedGames(count, num_players, backend="numpy")
     games.reset(seed=num_players)
-    envs = [goldrush_env.raw_env(num_players=num_players) for _ in range(count)]
-    for g, env in enumerate(envs):
-        env.reset(options={"layout": games.table[g].tolist()})
+    envs = aec_twins(games)
     encoder = BatchedObservations(num_players, games.owners, games.max_turns)
     known = np.zeros((count, 64), dtype=bool)
     out = np.zeros((count, goldrush_env.encoder.OBSERVATION_SIZE), dtype=np.float32)
@@ -35,9 +35,7 @@ def test_batched_observations_equal_the_aec_environments_for_every_seat(num_play
         if games.is_finished.all():
             break
         flips = games.step(games.random_positions(rng))
-        for g in np.flatnonzero(flips.outcome >= 0):
-            envs[g].step(int(flips.position[g]))
-            known[g, flips.position[g]] = True
+        follow(envs, known, flips)
     assert compared > 1000
 
 
