@@ -33,5 +33,5 @@ if hasattr(pettingzoo, "register") and PETTINGZOO_ID not in getattr(pettingzoo, 
     pettingzoo.register("aec", PETTINGZOO_ID, entry_point="goldrush_env.aec:env")
 
 __all__ = ["env", "raw_env", "EnvConfig", "GoldRushEnv", "GoldRushVectorEnv", "BatchedGames", "Game", "FlipEvent",
-           "Outcome", "Policy", "RandomPolicy", "PlayerView", "GoldRushError", "IllegalFlipError", "LayoutError", "GYM_ID", "PETTINGZOO_ID",
-           "__version__"]
+           "Outcome", "Policy", "RandomPolicy", "PlayerView", "GoldRushError", "IllegalFlipError", "LayoutError",
+           "GYM_ID", "PETTINGZOO_ID", "__version__"]
