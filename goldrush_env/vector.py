@@ -15,7 +15,8 @@ their flips for all games together, so no Python loop runs per game.
 * Autoreset: same-step (``metadata["autoreset_mode"]``): a finished game is
   dealt afresh within the step that ended it; that step returns the new
   game's observation, with the last one in ``info["final_obs"]`` (and the
-  final scores in ``info["final_info"]``) where ``info["_final_obs"]`` is true.
+  final scores in ``info["final_info"]``): the rows where ``info["_final_obs"]``
+  is true (the other rows repeat the returned observations).
 * Opponents: ``"random"`` or any object with the batched policy method
   ``act(games, known, where, rng)`` described in :class:`BatchedPolicy`, or a
   weighted mix of these drawn per seat at every deal.
@@ -240,14 +241,17 @@ class GoldRushVectorEnv(VectorEnv):
         terminated, truncated = games.is_over.copy(), games.is_truncated.copy()
         info = {}
         done = terminated | truncated
+        observations = self._observe()
         if done.any():
-            final = self._observe()
-            info["final_obs"] = np.where(done[:, None], final, 0.0).astype(np.float32)
+            # The rows of finished games are their last observations; those games are dealt
+            # afresh and only their rows are encoded again.
+            info["final_obs"] = observations.copy()
             info["_final_obs"] = done
             info["final_info"] = {"scores": games.scores.copy(), "winners": games.leaders(), "seat": self.seats.copy()}
             info["_final_info"] = done
             self._start(done)
-        return self._observe(), rewards, terminated, truncated, {**self._info(), **info}
+            observations[done] = self._observe(np.flatnonzero(done))
+        return observations, rewards, terminated, truncated, {**self._info(), **info}
 
     def action_masks(self) -> np.ndarray:
         """bool (num_envs, 64): the learner's legal flips in each sub-environment."""
@@ -306,9 +310,13 @@ class GoldRushVectorEnv(VectorEnv):
         win = np.where(mine, np.where(sole, 1.0, 0.0), -1.0)
         return np.where(finished, win, 0.0).astype(np.float32)
 
-    def _observe(self) -> np.ndarray:
+    def _observe(self, rows: np.ndarray | None = None) -> np.ndarray:
+        """The learner's observations in every game (or games ``rows``), as a new array."""
         known = self.known & (self.games.table >= 0)
-        return self.encoder.fill(self.games, known, self.seats, self._observations).copy()
+        if rows is None:
+            return self.encoder.fill(self.games, known, self.seats, self._observations).copy()
+        out = np.empty((len(rows), OBSERVATION_SIZE), dtype=np.float32)
+        return self.encoder.fill(self.games, known, self.seats[rows], out, rows=rows)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.games.legal_mask(), "seat": self.seats.copy()}
