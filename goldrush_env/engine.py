@@ -464,7 +464,7 @@ class Game:
                 removed += (position,)
             self._face_up = -1
             event = _event(FlipEvent, (self._turn, player, position, card, outcome, receiver, removed, first_position,
-                                       self._end_turn()))
+                                       self._end_turn(bool(removed))))
         self._history.append(event)
         return event
 
@@ -478,11 +478,14 @@ class Game:
         else:
             self._golds[VALUE[card]] -= 1
 
-    def _end_turn(self) -> bool:
-        """Pass the turn on; returns True if the Gold Rush begins with the new turn."""
+    def _end_turn(self, removed: bool = True) -> bool:
+        """Pass the turn on; returns True if the Gold Rush begins with the new turn.
+
+        Whether it begins depends only on the cards on the table, so a turn that
+        removed nothing (``removed`` false) cannot start it."""
         self._turn += 1
         self._player = (self._player + 1) % self.num_players
-        return self._start_turn()
+        return self._start_turn() if removed else False
 
     def _start_turn(self) -> bool:
         if self._rush or not self._positions:
