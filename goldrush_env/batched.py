@@ -172,17 +172,16 @@ class BatchedGames:
         """
         picked = self._pick(games)
         k = len(picked)
-        if seed is not None or self._rng is None:
-            self._rng = np.random.default_rng(seed)
-        if layouts is None:
-            tables = self._rng.permuted(np.broadcast_to(_BOX, (k, NUM_POSITIONS)), axis=1)
-        else:
-            tables = _check_layouts(layouts, k)
+        tables = None if layouts is None else _check_layouts(layouts, k)
         first = np.broadcast_to(np.asarray(first_player), (k,)) if np.ndim(first_player) == 0 \
             else np.asarray(first_player)
         if first.shape != (k,) or first.dtype.kind not in "iu" or not np.all((0 <= first) & (first < self.num_players)):
             raise GoldRushError(f"first_player must be a seat from 0 to {self.num_players - 1} (or one per game "
                                 f"reset, {k}), got {first_player!r}")
+        if seed is not None or self._rng is None:
+            self._rng = np.random.default_rng(seed)
+        if tables is None:
+            tables = self._rng.permuted(np.broadcast_to(_BOX, (k, NUM_POSITIONS)), axis=1)
         self.table[picked] = tables
         self.initial[picked] = tables
         self.face_up[picked] = -1

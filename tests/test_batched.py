@@ -190,8 +190,13 @@ def test_bad_resets_are_refused_and_change_nothing(kwargs, text):
     games.reset(seed=0)
     table = games.table.copy()
     with pytest.raises(GoldRushError, match=text):
-        games.reset(**kwargs)
+        games.reset(seed=99, **kwargs)
     assert np.array_equal(games.table, table)
+    games.reset(games=[0])  # the refused reset did not reseed the dealer either
+    twin = BatchedGames(2, 2, backend="numpy")
+    twin.reset(seed=0)
+    twin.reset(games=[0])
+    assert np.array_equal(games.table, twin.table)
 
 
 def test_to_game_continues_like_the_batch():
