@@ -20,7 +20,7 @@ separate short run, so it does not slow the timings) and a profile of where
 an ``env()`` step spends its time. It asserts nothing: these machines are
 shared and noisy, so read the ratios.
 
-    python benchmarks/bench.py            # about two minutes
+    python benchmarks/bench.py            # about four minutes
     python benchmarks/bench.py --quick    # a few seconds, for CI
 """
 
