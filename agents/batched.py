@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from goldrush_env.batched import BatchedGames, _random_positions
-from goldrush_env.cards import DYNAMITE, EMPTY, IS_GOLD, IS_MINER, NUM_CARD_TYPES, NUM_POSITIONS, VALUE
+from goldrush_env.batched import BatchedGames, random_in_masks
+from goldrush_env.cards import COLOUR, DYNAMITE, EMPTY, IS_GOLD, IS_MINER, NUM_CARD_TYPES, NUM_POSITIONS, VALUE
 from goldrush_env.encoder import OBSERVATION_SIZE
 from goldrush_env.engine import colour_owners
 from goldrush_env.policy import Policy
@@ -40,16 +40,18 @@ from agents import make_agent
 from agents.knowledge import Knowledge
 from agents.trained import TrainedPolicy
 
-_GOLD = np.array(IS_GOLD)
-_VALUE = np.array(VALUE)
 _NONE = NUM_CARD_TYPES  # the card id used for "no known card" in lookups
+# Facts of each card id, with one more entry for _NONE.
+_GOLD = np.array(IS_GOLD + (False,))
+_MINER = np.array(IS_MINER + (False,))
+_VALUE = np.array(VALUE + (0,))
 
 
 def _greedy_tables(num_players: int) -> tuple[np.ndarray, np.ndarray]:
     """``worth[seat, t, a, b]``: :meth:`Knowledge.pair_value` of cards ``a`` and ``b`` for ``seat`` when
     the strongest known miner that does not work for it has strength ``t`` (0: none), so that gold
-    worth up to ``t`` is threatened; card id 25 stands for "no card" (worth 0). And
-    ``for_another[seat, card]``: the card is a miner whose gold goes to another seat."""
+    worth up to ``t`` is threatened; card id 25 stands for "no card" (worth 0). And per card id
+    (25 included), ``owner``: the seat a miner works for (-1 for an unowned miner or another card)."""
     owners = colour_owners(num_players)
     size = NUM_CARD_TYPES + 1
     safe, threatened = np.zeros((num_players, size, size)), np.zeros((num_players, size, size))
@@ -74,13 +76,8 @@ def _greedy_tables(num_players: int) -> tuple[np.ndarray, np.ndarray]:
     levels = np.arange(6)[:, None, None]
     hit = (gold_of_pair[None] > 0) & (levels >= gold_of_pair[None])  # (6, 26, 26)
     worth = np.where(hit[None], threatened[:, None], safe[:, None])
-    for_another = np.zeros((num_players, NUM_CARD_TYPES), dtype=bool)
-    for seat in range(num_players):
-        for card in range(NUM_CARD_TYPES):
-            if IS_MINER[card]:
-                owner = owners[(card - 5) // 4]
-                for_another[seat, card] = owner >= 0 and owner != seat
-    return worth, for_another
+    owner = np.array([owners[COLOUR[card]] if IS_MINER[card] else -1 for card in range(NUM_CARD_TYPES)] + [-1])
+    return worth, owner
 
 
 class BatchedGreedy:
@@ -98,7 +95,7 @@ class BatchedGreedy:
         n = games.num_players
         if n not in self._tables:
             self._tables[n] = _greedy_tables(n)
-        worth_table, beneficiary_other = self._tables[n]
+        worth_table, owner = self._tables[n]
 
         rows = np.flatnonzero(where & ~games.is_finished)
         positions = np.full(games.num_games, -1, dtype=np.int64)
@@ -115,8 +112,8 @@ class BatchedGreedy:
         choice = np.full(len(rows), -1, dtype=np.int64)
 
         # Is each gold value threatened by a known miner that does not work for this seat?
-        miner_value = np.where(mine & _is_miner(cards), _VALUE[np.minimum(cards, NUM_CARD_TYPES - 1)], 0)
-        threat = np.where(_owned_by_seat(cards, seats, n), 0, miner_value).max(axis=1)  # strongest such miner
+        miner_value = np.where(mine & _MINER[cards], _VALUE[cards], 0)
+        threat = np.where(owner[cards] == seats[:, None], 0, miner_value).max(axis=1)  # strongest such miner
         worth = worth_table[seats, threat]  # (k, 26, 26): Knowledge.pair_value for each game's seat and threats
 
         rush = games.gold_rush[rows]
@@ -125,8 +122,7 @@ class BatchedGreedy:
 
         # Gold Rush: the most valuable remembered gold (the highest position among equals).
         k = np.flatnonzero(rush)
-        gold_key = np.where(mine[k] & _GOLD[np.minimum(cards[k], NUM_CARD_TYPES - 1)],
-                            _VALUE[np.minimum(cards[k], NUM_CARD_TYPES - 1)] * 100 + np.arange(NUM_POSITIONS), -1)
+        gold_key = np.where(mine[k] & _GOLD[cards[k]], _VALUE[cards[k]] * 100 + np.arange(NUM_POSITIONS), -1)
         has_gold = gold_key.max(axis=1) >= 0
         choice[k[has_gold]] = gold_key[has_gold].argmax(axis=1)
 
@@ -163,14 +159,14 @@ class BatchedGreedy:
             scored = np.where(mine[k], scored, -np.inf)
             best = np.maximum(scored.max(axis=1), 0.0)
             good = best > 0
-            choice[k[good]] = _random_positions(scored[good] == best[good, None], draws[k[good]])
-            risky = (up_card == DYNAMITE) | beneficiary_other[seats[k], up_card]
+            choice[k[good]] = random_in_masks(scored[good] == best[good, None], draws[k[good]])
+            risky = (up_card == DYNAMITE) | ((owner[up_card] >= 0) & (owner[up_card] != seats[k]))
             safe_cards = mine[k] & (scored == 0)
             has_safe = safe_cards.any(axis=1)
             explore = ~good & unknown[k].any(axis=1) & ~(risky & has_safe)
-            choice[k[explore]] = _random_positions(unknown[k[explore]], draws[k[explore]])
+            choice[k[explore]] = random_in_masks(unknown[k[explore]], draws[k[explore]])
             careful = ~good & ~explore & has_safe
-            choice[k[careful]] = _random_positions(safe_cards[careful], draws[k[careful]])
+            choice[k[careful]] = random_in_masks(safe_cards[careful], draws[k[careful]])
             # Nothing known is harmless and nothing is unknown: the best worth, highest position among equals.
             last = ~good & ~explore & ~careful
             top = scored[last] == scored[last].max(axis=1, keepdims=True)
@@ -180,22 +176,11 @@ class BatchedGreedy:
         open_rows = choice < 0
         has_unknown = unknown.any(axis=1)
         pick = open_rows & has_unknown
-        choice[pick] = _random_positions(unknown[pick], draws[pick])
+        choice[pick] = random_in_masks(unknown[pick], draws[pick])
         pick = open_rows & ~has_unknown
-        choice[pick] = _random_positions(legal[pick], draws[pick])
+        choice[pick] = random_in_masks(legal[pick], draws[pick])
         positions[rows] = choice
         return positions
-
-
-def _is_miner(cards: np.ndarray) -> np.ndarray:
-    return (cards >= 5) & (cards < NUM_CARD_TYPES)
-
-
-def _owned_by_seat(cards: np.ndarray, seats: np.ndarray, num_players: int) -> np.ndarray:
-    """Whether each known miner belongs to the seat itself (so it is no threat to that seat's gold)."""
-    owners = np.array(colour_owners(num_players) + (-1,))  # colour of "none" reads -1
-    colour = np.where(_is_miner(cards), (cards - 5) // 4, len(owners) - 1)
-    return owners[colour] == seats[:, None]
 
 
 def batched_policy(spec: str | BatchedPolicy, seed: int | None = None) -> BatchedPolicy:

@@ -279,6 +279,7 @@ def play_batched(fixtures: Sequence[Fixture], num_players: int, seed: int, *, pr
     from goldrush_env.batched import BatchedGames
     from goldrush_env.cards import DEFAULT_MAX_TURNS
     from goldrush_env.engine import Game
+    from goldrush_env.vector import step_entrants
 
     from agents.batched import batched_policy
 
@@ -308,13 +309,10 @@ def play_batched(fixtures: Sequence[Fixture], num_players: int, seed: int, *, pr
         bar = tqdm(total=count, unit="game", desc="tournament (batched)")
     while not games.is_finished.all():
         entrant = entrant_of_seat[rows, games.current_player]
-        for index, policy in enumerate(policies):
-            where = ~games.is_finished & (entrant == index)
-            if where.any():
-                flips = games.step(policy.act(games, known & (games.table >= 0), where, rng), where=where)
-                flipped = np.flatnonzero(flips.outcome >= 0)
-                known[flipped, flips.position[flipped]] = True
-                steps.append(flips.position)
+        for flips in step_entrants(games, policies, entrant, ~games.is_finished, known & (games.table >= 0), rng):
+            flipped = np.flatnonzero(flips.outcome >= 0)
+            known[flipped, flips.position[flipped]] = True
+            steps.append(flips.position)
         if bar is not None:
             bar.update(int(games.is_finished.sum()) - bar.n)
     if bar is not None:

@@ -41,7 +41,7 @@ from pettingzoo.classic import connect_four_v3
 
 import goldrush_env
 from agents.batched import batched_policy
-from goldrush_env.batched import BatchedGames, _random_positions, numba_available
+from goldrush_env.batched import BatchedGames, random_in_masks, numba_available
 from goldrush_env.engine import Game
 from goldrush_env.vector import GoldRushVectorEnv
 
@@ -119,7 +119,7 @@ def vector_steps(steps: int, seed: int, opponents: str, num_envs: int = 256) -> 
     done = 0
     start = time.perf_counter()
     while done < steps:
-        env.step(_random_positions(env.action_masks(), rng.random(num_envs)))
+        env.step(random_in_masks(env.action_masks(), rng.random(num_envs)))
         done += num_envs
     return done / (time.perf_counter() - start)
 

@@ -46,7 +46,7 @@ from goldrush_env.cards import (
 from goldrush_env.engine import _PAIR, Game, Outcome, _check_num_players, colour_owners
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 
-__all__ = ["BatchedGames", "FlipBatch", "OUTCOMES", "NO_FLIP", "BACKENDS", "numba_available"]
+__all__ = ["BatchedGames", "FlipBatch", "OUTCOMES", "NO_FLIP", "BACKENDS", "numba_available", "random_in_masks"]
 
 OUTCOMES: tuple[Outcome, ...] = (Outcome.FIRST, Outcome.STRIKE, Outcome.DUEL, Outcome.DYNAMITE, Outcome.NOTHING,
                                  Outcome.RUSH_GOLD, Outcome.RUSH_DISCARD)
@@ -257,7 +257,7 @@ class BatchedGames:
             out = np.empty(self.num_games, dtype=np.int64)
             _batched_numba.random_positions(self.table, self.face_up, self.cards_left, self.is_finished, draws, out)
             return out
-        return _random_positions(self.legal_mask(), draws)
+        return random_in_masks(self.legal_mask(), draws)
 
     def to_game(self, index: int) -> Game:
         """Game ``index`` as a :class:`~goldrush_env.engine.Game` (its standing now, no history)."""
@@ -392,8 +392,9 @@ def _stalemate(counts: np.ndarray) -> np.ndarray:
     return (counts[:, 0] == 0) & ((kinds == 0) | ((kinds == 1) & (miner_value < weakest_gold)))
 
 
-def _random_positions(mask: np.ndarray, draws: np.ndarray) -> np.ndarray:
-    """Per row, the legal position numbered ``floor(draw * number legal)`` (-1 for a row with none)."""
+def random_in_masks(mask: np.ndarray, draws: np.ndarray) -> np.ndarray:
+    """Per row of a bool mask, the true position numbered ``floor(draw * number true)`` (-1 for a row
+    with none): with uniform ``draws`` in [0, 1), a uniformly random legal flip per game."""
     counts = mask.sum(axis=1)
     chosen = (draws * counts).astype(np.int64)
     ranks = np.cumsum(mask, axis=1, dtype=np.int16)

@@ -30,7 +30,8 @@ their flips for all games together, so no Python loop runs per game.
   and there is no rendering. ``backend`` picks the engine's backend.
 
 An illegal flip raises :class:`~goldrush_env.errors.IllegalFlipError` naming
-the sub-environment and position; no game changes.
+the game (sub-environment ``g`` is game ``g`` of the batch) and position; no
+game changes.
 """
 
 from __future__ import annotations
@@ -41,10 +42,15 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 
+from goldrush_env.aec import SCORE_REWARD_SCALE
 from goldrush_env.batched import BatchedGames, FlipBatch
 from goldrush_env.cards import NUM_POSITIONS, TOTAL_GOLD
 from goldrush_env.config import EnvConfig
-from goldrush_env.encoder import (
+from goldrush_env.encoder import (  # the plane numbers are the single-game encoder's
+    _EMPTY,
+    _FACE_UP,
+    _FIRST_CARD_PLANE,
+    _UNKNOWN,
     MAX_GOLD_CARDS,
     NUM_CATEGORIES,
     OBSERVATION_SIZE,
@@ -55,10 +61,8 @@ from goldrush_env.encoder import (
 )
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 
-__all__ = ["GoldRushVectorEnv", "BatchedPolicy", "BatchedRandom", "BatchedObservations"]
+__all__ = ["GoldRushVectorEnv", "BatchedPolicy", "BatchedRandom", "BatchedObservations", "step_entrants"]
 
-SCORE_REWARD_SCALE = 0.1
-_FIRST_CARD_PLANE = 3
 
 
 @runtime_checkable
@@ -98,6 +102,19 @@ def make_batched_policy(spec: Any) -> BatchedPolicy:
                         f"act(games, known, where, rng)){hint}")
 
 
+def step_entrants(games: BatchedGames, policies: list[BatchedPolicy], entrant: np.ndarray, waiting: np.ndarray,
+                  known: np.ndarray, rng: np.random.Generator) -> list[FlipBatch]:
+    """One flip in every ``waiting`` game, chosen by ``policies[entrant[g]]``: the entrants play one after
+    the other, each on its own games. Returns each entrant's :class:`FlipBatch` (``known``: see
+    :class:`BatchedPolicy`)."""
+    steps = []
+    for index, policy in enumerate(policies):
+        mine = waiting & (entrant == index)
+        if mine.any():
+            steps.append(games.step(policy.act(games, known, mine, rng), where=mine))
+    return steps
+
+
 class BatchedObservations:
     """The observation vectors of chosen seats of a batch of games (perfect memory)."""
 
@@ -120,11 +137,11 @@ class BatchedObservations:
         out.fill(0.0)
         board = out[:, : len(PLANES) * NUM_POSITIONS].reshape(count, len(PLANES), NUM_POSITIONS)
         on_table = table >= 0
-        board[:, 0] = ~on_table
+        board[:, _EMPTY] = ~on_table
         unknown = on_table & ~known
-        board[:, 1] = unknown
+        board[:, _UNKNOWN] = unknown
         up = np.flatnonzero(face_up >= 0)
-        board[up, 2, face_up[up]] = 1.0
+        board[up, _FACE_UP, face_up[up]] = 1.0
         categories = self.category[seats[:, None], table]  # (games, 64); EMPTY reads the extra column
         g, p = np.nonzero(known)
         board[g, _FIRST_CARD_PLANE + categories[g, p], p] = 1.0
@@ -231,10 +248,7 @@ class GoldRushVectorEnv(VectorEnv):
             raise IllegalFlipError(f"actions must be {self.num_envs} ints (one position per sub-environment), "
                                    f"got an array of shape {actions.shape} and dtype {actions.dtype}")
         before = self.games.scores.copy()
-        try:
-            self._record(self.games.step(actions))
-        except IllegalFlipError as error:
-            raise IllegalFlipError(str(error).replace("game ", "sub-environment ", 1)) from None
+        self._record(self.games.step(actions))  # an illegal flip is refused naming its game (= sub-environment)
         self._play_opponents(np.ones(self.num_envs, dtype=bool))
         games = self.games
         rewards = self._rewards(before)
@@ -280,16 +294,10 @@ class GoldRushVectorEnv(VectorEnv):
             waiting = envs & ~games.is_finished & (games.current_player != self.seats)
             if not waiting.any():
                 return
-            known = self.known & (games.table >= 0)
-            if len(self.opponents) == 1:
-                self._record(games.step(self.opponents[0].act(games, known, waiting, self._rng), where=waiting))
-                continue
-            # Each entrant plays its seats, one after the other: a game's seat to play moves only once.
             entrant = self._assignment[np.arange(self.num_envs), games.current_player]
-            for index, policy in enumerate(self.opponents):
-                mine = waiting & (entrant == index)
-                if mine.any():
-                    self._record(games.step(policy.act(games, known, mine, self._rng), where=mine))
+            for flips in step_entrants(games, self.opponents, entrant, waiting, self.known & (games.table >= 0),
+                                       self._rng):
+                self._record(flips)
 
     def _record(self, flips: FlipBatch) -> None:
         """Every flipped card is now known to every seat (until it leaves the table)."""

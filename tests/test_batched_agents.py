@@ -66,7 +66,7 @@ def test_only_games_asked_for_get_a_flip():
 
 def test_greedy_opponents_beat_random_ones_in_the_vector_env():
     """A random learner wins far less often against greedy than against random opponents."""
-    from goldrush_env.batched import _random_positions
+    from goldrush_env.batched import random_in_masks
     from goldrush_env.vector import GoldRushVectorEnv
 
     rates = {}
@@ -76,7 +76,7 @@ def test_greedy_opponents_beat_random_ones_in_the_vector_env():
         rng = np.random.default_rng(0)
         results = []
         while len(results) < 200:
-            _, rewards, terminated, truncated, _ = env.step(_random_positions(env.action_masks(), rng.random(64)))
+            _, rewards, terminated, truncated, _ = env.step(random_in_masks(env.action_masks(), rng.random(64)))
             results.extend(rewards[terminated | truncated].tolist())
         rates[opponents] = np.mean(np.array(results) > 0)
     assert 0.35 < rates["random"] < 0.65

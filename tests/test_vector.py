@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import goldrush_env
-from goldrush_env.batched import BatchedGames, _random_positions
+from goldrush_env.batched import BatchedGames, random_in_masks
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 from agents.batched import batched_mix, batched_policy
 from goldrush_env.vector import BatchedObservations, BatchedRandom, GoldRushVectorEnv
@@ -86,7 +86,7 @@ def play_and_record(num_envs, steps, seed, **kwargs):
                for e in range(num_envs)]
     episodes = []
     for _ in range(steps):
-        actions = _random_positions(env.action_masks(), rng.random(num_envs))
+        actions = random_in_masks(env.action_masks(), rng.random(num_envs))
         observations, rewards, terminated, truncated, info = env.step(actions)
         for e, episode in enumerate(running):
             episode["actions"].append(int(actions[e]))
@@ -147,7 +147,7 @@ def test_learner_always_has_the_move_and_the_same_seed_repeats():
             assert masks.any(axis=1).all() and np.array_equal(masks, info["action_mask"])
             assert (env.games.current_player == env.seats).all()
             observations, rewards, terminated, truncated, info = env.step(
-                _random_positions(masks, rng.random(8)))
+                random_in_masks(masks, rng.random(8)))
             trace.append(observations)
         return np.array(trace)
 
@@ -162,7 +162,7 @@ def test_win_rewards_and_random_seats():
     seats, totals = set(), []
     for _ in range(300):
         seats.update(env.seats.tolist())
-        _, rewards, terminated, truncated, info = env.step(_random_positions(env.action_masks(), rng.random(32)))
+        _, rewards, terminated, truncated, info = env.step(random_in_masks(env.action_masks(), rng.random(32)))
         done = terminated | truncated
         assert np.all(rewards[~done] == 0)
         for e in np.flatnonzero(done):
@@ -194,7 +194,7 @@ def test_bad_use_is_refused_by_name():
     env.reset(seed=0)
     env.step(np.array([5, 6]))
     before = env.games.table.copy()
-    with pytest.raises(IllegalFlipError, match="sub-environment 1: position 6 is already face up"):
+    with pytest.raises(IllegalFlipError, match="game 1: position 6 is already face up"):
         env.step(np.array([7, 6]))
     with pytest.raises(IllegalFlipError, match="actions must be 2 ints"):
         env.step(np.array([7]))

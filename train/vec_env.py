@@ -14,7 +14,7 @@ Wrap it in ``VecMonitor`` for episode statistics.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
@@ -67,15 +67,15 @@ class BatchedVecEnv(VecEnv):
 
     def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None,
                    **method_kwargs: Any) -> list[Any]:
-        count = len(self._get_indices(indices))
+        envs = list(self._get_indices(indices))
         if method_name == "action_masks":
             masks = self.action_masks()
-            return [masks[i] for i in self._get_indices(indices)]
+            return [masks[i] for i in envs]
         if method_name == "set_mix":
-            if count != self.num_envs:
+            if len(envs) != self.num_envs:
                 raise ValueError("set_mix applies to every game of the batch: call it without indices")
             self.set_mix(*method_args, **method_kwargs)
-            return [None] * count
+            return [None] * len(envs)
         raise AttributeError(f"BatchedVecEnv has no per-environment method {method_name!r} "
                              "(it answers 'action_masks' and 'set_mix')")
 
@@ -85,24 +85,14 @@ class BatchedVecEnv(VecEnv):
         elif attr_name == "render_mode":
             value = None
         else:
-            value = getattr(self.venv, attr_name)
-        return [value] * len(self._get_indices(indices))
+            value = getattr(self.venv, attr_name)  # AttributeError for an unknown one, as has_attr expects
+        return [value] * len(list(self._get_indices(indices)))
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
         raise AttributeError(f"BatchedVecEnv does not set {attr_name!r} per environment")
 
     def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
-        return [False] * len(self._get_indices(indices))
-
-    def has_attr(self, attr_name: str) -> bool:
-        return attr_name in ("action_masks", "render_mode") or hasattr(self.venv, attr_name)
-
-    def _get_indices(self, indices: VecEnvIndices) -> Iterable[int]:
-        if indices is None:
-            return range(self.num_envs)
-        if isinstance(indices, int):
-            return [indices]
-        return list(indices)
+        return [False] * len(list(self._get_indices(indices)))
 
     def get_images(self) -> Sequence[np.ndarray | None]:
         return [None] * self.num_envs
