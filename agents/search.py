@@ -32,6 +32,8 @@ from __future__ import annotations
 import math
 import random
 
+import numpy as np
+
 from goldrush_env.cards import COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE
 from goldrush_env.engine import Game, colour_owners
 from goldrush_env.errors import GoldRushError
@@ -116,14 +118,16 @@ class ISMCTSAgent(SeededPolicy):
     def __init__(self, seed: int | None = None, iterations: int = 2000, horizon: int | None = 2,
                  exploration: float = 0.7) -> None:
         super().__init__(seed)
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+        if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 1:
             raise GoldRushError(f"iterations must be an int >= 1, got {iterations!r}")
-        if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0):
+        if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, (int, np.integer))
+                                    or horizon < 0):
             raise GoldRushError(f"horizon must be None (play to the end) or an int >= 0, got {horizon!r}")
-        if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) or not exploration >= 0:
-            raise GoldRushError(f"exploration must be a number >= 0, got {exploration!r}")
-        self.iterations = iterations
-        self.horizon = horizon
+        if isinstance(exploration, bool) or not isinstance(exploration, (int, float, np.integer, np.floating)) \
+                or not 0 <= exploration < math.inf:
+            raise GoldRushError(f"exploration must be a finite number >= 0, got {exploration!r}")
+        self.iterations = int(iterations)
+        self.horizon = None if horizon is None else int(horizon)
         self.exploration = float(exploration)
         self._kinds: dict[int, list[int]] = {}
 

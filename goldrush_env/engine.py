@@ -289,6 +289,12 @@ class Game:
         if sum(standing["gold_cards"]) + on_table > BOX_GOLD_CARDS:
             raise GoldRushError(f"{sum(standing['gold_cards'])} gold cards held and {on_table} on the table: "
                                 f"the box has {BOX_GOLD_CARDS}")
+        # The held cards come from the gold not on the table: their points must fit those values.
+        held, points = sum(standing["gold_cards"]), sum(standing["scores"])
+        spare = sorted(v for v in range(1, 5) for _ in range(BOX_COUNT[v - 1] - game._golds[v]))
+        if held and not sum(spare[:held]) <= points <= sum(spare[-held:]):
+            raise GoldRushError(f"{held} gold cards held worth {points} points in all: the gold not on the table "
+                                f"allows {sum(spare[:held])} to {sum(spare[-held:])} points in {held} cards")
         if not isinstance(gold_rush, (bool, np.bool_)):
             raise GoldRushError(f"gold_rush must be a bool, got {gold_rush!r}")
         if face_up is not None:

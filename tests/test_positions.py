@@ -10,7 +10,7 @@ import re
 import numpy as np
 import pytest
 
-from goldrush_env.cards import EMPTY, IS_GOLD, parse_card
+from goldrush_env.cards import BOX_COUNT, EMPTY, IS_GOLD, VALUE, parse_card
 from goldrush_env.engine import Game, Outcome
 from goldrush_env.errors import GoldRushError, IllegalFlipError, LayoutError
 from conftest import layout_of
@@ -257,7 +257,9 @@ def test_the_box_limit_counts_gold_held_and_on_the_table():
     table[gold_at] = EMPTY
     on_table = sum(IS_GOLD[card] for card in table if card != EMPTY)
     spare = 24 - on_table
-    Game.from_position(**{**arguments, "layout": table, "scores": [spare, 0], "gold_cards": [spare, 0]})
+    # The held cards are the gold off the table, so they hold its points.
+    off_table = sum(VALUE[card] * (BOX_COUNT[card] - table.count(card)) for card in range(4))
+    Game.from_position(**{**arguments, "layout": table, "scores": [off_table, 0], "gold_cards": [spare, 0]})
     with pytest.raises(GoldRushError, match=f"{spare + 1} gold cards held and {on_table} on the table"):
         Game.from_position(**{**arguments, "layout": table, "scores": [spare, 1], "gold_cards": [spare, 1]})
 
@@ -468,3 +470,14 @@ def test_a_saved_position_with_a_flip_it_cannot_make_is_refused():
     data["flips"] = [data["start"]["face_up"]]  # the face-up card cannot be flipped again
     with pytest.raises(IllegalFlipError, match="flip #0"):
         Game.from_dict(data)
+
+
+def test_held_points_must_fit_the_gold_left_off_the_table():
+    # All five 4-point cards lie on the table: held gold is worth at most 3 a card.
+    table = layout_of({**{p: "G4" for p in range(5)}, 5: "M02", 6: "M13", 7: "D"})
+    Game.from_position(2, table, current_player=0, scores=[3, 0], gold_cards=[1, 0])
+    with pytest.raises(GoldRushError, match="1 gold cards held worth 4 points in all: the gold not on the table "
+                                            "allows 1 to 3 points in 1 cards"):
+        Game.from_position(2, table, current_player=0, scores=[4, 0], gold_cards=[1, 0])
+    with pytest.raises(GoldRushError, match="allows 2 to 6 points in 2 cards"):
+        Game.from_position(2, table, current_player=0, scores=[4, 3], gold_cards=[1, 1])

@@ -11,6 +11,7 @@ import itertools
 import math
 import re
 
+import numpy as np
 import pytest
 
 from agents import AGENTS, make_agent
@@ -222,7 +223,7 @@ def test_gold_rush_takes_the_remembered_gold_with_human_memory(seed):
     ("iterations", None),
     ("horizon", -1), ("horizon", True), ("horizon", 1.5), ("horizon", "2"),
     ("exploration", -0.1), ("exploration", True), ("exploration", "0.7"), ("exploration", math.nan),
-    ("exploration", None),
+    ("exploration", None), ("exploration", math.inf),
 ])
 def test_bad_arguments_are_refused_naming_the_value(argument, value):
     with pytest.raises(GoldRushError, match=re.escape(argument) + " must be .*got " + re.escape(repr(value))):
@@ -234,6 +235,9 @@ def test_the_boundary_arguments_are_accepted():
     assert (agent.iterations, agent.horizon, agent.exploration) == (1, 0, 0.0)
     assert ISMCTSAgent(horizon=None).horizon is None
     assert ISMCTSAgent(exploration=2).exploration == 2.0
+    numpy_ints = ISMCTSAgent(iterations=np.int64(50), horizon=np.int32(1), exploration=np.float32(0.5))
+    assert (numpy_ints.iterations, numpy_ints.horizon, numpy_ints.exploration) == (50, 1, 0.5)
+    assert type(numpy_ints.iterations) is int and type(numpy_ints.horizon) is int
 
 
 # --- card kinds ------------------------------------------------------------------------------
