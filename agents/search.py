@@ -20,7 +20,9 @@ What makes it cheap enough in pure Python:
   that shared knowledge, never on the hidden deal.
 * Rollouts are short (``horizon`` turns) and the end is scored as each
   seat's gain from the root against the others' mean, plus a share of the
-  best strike the seat to move could make from remembered cards.
+  best strike the seat to move could make from remembered cards, less the
+  strength of the miners each seat lost (``material`` per point; a miner
+  still on the table can carry gold later, which a short rollout cannot see).
 
 ``iterations`` is the simulation budget per decision; the move played is the
 most visited action at the root (an unknown card is chosen at random among
@@ -48,6 +50,9 @@ DEALT_PER_TURN = 4
 
 SCORE_SCALE = 10.0
 """Points per unit of reward inside the search (rewards stay near [-2, 2])."""
+
+MATERIAL = 0.3
+"""Default worth of a miner on the table to its owner, per point of strength (the expert's ``KILL_WEIGHT``)."""
 
 
 def card_kinds(num_players: int) -> list[int]:
@@ -83,7 +88,7 @@ class _Node:
 class _Table:
     """The public side of one simulated game: which positions everyone has seen, and the rest."""
 
-    __slots__ = ("game", "known", "hidden", "owners")
+    __slots__ = ("game", "known", "hidden", "owners", "miners_lost")
 
     def __init__(self, game: Game, known: dict[int, int], hidden: list[int], owners: tuple[int, ...]) -> None:
         self.game = game
@@ -92,6 +97,8 @@ class _Table:
         """Positions nobody has seen, highest first (``pop()`` takes the lowest)."""
         self.owners = owners
         """The seat owning each colour, -1 if unowned."""
+        self.miners_lost = [0] * game.num_players
+        """Per seat: the strength of the miners of its colours that left the table in this simulation."""
 
     def flip(self, position: int | None) -> int:
         """Flip a remembered ``position`` (or, for ``None``, the lowest unseen one); returns the card."""
@@ -101,7 +108,11 @@ class _Table:
         known = self.known
         known[position] = event.card
         for gone in event.removed:
-            del known[gone]
+            card = known.pop(gone)
+            if IS_MINER[card]:
+                owner = self.owners[COLOUR[card]]
+                if owner >= 0:
+                    self.miners_lost[owner] += VALUE[card]
         return event.card
 
 
@@ -110,13 +121,15 @@ class ISMCTSAgent(SeededPolicy):
 
     ``iterations``: simulations per decision (the budget). ``horizon``: turns
     a rollout plays past the tree (``None``: to the end of the game).
-    ``exploration``: the UCT constant.
+    ``exploration``: the UCT constant. ``material``: what a miner still on
+    the table is worth to its owner, per point of strength, when a rollout
+    stops before the Gold Rush (0 leaves it out).
     """
 
     name = "ismcts"
 
     def __init__(self, seed: int | None = None, iterations: int = 2000, horizon: int | None = 2,
-                 exploration: float = 0.7) -> None:
+                 exploration: float = 0.7, material: float = MATERIAL) -> None:
         super().__init__(seed)
         if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 1:
             raise GoldRushError(f"iterations must be an int >= 1, got {iterations!r}")
@@ -126,13 +139,18 @@ class ISMCTSAgent(SeededPolicy):
         if isinstance(exploration, bool) or not isinstance(exploration, (int, float, np.integer, np.floating)) \
                 or not 0 <= exploration < math.inf:
             raise GoldRushError(f"exploration must be a finite number >= 0, got {exploration!r}")
+        if isinstance(material, bool) or not isinstance(material, (int, float, np.integer, np.floating)) \
+                or not 0 <= material < math.inf:
+            raise GoldRushError(f"material must be a finite number >= 0, got {material!r}")
         self.iterations = int(iterations)
         self.horizon = None if horizon is None else int(horizon)
         self.exploration = float(exploration)
+        self.material = float(material)
         self._kinds: dict[int, list[int]] = {}
 
     def __repr__(self) -> str:
-        return f"ISMCTSAgent(iterations={self.iterations}, horizon={self.horizon}, exploration={self.exploration})"
+        return (f"ISMCTSAgent(iterations={self.iterations}, horizon={self.horizon}, exploration={self.exploration}, "
+                f"material={self.material})")
 
     # --- the decision -----------------------------------------------------------
 
@@ -260,16 +278,21 @@ class ISMCTSAgent(SeededPolicy):
         return [(s - (total - s) / (n - 1)) / SCORE_SCALE for s in scores]
 
     def _evaluate(self, sim: _Table, start: list[float]) -> list[float]:
-        """Each seat's gain since the root against the others' mean, plus part of the strike waiting for the
-        seat to move if the game goes on."""
+        """Each seat's gain since the root against the others' mean; if the game goes on before the Gold Rush,
+        plus part of the strike waiting for the seat to move, less the miners each seat lost against the
+        others' mean (``material``)."""
         game = sim.game
         value = [now - before for now, before in zip(self._standing(game), start)]
         if not game.is_finished and not game.gold_rush:
             mover = game.current_player
             gain = _best_strike(sim, mover)[0] * STRIKE_SHARE / SCORE_SCALE
             n = len(value)
+            lost = sim.miners_lost
+            total_lost = sum(lost)
+            weight = self.material / SCORE_SCALE
             for seat in range(n):
                 value[seat] += gain if seat == mover else -gain / (n - 1)
+                value[seat] -= weight * (lost[seat] - (total_lost - lost[seat]) / (n - 1))
         return value
 
 

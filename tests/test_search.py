@@ -16,7 +16,7 @@ import pytest
 
 from agents import AGENTS, make_agent
 from agents.arena import play_game
-from agents.search import ISMCTSAgent, card_kinds
+from agents.search import SCORE_SCALE, ISMCTSAgent, _Table, card_kinds
 from goldrush_env.aec import raw_env
 from goldrush_env.cards import CODE, COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE
 from goldrush_env.engine import Game, Outcome, colour_owners
@@ -185,6 +185,20 @@ def test_takes_the_largest_gold_with_its_own_miner(seed):
     assert env.game.scores == (4, 0) and set(last.removed) == {0, 2}
 
 
+@pytest.mark.parametrize("material", [0.0, 0.3, 1.0])
+def test_a_simulation_counts_the_miners_each_seat_lost(material):
+    # Seat 0 duels its M05 against seat 1's M24: the M24 leaves the table and no gold moves, so the only
+    # change the evaluation sees is seat 1's miner of strength 4 (seat 1, to move, has no strike to make).
+    game = Game(2, layout({0: "M05", 1: "M24"}))
+    agent = ISMCTSAgent(material=material)
+    start = agent._standing(game)
+    sim = _Table(game, {}, [], colour_owners(2))
+    assert [sim.flip(p) for p in (0, 1)] == [CODE.index("M05"), CODE.index("M24")]
+    assert sim.miners_lost == [0, 4] and game.current_player == 1
+    swing = material * 4 / SCORE_SCALE
+    assert agent._evaluate(sim, start) == pytest.approx([swing, -swing])
+
+
 RUSH_GOLDS = ["G1", "G1", "G2", "G2", "G2", "G3", "G3", "G3"]
 
 
@@ -224,6 +238,8 @@ def test_gold_rush_takes_the_remembered_gold_with_human_memory(seed):
     ("horizon", -1), ("horizon", True), ("horizon", 1.5), ("horizon", "2"),
     ("exploration", -0.1), ("exploration", True), ("exploration", "0.7"), ("exploration", math.nan),
     ("exploration", None), ("exploration", math.inf),
+    ("material", -0.3), ("material", True), ("material", "0.3"), ("material", math.nan), ("material", None),
+    ("material", math.inf),
 ])
 def test_bad_arguments_are_refused_naming_the_value(argument, value):
     with pytest.raises(GoldRushError, match=re.escape(argument) + " must be .*got " + re.escape(repr(value))):
@@ -231,8 +247,8 @@ def test_bad_arguments_are_refused_naming_the_value(argument, value):
 
 
 def test_the_boundary_arguments_are_accepted():
-    agent = ISMCTSAgent(iterations=1, horizon=0, exploration=0)
-    assert (agent.iterations, agent.horizon, agent.exploration) == (1, 0, 0.0)
+    agent = ISMCTSAgent(iterations=1, horizon=0, exploration=0, material=0)
+    assert (agent.iterations, agent.horizon, agent.exploration, agent.material) == (1, 0, 0.0, 0.0)
     assert ISMCTSAgent(horizon=None).horizon is None
     assert ISMCTSAgent(exploration=2).exploration == 2.0
     numpy_ints = ISMCTSAgent(iterations=np.int64(50), horizon=np.int32(1), exploration=np.float32(0.5))
