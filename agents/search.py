@@ -18,7 +18,10 @@ What makes it cheap enough in pure Python:
 * All flips are public (D9): inside the search every player remembers every
   card revealed, as with perfect memory, and plays the rollout policy on
   that shared knowledge, never on the hidden deal.
-* Rollouts are short (``horizon`` turns) and the end is scored as each
+* Rollouts are short: ``horizon`` rounds past the tree, a round being a
+  turn of every seat, so that a rollout stops where the seat moving at the
+  tree's last node is about to move again (rollouts of two or three rounds
+  of the quick policy played worse; see the README). The end is scored as each
   seat's gain from the root against the others' mean, plus a share of the
   best strike the seat to move could make from remembered cards, less the
   strength of the miners each seat lost (``material`` per point; a miner
@@ -119,8 +122,9 @@ class _Table:
 class ISMCTSAgent(SeededPolicy):
     """Determinized Monte-Carlo tree search (see the module docstring).
 
-    ``iterations``: simulations per decision (the budget). ``horizon``: turns
-    a rollout plays past the tree (``None``: to the end of the game).
+    ``iterations``: simulations per decision (the budget). ``horizon``: rounds
+    (``num_players`` turns each) a rollout plays past the tree (``None``: to
+    the end of the game).
     ``exploration``: the UCT constant. ``material``: what a miner still on
     the table is worth to its owner, per point of strength, when a rollout
     stops before the Gold Rush (0 leaves it out).
@@ -128,7 +132,7 @@ class ISMCTSAgent(SeededPolicy):
 
     name = "ismcts"
 
-    def __init__(self, seed: int | None = None, iterations: int = 2000, horizon: int | None = 2,
+    def __init__(self, seed: int | None = None, iterations: int = 2000, horizon: int | None = 1,
                  exploration: float = 0.7, material: float = MATERIAL) -> None:
         super().__init__(seed)
         if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 1:
@@ -183,7 +187,7 @@ class ISMCTSAgent(SeededPolicy):
         # Unknown cards are flipped lowest position first, so a deal only needs its first few places drawn at
         # random (a partial shuffle): enough for every unknown card an iteration can turn within the horizon.
         count = len(unknown)
-        draws = count if self.horizon is None else min(count, DEALT_PER_TURN * (self.horizon + 2))
+        draws = count if self.horizon is None else min(count, DEALT_PER_TURN * (self.horizon * view.num_players + 2))
         randbelow = rng.random
         for _ in range(self.iterations):
             cards, deal = unseen.copy(), {}
@@ -223,7 +227,7 @@ class ISMCTSAgent(SeededPolicy):
         if self.horizon is None:
             limit = None
         else:
-            limit = game.turn + self.horizon
+            limit = game.turn + self.horizon * game.num_players
         while not game.is_finished and (limit is None or game.turn < limit):
             sim.flip(_rollout_position(sim, rng))
         value = self._evaluate(sim, start)

@@ -73,7 +73,7 @@ def test_it_is_registered_as_ismcts():
     assert AGENTS["ismcts"] is ISMCTSAgent
     agent = make_agent("ismcts", seed=1)
     assert isinstance(agent, ISMCTSAgent) and isinstance(agent, Policy) and agent.name == "ismcts"
-    assert (agent.iterations, agent.horizon, agent.exploration) == (2000, 2, 0.7)
+    assert (agent.iterations, agent.horizon, agent.exploration) == (2000, 1, 0.7)
 
 
 # --- seeds -------------------------------------------------------------------------------
@@ -197,6 +197,31 @@ def test_a_simulation_counts_the_miners_each_seat_lost(material):
     assert sim.miners_lost == [0, 4] and game.current_player == 1
     swing = material * 4 / SCORE_SCALE
     assert agent._evaluate(sim, start) == pytest.approx([swing, -swing])
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+@pytest.mark.parametrize("horizon", [0, 1, 2])
+def test_a_rollout_plays_whole_rounds_past_the_tree(num_players, horizon, monkeypatch):
+    # One iteration adds the node after the first flip of the current turn, then the rollout plays on: it must
+    # stop at the start of the turn `horizon` rounds later, where the same seat is about to move again.
+    env = raw_env(num_players=num_players)
+    env.reset(seed=3, options={"layout": layout({0: "G1", 1: "G2"})})
+    env.step(0)
+    env.step(1)  # two golds go back face down: the next seat has a choice to search
+    turn, seat = env.game.turn, env.game.current_player
+    assert (turn, seat) == (1, 1)
+    seen = []
+
+    def recording(self, sim, start):
+        seen.append((sim.game.turn, sim.game.current_player, sim.game.face_up))
+        return [0.0] * num_players
+
+    monkeypatch.setattr(ISMCTSAgent, "_evaluate", recording)
+    ISMCTSAgent(seed=0, iterations=1, horizon=horizon).act(env.view(seat))
+    if horizon == 0:
+        assert len(seen) == 1 and seen[0][:2] == (turn, seat) and seen[0][2] is not None  # mid-turn, at the leaf
+    else:
+        assert seen == [(turn + horizon * num_players, seat, None)]
 
 
 RUSH_GOLDS = ["G1", "G1", "G2", "G2", "G2", "G3", "G3", "G3"]
