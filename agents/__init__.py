@@ -4,13 +4,18 @@
 ``make_agent("greedy", seed=1)`` builds one by name; ``"ppo"`` is the
 trained model the package ships, a path ending in ``.npz`` or ``.zip`` any
 trained model (:mod:`agents.trained`), and a ``"module:Class"`` import path
-any class that follows the protocol.
+any class that follows the protocol. Any of them may end in keyword
+arguments for its constructor in brackets, ``"ismcts[iterations=500,horizon=2]"``:
+each value is read as a Python literal (``500``, ``0.3``, ``None``,
+``True``), or else kept as text.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
-from typing import Callable
+import inspect
+from typing import Any, Callable
 
 from goldrush_env.errors import GoldRushError
 from goldrush_env.policy import Policy
@@ -30,29 +35,91 @@ AGENTS: dict[str, Callable[..., Policy]] = {
 ``expert``; see the README ladder)."""
 
 
+def split_entrants(text: str) -> list[str]:
+    """The entrants in a comma-separated list, blanks dropped; a comma inside brackets belongs to its entrant's
+    options (``"ismcts[iterations=500,horizon=2],expert"`` is two entrants)."""
+    entrants, depth, start = [], 0, 0
+    for i, char in enumerate(text + ","):
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth = max(depth - 1, 0)
+        elif char == "," and depth == 0:
+            entrants.append(text[start:i].strip())
+            start = i + 1
+    return [entrant for entrant in entrants if entrant]
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """An entrant's name and its constructor options: ``"ismcts[iterations=500]"`` gives
+    ``("ismcts", {"iterations": 500})``; a name without brackets has no options."""
+    if not isinstance(spec, str):
+        raise GoldRushError(f"an agent is given by a string, got {spec!r}")
+    if "[" not in spec and "]" not in spec:
+        return spec, {}
+    name, bracket, rest = spec.partition("[")
+    if not bracket or not rest.endswith("]") or "[" in rest or "]" in rest[:-1] or not name:
+        raise GoldRushError(f"cannot read agent {spec!r}: options go in one pair of brackets at the end, "
+                            "as in 'ismcts[iterations=500,horizon=2]'")
+    options: dict[str, Any] = {}
+    for item in (part.strip() for part in rest[:-1].split(",")):
+        if not item:
+            continue
+        key, equals, text = (part.strip() for part in item.partition("="))
+        if not equals or not key.isidentifier():
+            raise GoldRushError(f"cannot read agent {spec!r}: each option is name=value, got {item!r}")
+        if key in options:
+            raise GoldRushError(f"cannot read agent {spec!r}: option {key!r} is given twice")
+        try:
+            options[key] = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            options[key] = text
+    return name, options
+
+
+def _build(spec: str, factory: Callable[..., Any], options: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+    """``factory(*args, **kwargs, **options)``, refusing an option the factory does not take."""
+    try:
+        parameters = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        parameters = None
+    if options and parameters is not None \
+            and not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        taken = [name for name, p in parameters.items() if name not in kwargs and p.kind in (
+            inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)][len(args):]
+        unknown = [key for key in options if key not in taken]
+        if unknown:
+            raise GoldRushError(f"agent {spec!r}: unknown option {unknown[0]!r}; it takes "
+                               f"{', '.join(taken) if taken else 'no options'}")
+    return factory(*args, **kwargs, **options)
+
+
 def make_agent(spec: str, seed: int | None = None) -> Policy:
-    """A player from a name in :data:`AGENTS` or a ``"package.module:Class"`` import path."""
-    if spec in AGENTS:
-        return AGENTS[spec](seed=seed)
-    if spec == "ppo" or spec.endswith((".npz", ".zip")):
+    """A player from a name in :data:`AGENTS`, ``"ppo"``, a model file or a ``"package.module:Class"`` import
+    path, each optionally followed by constructor options in brackets (see the module docstring)."""
+    name, options = parse_spec(spec)
+    if name in AGENTS:
+        return _build(spec, AGENTS[name], options, seed=seed)
+    if name == "ppo" or name.endswith((".npz", ".zip")):
         from agents.trained import SHIPPED_MODEL, TrainedPolicy
 
-        return TrainedPolicy(SHIPPED_MODEL if spec == "ppo" else spec, seed=seed)
-    if ":" not in spec:
-        raise GoldRushError(f"unknown agent {spec!r}: expected one of {sorted(AGENTS)}, 'ppo' (the shipped model), "
+        return _build(spec, TrainedPolicy, options, SHIPPED_MODEL if name == "ppo" else name, seed=seed)
+    if ":" not in name:
+        raise GoldRushError(f"unknown agent {name!r}: expected one of {sorted(AGENTS)}, 'ppo' (the shipped model), "
                            "a model file (.npz, .zip) or 'package.module:Class'")
-    module_name, _, class_name = spec.partition(":")
+    module_name, _, class_name = name.partition(":")
     try:
         factory = getattr(importlib.import_module(module_name), class_name)
     except (ImportError, AttributeError) as error:
-        raise GoldRushError(f"cannot load agent {spec!r}: {error}") from None
+        raise GoldRushError(f"cannot load agent {name!r}: {error}") from None
     try:
-        agent = factory(seed=seed)
-    except TypeError:
-        agent = factory()
+        agent = _build(spec, factory, options, seed=seed)
+    except TypeError:  # a class that takes no seed
+        agent = _build(spec, factory, options)
     if not isinstance(agent, Policy):
         raise GoldRushError(f"agent {spec!r} does not follow the policy protocol (reset(seed), act(view))")
     return agent
 
 
-__all__ = ["AGENTS", "make_agent", "RandomAgent", "GreedyAgent", "ExpertAgent", "ISMCTSAgent"]
+__all__ = ["AGENTS", "make_agent", "parse_spec", "split_entrants", "RandomAgent", "GreedyAgent", "ExpertAgent",
+           "ISMCTSAgent"]

@@ -24,12 +24,12 @@ from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_env.render import parse_square, square_name, to_text
 from goldrush_env.view import UNKNOWN, PlayerView
 
-from agents import AGENTS, make_agent
+from agents import AGENTS, make_agent, split_entrants
 from agents.arena import play_game
 
 
 def _names(text: str) -> list[str]:
-    return [name.strip() for name in text.split(",") if name.strip()]
+    return split_entrants(text)
 
 
 def _event_line(event, names: Sequence[str]) -> str:

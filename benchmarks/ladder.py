@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from agents import split_entrants
 from agents.tournament import run_tournament
 
 LADDER = "greedy/random,expert/greedy"
@@ -33,7 +34,7 @@ def main(argv: list[str] | None = None) -> None:
                         help=f"rungs to play, stronger/weaker, comma-separated (default: {LADDER})")
     parser.add_argument("--quick", action="store_true", help="20 games per pairing, 2 players")
     args = parser.parse_args(argv)
-    rungs = [tuple(pair.split("/")) for pair in args.pairs.split(",") if pair]
+    rungs = [tuple(pair.split("/")) for pair in split_entrants(args.pairs)]
     if not rungs or any(len(rung) != 2 for rung in rungs):
         parser.error(f"--pairs takes stronger/weaker pairs separated by commas, got {args.pairs!r}")
     if args.quick:

@@ -5,7 +5,7 @@ import functools
 import numpy as np
 import pytest
 
-from agents import AGENTS, make_agent
+from agents import AGENTS, make_agent, parse_spec, split_entrants
 from agents.arena import play_game
 from agents.expert import ExpertAgent
 from agents.greedy import GreedyAgent
@@ -116,6 +116,43 @@ def test_make_agent_by_import_path_and_errors():
         make_agent("agents.nothing:Agent")
     with pytest.raises(GoldRushError, match="does not follow the policy protocol"):
         make_agent("collections:OrderedDict")
+
+
+def test_options_in_brackets_reach_the_constructor():
+    agent = make_agent("ismcts[iterations=50, horizon=None,exploration=0.5]", seed=3)
+    assert (agent.iterations, agent.horizon, agent.exploration) == (50, None, 0.5)
+    assert make_agent("agents.search:ISMCTSAgent[material=0]").material == 0.0
+    assert make_agent("ppo[deterministic=False]").deterministic is False
+    assert parse_spec("expert") == ("expert", {}) and parse_spec("greedy[]") == ("greedy", {})
+    assert parse_spec("x[a=1,b=two,c='3',d=True]") == ("x", {"a": 1, "b": "two", "c": "3", "d": True})
+    # The same seed gives the same player with or without options spelled out at their defaults.
+    flips = [play_game([make_agent(spec, seed=5), make_agent("greedy")], seed=2).record["flips"]
+             for spec in ("ismcts[iterations=20]", "ismcts[iterations=20,horizon=1,exploration=0.7]")]
+    assert flips[0] == flips[1]
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("ismcts[iterations=50", "options go in one pair of brackets at the end"),
+    ("ismcts[iterations=50]x", "options go in one pair of brackets at the end"),
+    ("[iterations=50]", "options go in one pair of brackets at the end"),
+    ("ismcts[iterations]", "each option is name=value, got 'iterations'"),
+    ("ismcts[=3]", "each option is name=value, got '=3'"),
+    ("ismcts[iterations=5,iterations=6]", "option 'iterations' is given twice"),
+    ("ismcts[budget=5]", "unknown option 'budget'; it takes iterations, horizon, exploration, material$"),
+    ("greedy[seed=5]", "unknown option 'seed'; it takes no options"),
+    ("ppo[path='x.npz']", "unknown option 'path'; it takes deterministic$"),
+    ("ismcts[iterations=0]", "iterations must be an int >= 1, got 0"),
+    ("wizard[level=9]", "unknown agent 'wizard'"),
+])
+def test_bad_options_are_refused_by_name(spec, message):
+    with pytest.raises(GoldRushError, match=message):
+        make_agent(spec)
+
+
+def test_entrant_lists_split_outside_brackets():
+    assert split_entrants("ismcts[iterations=500,horizon=2], expert,,greedy") == [
+        "ismcts[iterations=500,horizon=2]", "expert", "greedy"]
+    assert split_entrants("") == [] and split_entrants("a/b,c[x=1,y=2]/d") == ["a/b", "c[x=1,y=2]/d"]
 
 
 def test_play_game_names_the_agent_that_flips_illegally():

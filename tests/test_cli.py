@@ -70,6 +70,14 @@ def test_bad_arguments_give_clear_errors():
     assert result.returncode == 2 and "--opponents needs 1 or 2 names" in result.stderr
     result = goldrush("tournament", "--agents", "greedy,wizard", "--games", "2")
     assert result.returncode == 2 and "unknown agent 'wizard'" in result.stderr
+    result = goldrush("tournament", "--agents", "greedy,ismcts[iterations=-1]", "--games", "2")
+    assert result.returncode == 2 and "iterations must be an int >= 1, got -1" in result.stderr
+
+
+def test_an_entrant_takes_options_on_the_command_line():
+    result = goldrush("watch", "--agents", "ismcts[iterations=5,horizon=0],greedy", "--seed", "1")
+    assert result.returncode == 0, result.stderr
+    assert "ismcts[iterations=5,horizon=0] (seat 0) flips" in result.stdout
 
 
 def test_tournament_command_writes_its_outputs(tmp_path):

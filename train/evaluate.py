@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal, Sequence
 
 import tyro
 
+from agents import split_entrants
 from agents.tournament import run_tournament
 
 
@@ -84,7 +85,7 @@ class Args:
 def main(argv: Sequence[str] | None = None) -> list[Row]:
     args = tyro.cli(Args, args=argv)
     start = time.perf_counter()
-    rows = evaluate(args.model, [a for a in args.agents.split(",") if a], num_players=args.players,
+    rows = evaluate(args.model, split_entrants(args.agents), num_players=args.players,
                     games=args.games, seed=args.seed, workers=args.workers, progress=True, memory=args.memory)
     print(table(rows))
     print(f"({args.players} players, {args.memory} memory, seed {args.seed}, {time.perf_counter() - start:.0f} s)")

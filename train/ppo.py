@@ -39,6 +39,7 @@ from typing import Any, Literal, Sequence
 
 import numpy as np
 
+from agents import split_entrants
 from goldrush_env.errors import GoldRushError
 
 SHIP_PATH = Path(__file__).resolve().parent.parent / "agents" / "models" / "ppo_2p.npz"
@@ -160,11 +161,11 @@ class Args:
 
     @property
     def curriculum_agents(self) -> list[str]:
-        return [name for name in self.curriculum.split(",") if name]
+        return split_entrants(self.curriculum)
 
     @property
     def evaluation_agents(self) -> list[str]:
-        return [name for name in self.eval_agents.split(",") if name]
+        return split_entrants(self.eval_agents)
 
 
 def make_env(args: Args, index: int, mix: dict[str, float]):
