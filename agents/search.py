@@ -20,8 +20,8 @@ What makes it cheap enough in pure Python:
   that shared knowledge, never on the hidden deal.
 * Rollouts are short: ``horizon`` rounds past the tree, a round being a
   turn of every seat, so that a rollout stops where the seat moving at the
-  tree's last node is about to move again (rollouts of two or three rounds
-  of the quick policy played worse; see the README). The end is scored as each
+  tree's last node is about to move again (none, two or three rounds of the
+  quick policy played worse; see the README). The end is scored as each
   seat's gain from the root against the others' mean, plus a share of the
   best strike the seat to move could make from remembered cards, less the
   strength of the miners each seat lost (``material`` per point; a miner
