@@ -21,11 +21,21 @@ What makes it cheap enough in pure Python:
 * Rollouts are short: ``horizon`` rounds past the tree, a round being a
   turn of every seat, so that a rollout stops where the seat moving at the
   tree's last node is about to move again (none, two or three rounds of the
-  quick policy played worse; see the README). The end is scored as each
-  seat's gain from the root against the others' mean, plus a share of the
-  best strike the seat to move could make from remembered cards, less the
-  strength of the miners each seat lost (``material`` per point; a miner
-  still on the table can carry gold later, which a short rollout cannot see).
+  quick policy played worse; see the README); a Gold Rush reached is played
+  out to the end, its few single flips deciding who takes the remembered
+  gold. The end is scored as each seat's gain from the root against the
+  others' mean, plus a share of the best strike the seat to move could make
+  from remembered cards, less the strength of the miners each seat lost
+  (``material`` per point; a miner still on the table can carry gold later,
+  which a short rollout cannot see).
+
+A node offers its moves one at a time (progressive widening): the rollout
+policy's move alone at first, one more each time ``1 + widening *
+sqrt(visits)`` grows. Without it, a decision reached through a chance card
+(the second flip after an unknown first one) is valued by one try of each
+of its moves, mostly bad ones, while a known first card puts the chance
+last, where it costs nothing: the search came to prefer turning a known
+card first where the expert turns an unknown one.
 
 ``iterations`` is the simulation budget per decision; the move played is the
 most visited action at the root (an unknown card is chosen at random among
@@ -53,6 +63,10 @@ DEALT_PER_TURN = 4
 
 SCORE_SCALE = 10.0
 """Points per unit of reward inside the search (rewards stay near [-2, 2])."""
+
+RUSH_REACH = 30
+"""With this many cards left or fewer, every unknown card is dealt at random: a rollout may reach the Gold Rush,
+which it plays to the end."""
 
 MATERIAL = 0.3
 """Default worth of a miner on the table to its owner, per point of strength (the expert's ``KILL_WEIGHT``)."""
@@ -127,13 +141,15 @@ class ISMCTSAgent(SeededPolicy):
     the end of the game).
     ``exploration``: the UCT constant. ``material``: what a miner still on
     the table is worth to its owner, per point of strength, when a rollout
-    stops before the Gold Rush (0 leaves it out).
+    stops before the Gold Rush (0 leaves it out). ``widening``: a node
+    offers ``1 + widening * sqrt(visits)`` of its moves, the rollout
+    policy's first (``None``: all of them from the first visit).
     """
 
     name = "ismcts"
 
     def __init__(self, seed: int | None = None, iterations: int = 2000, horizon: int | None = 1,
-                 exploration: float = 0.7, material: float = MATERIAL) -> None:
+                 exploration: float = 0.7, material: float = MATERIAL, widening: float | None = 1.0) -> None:
         super().__init__(seed)
         if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 1:
             raise GoldRushError(f"iterations must be an int >= 1, got {iterations!r}")
@@ -146,15 +162,21 @@ class ISMCTSAgent(SeededPolicy):
         if isinstance(material, bool) or not isinstance(material, (int, float, np.integer, np.floating)) \
                 or not 0 <= material < math.inf:
             raise GoldRushError(f"material must be a finite number >= 0, got {material!r}")
+        if widening is not None and (isinstance(widening, bool)
+                                     or not isinstance(widening, (int, float, np.integer, np.floating))
+                                     or not 0 < widening < math.inf):
+            raise GoldRushError(f"widening must be None (every move at once) or a finite number > 0, "
+                                f"got {widening!r}")
         self.iterations = int(iterations)
         self.horizon = None if horizon is None else int(horizon)
         self.exploration = float(exploration)
         self.material = float(material)
+        self.widening = None if widening is None else float(widening)
         self._kinds: dict[int, list[int]] = {}
 
     def __repr__(self) -> str:
         return (f"ISMCTSAgent(iterations={self.iterations}, horizon={self.horizon}, exploration={self.exploration}, "
-                f"material={self.material})")
+                f"material={self.material}, widening={self.widening})")
 
     # --- the decision -----------------------------------------------------------
 
@@ -187,7 +209,9 @@ class ISMCTSAgent(SeededPolicy):
         # Unknown cards are flipped lowest position first, so a deal only needs its first few places drawn at
         # random (a partial shuffle): enough for every unknown card an iteration can turn within the horizon.
         count = len(unknown)
-        draws = count if self.horizon is None else min(count, DEALT_PER_TURN * (self.horizon * view.num_players + 2))
+        draws = count
+        if self.horizon is not None and base.cards_left > RUSH_REACH:
+            draws = min(count, DEALT_PER_TURN * (self.horizon * view.num_players + 2))
         randbelow = rng.random
         for _ in range(self.iterations):
             cards, deal = unseen.copy(), {}
@@ -228,7 +252,9 @@ class ISMCTSAgent(SeededPolicy):
             limit = None
         else:
             limit = game.turn + self.horizon * game.num_players
-        while not game.is_finished and (limit is None or game.turn < limit):
+        # The Gold Rush is played out whatever the horizon: at most ten single flips, and who takes the
+        # remembered gold in it is most of what the last turns before it decide.
+        while not game.is_finished and (limit is None or game.turn < limit or game.gold_rush):
             sim.flip(_rollout_position(sim, rng))
         value = self._evaluate(sim, start)
         for node, key in path:
@@ -260,14 +286,19 @@ class ISMCTSAgent(SeededPolicy):
 
     def _select(self, node: _Node) -> tuple[int, int | None]:
         stats = node.stats
-        if len(stats) < len(node.actions):
-            for key, position in node.actions:
+        # Progressive widening: a node offers its first action (the rollout policy's) alone, and one more
+        # each time its visits allow, so that a decision reached through a chance card is valued by sensible
+        # moves rather than by a try of every move once.
+        width = len(node.actions) if self.widening is None else 1 + int(self.widening * math.sqrt(node.visits))
+        actions = node.actions[:width]
+        if len(stats) < len(actions):
+            for key, position in actions:
                 if key not in stats:
                     stats[key] = [0, 0.0]
                     return key, position
         scale = self.exploration * math.sqrt(math.log(node.visits))
-        best, choice = -math.inf, node.actions[0]
-        for action in node.actions:
+        best, choice = -math.inf, actions[0]
+        for action in actions:
             visits, total = stats[action[0]]
             score = total / visits + scale / math.sqrt(visits)
             if score > best:

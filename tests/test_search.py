@@ -16,7 +16,7 @@ import pytest
 
 from agents import AGENTS, make_agent
 from agents.arena import play_game
-from agents.search import SCORE_SCALE, ISMCTSAgent, _Table, card_kinds
+from agents.search import SCORE_SCALE, ISMCTSAgent, _Node, _Table, card_kinds
 from goldrush_env.aec import raw_env
 from goldrush_env.cards import CODE, COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE
 from goldrush_env.engine import Game, Outcome, colour_owners
@@ -55,7 +55,8 @@ def test_plays_only_legal_flips(num_players, memory):
 
 
 @pytest.mark.parametrize("options", [{"horizon": None, "iterations": 10}, {"horizon": 0}, {"exploration": 0},
-                                     {"exploration": 3.0, "horizon": 5}])
+                                     {"exploration": 3.0, "horizon": 5}, {"widening": None},
+                                     {"widening": 0.2, "horizon": 2}])
 def test_other_settings_also_play_legally(options):
     search = Checked(ISMCTSAgent(**{"iterations": SMALL, **options}))
     result = play_game([make_agent("expert"), search], seed=21, memory="human", memory_capacity=6)
@@ -204,8 +205,10 @@ def test_a_simulation_counts_the_miners_each_seat_lost(material):
 def test_a_rollout_plays_whole_rounds_past_the_tree(num_players, horizon, monkeypatch):
     # One iteration adds the node after the first flip of the current turn, then the rollout plays on: it must
     # stop at the start of the turn `horizon` rounds later, where the same seat is about to move again.
+    # The box's 35 miners fill positions 2 to 36, so that no rollout reaches the Gold Rush (played out in full).
+    miners = [f"M{colour}{value}" for colour in range(5) for value in (2, 2, 3, 3, 4, 4, 5)]
     env = raw_env(num_players=num_players)
-    env.reset(seed=3, options={"layout": layout({0: "G1", 1: "G2"})})
+    env.reset(seed=3, options={"layout": layout({0: "G1", 1: "G2", **dict(enumerate(miners, start=2))})})
     env.step(0)
     env.step(1)  # two golds go back face down: the next seat has a choice to search
     turn, seat = env.game.turn, env.game.current_player
@@ -222,6 +225,33 @@ def test_a_rollout_plays_whole_rounds_past_the_tree(num_players, horizon, monkey
         assert len(seen) == 1 and seen[0][:2] == (turn, seat) and seen[0][2] is not None  # mid-turn, at the leaf
     else:
         assert seen == [(turn + horizon * num_players, seat, None)]
+
+
+@pytest.mark.parametrize("widening, visits, offered", [(1.0, 2, 2), (1.0, 3, 2), (1.0, 4, 3), (1.0, 100, 6),
+                                                    (0.5, 15, 2), (0.5, 16, 3), (None, 2, 6)])
+def test_a_node_offers_more_moves_as_its_visits_grow(widening, visits, offered):
+    # Six moves, the rollout policy's first: with widening w a node visited v times offers 1 + int(w * sqrt(v))
+    # of them, in order; without widening, all six at once.
+    node = _Node(0, [(kind, kind) for kind in range(6)])
+    node.visits = visits
+    for kind in range(6):
+        node.stats[kind] = [1, 0.0]  # every move tried once and worth nothing: only the exploration term counts
+    agent = ISMCTSAgent(widening=widening)
+    seen = set()
+    for _ in range(50):
+        key, _ = agent._select(node)
+        seen.add(key)
+        node.stats[key][0] += 1  # a visit lowers the exploration term of that move (the node's stays put)
+    assert seen == set(range(offered))
+
+
+def test_an_untried_move_within_the_width_is_tried_first():
+    node = _Node(0, [(kind, kind) for kind in range(6)])
+    agent = ISMCTSAgent(widening=1.0)
+    assert agent._select(node) == (0, 0)  # a new node: only the rollout policy's move is offered
+    node.visits = 4
+    assert agent._select(node) == (1, 1) and agent._select(node) == (2, 2)  # width 3: the two untried ones
+    assert set(node.stats) == {0, 1, 2}
 
 
 RUSH_GOLDS = ["G1", "G1", "G2", "G2", "G2", "G3", "G3", "G3"]
@@ -246,6 +276,22 @@ def test_gold_rush_takes_the_remembered_gold(gold_at, seed):
     assert ISMCTSAgent(seed=seed, iterations=SMALL).act(env.view(0)) == gold_at
 
 
+@pytest.mark.parametrize("horizon", [0, 1])
+def test_a_rollout_plays_the_gold_rush_to_the_end(horizon, monkeypatch):
+    # In the Gold Rush each turn flips one card: a horizon counted in turns would stop with cards on the table,
+    # and their gold unclaimed. The rollout plays the rush out whatever the horizon.
+    env = gold_rush_scenario(40)
+    ends = []
+
+    def recording(self, sim, start):
+        ends.append((sim.game.is_over, sim.game.cards_left))
+        return [0.0, 0.0]
+
+    monkeypatch.setattr(ISMCTSAgent, "_evaluate", recording)
+    ISMCTSAgent(seed=0, iterations=5, horizon=horizon).act(env.view(0))
+    assert ends == [(True, 0)] * 5
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_gold_rush_takes_the_remembered_gold_with_human_memory(seed):
     env = gold_rush_scenario(0, seed=seed, memory="human", memory_capacity=6, forget_prob=0.0)
@@ -265,6 +311,8 @@ def test_gold_rush_takes_the_remembered_gold_with_human_memory(seed):
     ("exploration", None), ("exploration", math.inf),
     ("material", -0.3), ("material", True), ("material", "0.3"), ("material", math.nan), ("material", None),
     ("material", math.inf),
+    ("widening", 0), ("widening", -1.0), ("widening", True), ("widening", "1"), ("widening", math.nan),
+    ("widening", math.inf),
 ])
 def test_bad_arguments_are_refused_naming_the_value(argument, value):
     with pytest.raises(GoldRushError, match=re.escape(argument) + " must be .*got " + re.escape(repr(value))):
@@ -275,6 +323,7 @@ def test_the_boundary_arguments_are_accepted():
     agent = ISMCTSAgent(iterations=1, horizon=0, exploration=0, material=0)
     assert (agent.iterations, agent.horizon, agent.exploration, agent.material) == (1, 0, 0.0, 0.0)
     assert ISMCTSAgent(horizon=None).horizon is None
+    assert ISMCTSAgent(widening=None).widening is None and ISMCTSAgent(widening=np.float32(0.5)).widening == 0.5
     assert ISMCTSAgent(exploration=2).exploration == 2.0
     numpy_ints = ISMCTSAgent(iterations=np.int64(50), horizon=np.int32(1), exploration=np.float32(0.5))
     assert (numpy_ints.iterations, numpy_ints.horizon, numpy_ints.exploration) == (50, 1, 0.5)
