@@ -29,13 +29,18 @@ What makes it cheap enough in pure Python:
   (``material`` per point; a miner still on the table can carry gold later,
   which a short rollout cannot see).
 
-A node offers its moves one at a time (progressive widening): the rollout
-policy's move alone at first, one more each time ``1 + widening *
-sqrt(visits)`` grows. Without it, a decision reached through a chance card
-(the second flip after an unknown first one) is valued by one try of each
-of its moves, mostly bad ones, while a known first card puts the chance
-last, where it costs nothing: the search came to prefer turning a known
-card first where the expert turns an unknown one.
+Two things keep the search from undervaluing an unknown first card, whose
+worth depends on a second decision made after a chance card:
+
+* Progressive widening: a node offers the rollout policy's move alone at
+  first, one more each time ``1 + widening * sqrt(visits)`` grows, so a
+  decision with few visits is valued by sensible moves rather than by one
+  try of each.
+* A remembered card first, then an unknown one, makes the same pair as the
+  unknown card first and the remembered one second; the second order keeps
+  the choice open after seeing the unknown card, so it is the only one
+  searched: after a remembered first card the tree offers remembered cards
+  only (an unknown one if no other card is remembered).
 
 ``iterations`` is the simulation budget per decision; the move played is the
 most visited action at the root (an unknown card is chosen at random among
@@ -105,7 +110,7 @@ class _Node:
 class _Table:
     """The public side of one simulated game: which positions everyone has seen, and the rest."""
 
-    __slots__ = ("game", "known", "hidden", "owners", "miners_lost")
+    __slots__ = ("game", "known", "hidden", "owners", "miners_lost", "first_known")
 
     def __init__(self, game: Game, known: dict[int, int], hidden: list[int], owners: tuple[int, ...]) -> None:
         self.game = game
@@ -116,12 +121,16 @@ class _Table:
         """The seat owning each colour, -1 if unowned."""
         self.miners_lost = [0] * game.num_players
         """Per seat: the strength of the miners of its colours that left the table in this simulation."""
+        self.first_known = False
+        """Whether the card face up was remembered before this simulation flipped it (False at the root)."""
 
     def flip(self, position: int | None) -> int:
         """Flip a remembered ``position`` (or, for ``None``, the lowest unseen one); returns the card."""
+        remembered = position is not None
         if position is None:
             position = self.hidden.pop()
         event = self.game.flip(position)
+        self.first_known = remembered and self.game.face_up is not None
         known = self.known
         known[position] = event.card
         for gone in event.removed:
@@ -273,7 +282,10 @@ class ISMCTSAgent(SeededPolicy):
             if position != face_up and kinds[card] not in first:
                 first[kinds[card]] = position
         actions: list[tuple[int, int | None]] = list(first.items())
-        if sim.hidden:
+        # A remembered first card then an unknown one makes the same pair as the unknown card first and the
+        # remembered one second, which could still change course on seeing the unknown card: only the second
+        # order is searched.
+        if sim.hidden and not (sim.first_known and actions):
             actions.append((UNKNOWN_CARD, None))
         rng.shuffle(actions)
         # The rollout policy's choice is tried first, so a new node starts from a sensible move.

@@ -9,6 +9,7 @@ argument checks, and the card kinds that its tree is built on.
 
 import itertools
 import math
+import random
 import re
 
 import numpy as np
@@ -252,6 +253,32 @@ def test_an_untried_move_within_the_width_is_tried_first():
     node.visits = 4
     assert agent._select(node) == (1, 1) and agent._select(node) == (2, 2)  # width 3: the two untried ones
     assert set(node.stats) == {0, 1, 2}
+
+
+@pytest.mark.parametrize("first_known", [True, False])
+def test_after_a_remembered_first_card_only_remembered_cards_are_searched(first_known):
+    # Seat 0 remembers a G3 at 0 and an M04 at 1; positions 2 and 3 are unseen (an M22 and a G1 lie there).
+    # Turning the G3 first and an unknown card second makes a pair the other order makes too, with a choice
+    # left after the unknown card: after a remembered first card, the node offers remembered cards only.
+    game = Game(2, layout({0: "G3", 1: "M04", 2: "M22", 3: "G1"}))
+    kinds = card_kinds(2)
+    known = {0: CODE.index("G3"), 1: CODE.index("M04")}
+    sim = _Table(game, known, [3, 2], colour_owners(2))
+    sim.flip(0 if first_known else None)
+    node = ISMCTSAgent()._node(sim, kinds, random.Random(0))
+    keys = {key for key, _ in node.actions}
+    if first_known:
+        assert keys == {kinds[CODE.index("M04")]}
+    else:  # the unknown card at 2 was the M22: the G3 and M04 are remembered, and an unknown card is left
+        assert keys == {kinds[CODE.index("G3")], kinds[CODE.index("M04")], -1}
+
+
+def test_an_unknown_second_card_stays_when_nothing_else_is_remembered():
+    game = Game(2, layout({0: "G3", 2: "M22", 3: "G1"}))
+    sim = _Table(game, {0: CODE.index("G3")}, [3, 2], colour_owners(2))
+    sim.flip(0)
+    node = ISMCTSAgent()._node(sim, card_kinds(2), random.Random(0))
+    assert [key for key, _ in node.actions] == [-1]
 
 
 RUSH_GOLDS = ["G1", "G1", "G2", "G2", "G2", "G3", "G3", "G3"]
