@@ -2,6 +2,7 @@
 
 import ast
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -66,3 +67,17 @@ def test_ladder_benchmark_runs_in_quick_mode():
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "ladder.py"), "--quick", "--workers", "1"],
                          capture_output=True, text=True, check=True).stdout
     assert "| 2 | greedy | random | 20 |" in out and "| 2 | expert | greedy | 20 |" in out
+
+
+def test_flip_choices_benchmark_compares_with_the_expert():
+    script = str(ROOT / "benchmarks" / "flip_choices.py")
+    out = subprocess.run([sys.executable, script, "--agent", "greedy", "--games", "1", "--seed", "3"],
+                         capture_output=True, text=True, check=True, cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}).stdout
+    first, second = re.search(r"first flips: (\d+); greedy differs from expert in (\d+)", out).groups(), \
+        re.search(r"second flips: (\d+); greedy differs from expert in (\d+)", out).groups()
+    assert int(first[0]) > 10 and int(second[0]) > 10  # a whole game's decisions, both flips of a turn
+    assert 0 < int(first[1]) + int(second[1]) < int(first[0]) + int(second[0])  # greedy is not the expert
+    bad = subprocess.run([sys.executable, script, "--games", "0"], capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert bad.returncode == 2 and "--games must be at least 1, got 0" in bad.stderr
