@@ -1,11 +1,14 @@
 """``ismcts``: Monte-Carlo tree search over the cards it has not seen.
 
-Each iteration deals the cards the seat cannot place at random over the
-positions it does not know (a *determinization*: every deal consistent with
-what it saw is equally likely), builds that game with the engine
-(:meth:`Game.from_position` once, :meth:`Game.rearranged` per deal), walks
-down a search tree shared by all deals, adds one node, plays on with a fast
-rollout policy, and scores the end.
+Each iteration plays one *determinization*: the cards the seat cannot
+place are dealt at random over the positions it does not know, every deal
+consistent with what it saw being equally likely. The deal is drawn lazily:
+the game is built once with the engine (:meth:`Game.from_position`), each
+iteration plays a copy, and an unknown card takes its identity only when it
+is flipped, drawn from the cards still unaccounted for
+(:meth:`Game.exchange`: a shuffle done one card at a time). An iteration
+walks down a search tree shared by all deals, adds one node, plays on with a
+fast rollout policy, and scores the end.
 
 What makes it cheap enough in pure Python:
 
@@ -63,15 +66,8 @@ from goldrush_env.view import UNKNOWN, PlayerView
 UNKNOWN_CARD = -1
 """The action key "a card nobody has seen"."""
 
-DEALT_PER_TURN = 4
-"""Unknown cards dealt at random per turn an iteration may play (two flips, with room to spare)."""
-
 SCORE_SCALE = 10.0
 """Points per unit of reward inside the search (rewards stay near [-2, 2])."""
-
-RUSH_REACH = 30
-"""With this many cards left or fewer, every unknown card is dealt at random: a rollout may reach the Gold Rush,
-which it plays to the end."""
 
 MATERIAL = 0.3
 """Default worth of a miner on the table to its owner, per point of strength (the expert's ``KILL_WEIGHT``)."""
@@ -110,14 +106,17 @@ class _Node:
 class _Table:
     """The public side of one simulated game: which positions everyone has seen, and the rest."""
 
-    __slots__ = ("game", "known", "hidden", "owners", "miners_lost", "first_known")
+    __slots__ = ("game", "known", "hidden", "owners", "random", "miners_lost", "first_known")
 
-    def __init__(self, game: Game, known: dict[int, int], hidden: list[int], owners: tuple[int, ...]) -> None:
+    def __init__(self, game: Game, known: dict[int, int], hidden: list[int], owners: tuple[int, ...],
+                 rng: random.Random) -> None:
         self.game = game
         self.known = known
         self.hidden = hidden
         """Positions nobody has seen, highest first (``pop()`` takes the lowest)."""
         self.owners = owners
+        self.random = rng.random
+        """Draws the card an unseen position turns out to hold."""
         """The seat owning each colour, -1 if unowned."""
         self.miners_lost = [0] * game.num_players
         """Per seat: the strength of the miners of its colours that left the table in this simulation."""
@@ -125,10 +124,16 @@ class _Table:
         """Whether the card face up was remembered before this simulation flipped it (False at the root)."""
 
     def flip(self, position: int | None) -> int:
-        """Flip a remembered ``position`` (or, for ``None``, the lowest unseen one); returns the card."""
+        """Flip a remembered ``position`` (or, for ``None``, the lowest unseen one); returns the card.
+
+        An unseen card is drawn as it is flipped: any of the unseen positions' cards, each as likely."""
         remembered = position is not None
         if position is None:
-            position = self.hidden.pop()
+            hidden = self.hidden
+            draw = int(self.random() * len(hidden))
+            position = hidden.pop()
+            if draw < len(hidden):  # the card of another unseen position; the last index keeps its own
+                self.game.exchange(position, hidden[draw])
         event = self.game.flip(position)
         self.first_known = remembered and self.game.face_up is not None
         known = self.known
@@ -200,6 +205,8 @@ class ISMCTSAgent(SeededPolicy):
         unseen = [card for card in range(NUM_CARD_TYPES) for _ in range(view.unseen[card])]
         if len(unseen) != len(unknown):
             raise GoldRushError(f"inconsistent view: {len(unknown)} unknown positions but {len(unseen)} unseen cards")
+        # The unseen cards go to the unknown positions in any order: each iteration deals them afresh as they
+        # are flipped (_Table.flip).
         table = list(view.cards)
         for position, card in zip(unknown, unseen):
             table[position] = card
@@ -210,27 +217,13 @@ class ISMCTSAgent(SeededPolicy):
         hidden = unknown[::-1]
         rng = random.Random(int(self.rng.integers(2**63)))
         owners = colour_owners(view.num_players)
-        root = self._node(_Table(base, known, hidden, owners), kinds, rng)
+        root = self._node(_Table(base, known, hidden, owners, rng), kinds, rng)
         if len(root.actions) == 1:
             return self._position(root.actions[0], unknown, legal)
 
         start = self._standing(base)
-        # Unknown cards are flipped lowest position first, so a deal only needs its first few places drawn at
-        # random (a partial shuffle): enough for every unknown card an iteration can turn within the horizon.
-        count = len(unknown)
-        draws = count
-        if self.horizon is not None and base.cards_left > RUSH_REACH:
-            draws = min(count, DEALT_PER_TURN * (self.horizon * view.num_players + 2))
-        randbelow = rng.random
         for _ in range(self.iterations):
-            cards, deal = unseen.copy(), {}
-            for i in range(draws):
-                j = i + int(randbelow() * (count - i))
-                cards[i], cards[j] = cards[j], cards[i]
-                deal[unknown[i]] = cards[i]
-                deal[unknown[j]] = cards[j]
-            game = base.rearranged(list(deal), list(deal.values())) if deal else base.copy()
-            self._iterate(root, _Table(game, dict(known), hidden.copy(), owners), kinds, rng, start)
+            self._iterate(root, _Table(base.copy(), dict(known), hidden.copy(), owners, rng), kinds, rng, start)
         _, action = max((root.stats[key][0], i) for i, (key, _) in enumerate(root.actions) if key in root.stats)
         return self._position(root.actions[action], unknown, legal)
 

@@ -588,6 +588,34 @@ class Game:
                       "current_player": self._player, "face_up": self.face_up, "gold_rush": self._rush}
         return new
 
+    def exchange(self, a: int, b: int) -> None:
+        """Swap the face-down cards at positions ``a`` and ``b``, as if they had been dealt the other way round.
+
+        Search players use it to deal the cards they have not seen one at a
+        time, as they are flipped. Neither card may have been revealed by a
+        flip of this game's history, and the initial layout changes with the
+        table, so :meth:`to_dict` still replays to this game. Raises
+        :class:`~goldrush_env.errors.GoldRushError` (and changes nothing) for
+        a position out of range, empty, face up or revealed.
+        """
+        a = a if type(a) is int or not _is_int(a) else int(a)
+        b = b if type(b) is int or not _is_int(b) else int(b)
+        table = self._table
+        for position in (a, b):
+            if type(position) is not int or not 0 <= position < NUM_POSITIONS or table[position] == EMPTY \
+                    or position == self._face_up:
+                raise GoldRushError(f"exchange() takes face-down cards on the table: position {position!r} "
+                                    "is out of range, empty or face up")
+        if a == b:
+            return
+        for event in self._history:
+            if event.position == a or event.position == b:
+                raise GoldRushError(f"exchange() cannot move a card this game has revealed: position "
+                                    f"{event.position} was flipped on turn {event.turn}")
+        table[a], table[b] = table[b], table[a]
+        initial = list(self._initial)
+        initial[a], initial[b] = initial[b], initial[a]
+        self._initial = tuple(initial)
 
     def __deepcopy__(self, memo: dict) -> "Game":
         return self.copy()

@@ -1,8 +1,9 @@
-"""Games started part-way through play: Game.from_position, Game.rearranged and their saved form.
+"""Games started part-way through play: Game.from_position, Game.rearranged, Game.exchange and their saved form.
 
 A position copied out of a real game must play on exactly like the game it
 came from; an impossible position must be refused with an error naming the
-bad value; a rearranged copy swaps hidden cards and nothing else.
+bad value; a rearranged copy swaps hidden cards and nothing else, and so does
+Game.exchange, for two cards nobody has seen.
 """
 
 import re
@@ -417,6 +418,70 @@ def test_rearranged_refuses_what_is_not_a_reordering(make, message):
     with pytest.raises(GoldRushError, match=re.escape(message.format(positions[0]))):
         game.rearranged(positions, cards)
     assert game.to_dict() == before
+
+
+# --- exchanging two face-down cards -------------------------------------------------------
+
+
+def unrevealed(game):
+    """Face-down positions no flip of the game's history has shown."""
+    shown = {event.position for event in game.history}
+    return [p for p in game.legal_positions() if p not in shown]
+
+
+def test_exchange_swaps_two_cards_and_the_record_still_replays():
+    game = mid_game(seed=6, flips=15)
+    a, b = two_different_unrevealed(game)
+    table, standing_before = game.table, standing(game)
+    game.exchange(a, b)
+    assert game.table[a] == table[b] and game.table[b] == table[a]
+    assert all(game.table[p] == table[p] for p in range(64) if p not in (a, b))
+    assert standing(game) == standing_before
+    assert Game.from_dict(game.to_dict()) == game  # the deal it records now holds the swapped cards
+    advance(game, np.random.default_rng(2), 30)
+    assert Game.from_dict(game.to_dict()) == game
+
+
+def two_different_unrevealed(game):
+    hidden = unrevealed(game)
+    first = hidden[0]
+    return first, next(p for p in hidden if game.table[p] != game.table[first])
+
+
+def test_exchange_of_a_position_with_itself_changes_nothing():
+    game = mid_game()
+    before = game.to_dict()
+    game.exchange(unrevealed(game)[0], unrevealed(game)[0])
+    assert game.to_dict() == before
+
+
+def test_exchange_takes_numpy_ints():
+    game = mid_game(seed=6, flips=15)
+    a, b = two_different_unrevealed(game)
+    cards = game.table[a], game.table[b]
+    game.exchange(np.int64(a), np.int32(b))
+    assert (game.table[b], game.table[a]) == cards and all(type(c) is int for c in game.table)
+
+
+@pytest.mark.parametrize("pick, message", [
+    (lambda g: g.face_up, "position {} is out of range, empty or face up"),
+    (empty_position, "position {} is out of range, empty or face up"),
+    (lambda g: 64, "position 64 is out of range"),
+    (lambda g: -1, "position -1 is out of range"),
+    (lambda g: "a1", "position 'a1' is out of range"),
+    # A card shown by a flip and put back face down: moving it would contradict the record.
+    (lambda g: next(e.position for e in g.history if g.table[e.position] != EMPTY and e.position != g.face_up),
+     "cannot move a card this game has revealed: position {}"),
+])
+def test_exchange_refuses_a_card_that_is_not_face_down_and_unseen(pick, message):
+    game = mid_game()
+    assert game.face_up is not None and EMPTY in game.table
+    position = pick(game)
+    before = game.to_dict()
+    for pair in ((position, unrevealed(game)[0]), (unrevealed(game)[0], position)):
+        with pytest.raises(GoldRushError, match=re.escape(message.format(position))):
+            game.exchange(*pair)
+        assert game.to_dict() == before
 
 
 # --- saving games that started from a position ------------------------------------------

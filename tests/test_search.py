@@ -194,7 +194,7 @@ def test_a_simulation_counts_the_miners_each_seat_lost(material):
     game = Game(2, layout({0: "M05", 1: "M24"}))
     agent = ISMCTSAgent(material=material)
     start = agent._standing(game)
-    sim = _Table(game, {}, [], colour_owners(2))
+    sim = _Table(game, {}, [], colour_owners(2), random.Random(0))
     assert [sim.flip(p) for p in (0, 1)] == [CODE.index("M05"), CODE.index("M24")]
     assert sim.miners_lost == [0, 4] and game.current_player == 1
     swing = material * 4 / SCORE_SCALE
@@ -263,19 +263,36 @@ def test_after_a_remembered_first_card_only_remembered_cards_are_searched(first_
     game = Game(2, layout({0: "G3", 1: "M04", 2: "M22", 3: "G1"}))
     kinds = card_kinds(2)
     known = {0: CODE.index("G3"), 1: CODE.index("M04")}
-    sim = _Table(game, known, [3, 2], colour_owners(2))
+    sim = _Table(game, known, [3, 2], colour_owners(2), random.Random(0))
     sim.flip(0 if first_known else None)
     node = ISMCTSAgent()._node(sim, kinds, random.Random(0))
     keys = {key for key, _ in node.actions}
     if first_known:
         assert keys == {kinds[CODE.index("M04")]}
-    else:  # the unknown card at 2 was the M22: the G3 and M04 are remembered, and an unknown card is left
+    else:  # the card turned at 2 is face up: the G3 and M04 are remembered, and one unknown card is left
         assert keys == {kinds[CODE.index("G3")], kinds[CODE.index("M04")], -1}
+
+
+def test_an_unseen_card_is_drawn_uniformly_when_it_is_flipped():
+    # Three unseen positions hold a G1, a G2 and a G3 in the engine's copy. The search deals them as they are
+    # flipped: over many draws each order of the three cards comes up about as often (a sixth each).
+    codes = {5: "G1", 6: "G2", 7: "G3"}
+    game = Game(2, layout(codes))
+    trials, orders = 3000, {}
+    rng = random.Random(11)
+    for _ in range(trials):
+        sim = _Table(game.copy(), {}, [7, 6, 5], colour_owners(2), rng)
+        order = tuple(CODE[sim.flip(None)] for _ in range(3))  # a first card, a second card, then the next turn
+        orders[order] = orders.get(order, 0) + 1
+        assert sorted(sim.game.initial_layout[p] for p in codes) == sorted(CODE.index(c) for c in codes.values())
+    assert set(orders) == set(itertools.permutations(codes.values()))
+    expected, spread = trials / 6, math.sqrt(trials * (1 / 6) * (5 / 6))
+    assert all(abs(count - expected) < 4 * spread for count in orders.values()), orders
 
 
 def test_an_unknown_second_card_stays_when_nothing_else_is_remembered():
     game = Game(2, layout({0: "G3", 2: "M22", 3: "G1"}))
-    sim = _Table(game, {0: CODE.index("G3")}, [3, 2], colour_owners(2))
+    sim = _Table(game, {0: CODE.index("G3")}, [3, 2], colour_owners(2), random.Random(0))
     sim.flip(0)
     node = ISMCTSAgent()._node(sim, card_kinds(2), random.Random(0))
     assert [key for key, _ in node.actions] == [-1]
