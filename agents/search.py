@@ -115,9 +115,9 @@ class _Table:
         self.hidden = hidden
         """Positions nobody has seen, highest first (``pop()`` takes the lowest)."""
         self.owners = owners
+        """The seat owning each colour, -1 if unowned."""
         self.random = rng.random
         """Draws the card an unseen position turns out to hold."""
-        """The seat owning each colour, -1 if unowned."""
         self.miners_lost = [0] * game.num_players
         """Per seat: the strength of the miners of its colours that left the table in this simulation."""
         self.first_known = False
