@@ -32,7 +32,7 @@ What makes it cheap enough in pure Python:
   (``material`` per point; a miner still on the table can carry gold later,
   which a short rollout cannot see).
 
-Two things keep the search from undervaluing an unknown first card, whose
+Three things keep the search from undervaluing an unknown first card, whose
 worth depends on a second decision made after a chance card:
 
 * Progressive widening: a node offers the rollout policy's move alone at
@@ -44,6 +44,11 @@ worth depends on a second decision made after a chance card:
   the choice open after seeing the unknown card, so it is the only one
   searched: after a remembered first card the tree offers remembered cards
   only (an unknown one if no other card is remembered).
+* A remembered first card that acts with no other remembered card (no
+  strike, duel or dynamite it could make) can only lead to "nothing": a
+  pass, which leaves the unknown cards, and first use of what they show, to
+  the next player. A short rollout cannot see that cost, so while unknown
+  cards are left such a card is not searched as a first flip.
 
 ``iterations`` is the simulation budget per decision; the move played is the
 most visited action at the root (an unknown card is chosen at random among
@@ -58,7 +63,7 @@ import random
 import numpy as np
 
 from goldrush_env.cards import COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE
-from goldrush_env.engine import Game, colour_owners
+from goldrush_env.engine import Game, Outcome, colour_owners, pair_outcome
 from goldrush_env.errors import GoldRushError
 from goldrush_env.policy import SeededPolicy
 from goldrush_env.view import UNKNOWN, PlayerView
@@ -71,6 +76,11 @@ SCORE_SCALE = 10.0
 
 MATERIAL = 0.3
 """Default worth of a miner on the table to its owner, per point of strength (the expert's ``KILL_WEIGHT``)."""
+
+
+PARTNERS = [frozenset(other for other in range(NUM_CARD_TYPES) if pair_outcome(card, other) is not Outcome.NOTHING)
+            for card in range(NUM_CARD_TYPES)]
+"""Per card id: the cards it makes a strike, a duel or dynamite with (dynamite with itself too)."""
 
 
 def card_kinds(num_players: int) -> list[int]:
@@ -275,6 +285,14 @@ class ISMCTSAgent(SeededPolicy):
             if position != face_up and kinds[card] not in first:
                 first[kinds[card]] = position
         actions: list[tuple[int, int | None]] = list(first.items())
+        if face_up is None and sim.hidden and not game.gold_rush:
+            # A remembered first card that no other remembered card acts with can only make "nothing": a pass
+            # that leaves the unknown cards to the next player. While unknown cards are left it is not searched.
+            known = sim.known
+            present = set(known.values())
+            actions = [(key, position) for key, position in actions
+                       if (len(known) > 1 if known[position] == DYNAMITE
+                           else not PARTNERS[known[position]].isdisjoint(present))]
         # A remembered first card then an unknown one makes the same pair as the unknown card first and the
         # remembered one second, which could still change course on seeing the unknown card: only the second
         # order is searched.

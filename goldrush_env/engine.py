@@ -61,7 +61,7 @@ from goldrush_env.cards import (
 )
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 
-__all__ = ["Game", "FlipEvent", "Outcome", "colour_owners", "SERIAL_FORMAT"]
+__all__ = ["Game", "FlipEvent", "Outcome", "colour_owners", "pair_outcome", "SERIAL_FORMAT"]
 
 SERIAL_FORMAT = "goldrush-game/1"
 
@@ -178,6 +178,16 @@ def _pair_rules() -> list[tuple[Outcome, bool, bool, int, int]]:
 
 
 _PAIR = _pair_rules()
+
+
+def pair_outcome(first: int, second: int) -> Outcome:
+    """What turning card ``first`` then card ``second`` (card ids) in a normal turn does:
+    ``STRIKE``, ``DUEL``, ``DYNAMITE`` or ``NOTHING``. The same for either order."""
+    for name, card in (("first", first), ("second", second)):
+        if not _is_int(card) or not 0 <= card < NUM_CARD_TYPES:
+            raise GoldRushError(f"{name} must be a card id from 0 to {NUM_CARD_TYPES - 1}, got {card!r}")
+    return _PAIR[int(first) * NUM_CARD_TYPES + int(second)][0]
+
 _event = tuple.__new__  # FlipEvent without the Python-level __new__ frame, for the hot path
 _RUSH_GOLD, _RUSH_DISCARD, _FIRST = Outcome.RUSH_GOLD, Outcome.RUSH_DISCARD, Outcome.FIRST
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from goldrush_env.cards import EMPTY, card_code, parse_card
-from goldrush_env.engine import Game, Outcome, colour_owners
-from goldrush_env.errors import IllegalFlipError, LayoutError
+from goldrush_env.cards import BOX_COUNT, CODE, EMPTY, NUM_CARD_TYPES, card_code, parse_card
+from goldrush_env.engine import Game, Outcome, colour_owners, pair_outcome
+from goldrush_env.errors import GoldRushError, IllegalFlipError, LayoutError
 from conftest import layout
 
 def new_game(cards: dict[int, str], players: int = 2, background: bool = True, **options) -> Game:
@@ -132,6 +132,24 @@ def test_dynamite_removes_both_cards_and_gold_is_lost(first, second):
 
 
 # --- D1 colours and seats -------------------------------------------------------------------------
+
+
+def test_pair_outcome_tells_what_a_pair_does_before_it_is_turned():
+    # Every ordered pair of card ids, turned in a game where both lie on the table: pair_outcome says the same.
+    for first in range(NUM_CARD_TYPES):
+        for second in range(NUM_CARD_TYPES):
+            if first == second and BOX_COUNT[first] < 2:
+                continue  # the box has one miner of value 5 per colour
+            game = Game(2, layout({0: CODE[first], 1: CODE[second]}))
+            game.flip(0)
+            assert game.flip(1).outcome is pair_outcome(first, second) is pair_outcome(second, first)
+
+
+@pytest.mark.parametrize("first, second, named", [(25, 0, "first"), (-1, 0, "first"), (0, "G1", "second"),
+                                                   (True, 0, "first"), (0, 1.0, "second")])
+def test_pair_outcome_refuses_what_is_not_a_card_id(first, second, named):
+    with pytest.raises(GoldRushError, match=f"{named} must be a card id from 0 to 24, got "):
+        pair_outcome(first, second)
 
 
 @pytest.mark.parametrize("players, owners", [

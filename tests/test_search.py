@@ -210,10 +210,12 @@ def test_a_rollout_plays_whole_rounds_past_the_tree(num_players, horizon, monkey
     miners = [f"M{colour}{value}" for colour in range(5) for value in (2, 2, 3, 3, 4, 4, 5)]
     env = raw_env(num_players=num_players)
     env.reset(seed=3, options={"layout": layout({0: "G1", 1: "G2", **dict(enumerate(miners, start=2))})})
-    env.step(0)
-    env.step(1)  # two golds go back face down: the next seat has a choice to search
+    # Two golds, then two miners of value 3, go back face down: the next seat has a choice to search (the
+    # M03 could strike either gold).
+    for position in (0, 1, 4, 11):
+        env.step(position)
     turn, seat = env.game.turn, env.game.current_player
-    assert (turn, seat) == (1, 1)
+    assert env.game.scores == (0,) * num_players and turn == 2 and seat == 2 % num_players
     seen = []
 
     def recording(self, sim, start):
@@ -288,6 +290,39 @@ def test_an_unseen_card_is_drawn_uniformly_when_it_is_flipped():
     assert set(orders) == set(itertools.permutations(codes.values()))
     expected, spread = trials / 6, math.sqrt(trials * (1 / 6) * (5 / 6))
     assert all(abs(count - expected) < 4 * spread for count in orders.values()), orders
+
+
+@pytest.mark.parametrize("remembered, offered", [
+    # A G4 and a weak own miner (M02) do nothing together: turning either first is a pass, so only an
+    # unknown card is offered.
+    ({0: "G4", 1: "M02"}, set()),
+    # Dynamite acts with anything remembered, and the G4 acts with the dynamite.
+    ({0: "G4", 1: "M02", 2: "D"}, {"G4", "M02", "D"}),
+    # A strong miner strikes the G4 and beats the M02: all three act with something.
+    ({0: "G4", 1: "M02", 2: "M35"}, {"G4", "M02", "M35"}),
+    # Two G4 do nothing together.
+    ({0: "G4", 1: "G4"}, set()),
+])
+def test_a_first_card_that_can_only_make_nothing_is_not_searched(remembered, offered):
+    game = Game(2, layout({**remembered, 10: "G1", 11: "M23"}))
+    kinds = card_kinds(2)
+    known = {p: CODE.index(code) for p, code in remembered.items()}
+    sim = _Table(game, known, [11, 10], colour_owners(2), random.Random(0))
+    node = ISMCTSAgent()._node(sim, kinds, random.Random(0))
+    assert {key for key, _ in node.actions} == {kinds[CODE.index(code)] for code in offered} | {-1}
+
+
+def test_a_pass_is_searched_when_no_unknown_card_is_left():
+    # Eleven cards, all remembered (more than ten: no Gold Rush yet). The G4 acts with none of them, but
+    # with no unknown card to turn instead, a pass may be the best move left.
+    codes = ["G4", "G1", "G1", "G2", "G2", "G2", "G3", "M02", "M12", "M03", "M13"]
+    game = Game(2, layout(dict(enumerate(codes)), background=False))
+    assert not game.gold_rush
+    kinds = card_kinds(2)
+    sim = _Table(game, {p: CODE.index(code) for p, code in enumerate(codes)}, [], colour_owners(2),
+                 random.Random(0))
+    node = ISMCTSAgent()._node(sim, kinds, random.Random(0))
+    assert {key for key, _ in node.actions} == {kinds[CODE.index(code)] for code in codes}
 
 
 def test_an_unknown_second_card_stays_when_nothing_else_is_remembered():
