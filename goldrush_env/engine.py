@@ -178,6 +178,8 @@ def _pair_rules() -> list[tuple[Outcome, bool, bool, int, int]]:
 
 
 _PAIR = _pair_rules()
+_event = tuple.__new__  # FlipEvent without the Python-level __new__ frame, for the hot path
+_RUSH_GOLD, _RUSH_DISCARD, _FIRST = Outcome.RUSH_GOLD, Outcome.RUSH_DISCARD, Outcome.FIRST
 
 
 def pair_outcome(first: int, second: int) -> Outcome:
@@ -187,9 +189,6 @@ def pair_outcome(first: int, second: int) -> Outcome:
         if not _is_int(card) or not 0 <= card < NUM_CARD_TYPES:
             raise GoldRushError(f"{name} must be a card id from 0 to {NUM_CARD_TYPES - 1}, got {card!r}")
     return _PAIR[int(first) * NUM_CARD_TYPES + int(second)][0]
-
-_event = tuple.__new__  # FlipEvent without the Python-level __new__ frame, for the hot path
-_RUSH_GOLD, _RUSH_DISCARD, _FIRST = Outcome.RUSH_GOLD, Outcome.RUSH_DISCARD, Outcome.FIRST
 
 
 class Game:
