@@ -131,9 +131,6 @@ def test_dynamite_removes_both_cards_and_gold_is_lost(first, second):
     assert (game.scores, game.gold_cards, game.cards_left) == ((0, 0), (0, 0), 12)
 
 
-# --- D1 colours and seats -------------------------------------------------------------------------
-
-
 def test_pair_outcome_tells_what_a_pair_does_before_it_is_turned():
     # Every ordered pair of card ids, turned in a game where both lie on the table: pair_outcome says the same.
     for first in range(NUM_CARD_TYPES):
@@ -150,6 +147,9 @@ def test_pair_outcome_tells_what_a_pair_does_before_it_is_turned():
 def test_pair_outcome_refuses_what_is_not_a_card_id(first, second, named):
     with pytest.raises(GoldRushError, match=f"{named} must be a card id from 0 to 24, got "):
         pair_outcome(first, second)
+
+
+# --- D1 colours and seats -------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("players, owners", [
