@@ -205,9 +205,16 @@ class ISMCTSAgent(SeededPolicy):
     # --- the decision -----------------------------------------------------------
 
     def act(self, view: PlayerView) -> int:
+        return self.decide(view)[0]
+
+    def decide(self, view: PlayerView) -> tuple[int, np.ndarray]:
+        """Search once; return the position :meth:`act` flips and the search's policy: the share of the root's
+        visits per position (an action's share goes to every position it stands for, evenly), the soft target
+        :mod:`train.imitation` teaches a network. The two draw the same random numbers, so a seeded agent
+        plays the same game through either."""
         legal = view.legal_positions
         if len(legal) == 1:
-            return legal[0]
+            return legal[0], self._shares(view, [((legal[0], legal[0]), 1.0)])
         kinds = self._kinds.get(view.num_players)
         if kinds is None:
             kinds = self._kinds[view.num_players] = card_kinds(view.num_players)
@@ -229,13 +236,33 @@ class ISMCTSAgent(SeededPolicy):
         owners = colour_owners(view.num_players)
         root = self._node(_Table(base, known, hidden, owners, rng), kinds, rng)
         if len(root.actions) == 1:
-            return self._position(root.actions[0], unknown, legal)
+            return self._position(root.actions[0], unknown, legal), self._shares(view, [(root.actions[0], 1.0)])
 
         start = self._standing(base)
         for _ in range(self.iterations):
             self._iterate(root, _Table(base.copy(), dict(known), hidden.copy(), owners, rng), kinds, rng, start)
         _, action = max((root.stats[key][0], i) for i, (key, _) in enumerate(root.actions) if key in root.stats)
-        return self._position(root.actions[action], unknown, legal)
+        visited = [(action, root.stats[action[0]][0] / root.visits) for action in root.actions
+                   if action[0] in root.stats]
+        return self._position(root.actions[action], unknown, legal), self._shares(view, visited)
+
+    def _shares(self, view: PlayerView, weighted: list[tuple[tuple[int, int | None], float]]) -> np.ndarray:
+        """Spread each action's weight over the legal positions it stands for: a remembered card's over every
+        legal position holding a card of its kind, an unknown card's over the legal unknown positions."""
+        legal = view.legal_positions
+        kinds = self._kinds.get(view.num_players) or card_kinds(view.num_players)
+        cards = view.cards
+        shares = np.zeros(len(cards), np.float64)
+        for (_, position), weight in weighted:
+            if position is None:
+                targets = [p for p in legal if cards[p] == UNKNOWN]
+            elif cards[position] == UNKNOWN:
+                targets = [position]
+            else:
+                kind = kinds[cards[position]]
+                targets = [p for p in legal if cards[p] != UNKNOWN and kinds[cards[p]] == kind]
+            shares[targets] += weight / len(targets)
+        return shares / shares.sum()
 
     def _position(self, action: tuple[int, int | None], unknown: list[int], legal: list[int]) -> int:
         _, position = action

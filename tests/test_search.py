@@ -23,6 +23,7 @@ from goldrush_env.cards import CODE, COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CA
 from goldrush_env.engine import Game, Outcome, colour_owners
 from goldrush_env.errors import GoldRushError
 from goldrush_env.policy import Policy
+from goldrush_env.view import UNKNOWN
 from conftest import BACKGROUND, Checked, layout
 
 SMALL = 30
@@ -331,6 +332,34 @@ def test_an_unknown_second_card_stays_when_nothing_else_is_remembered():
     sim.flip(0)
     node = ISMCTSAgent()._node(sim, card_kinds(2), random.Random(0))
     assert [key for key, _ in node.actions] == [-1]
+
+
+def test_decide_plays_as_act_and_spreads_the_root_visits_over_positions():
+    # Two agents with one seed: one acts, the other decides; they must flip alike through a whole game, and
+    # the policy decide returns is a distribution over the legal positions in which positions the search
+    # cannot tell apart (unknown ones; remembered cards of one kind) share alike.
+    env = raw_env(num_players=2)
+    env.reset(seed=21)
+    acting, deciding = ISMCTSAgent(seed=5, iterations=SMALL), ISMCTSAgent(seed=5, iterations=SMALL)
+    kinds = card_kinds(2)
+    spread = 0
+    while not env.game.is_finished:
+        view = env.view(env.game.current_player)
+        position, shares = deciding.decide(view)
+        assert acting.act(view) == position
+        legal = np.asarray(view.action_mask, bool)
+        assert shares.shape == legal.shape and shares.sum() == pytest.approx(1.0)
+        assert np.all(shares[~legal] == 0) and shares[position] > 0
+        cards = np.asarray(view.cards)
+        unknown = legal & (cards == UNKNOWN)
+        if unknown.any():
+            assert np.ptp(shares[unknown]) < 1e-12
+        for kind in set(kinds[c] for c in cards[legal & (cards >= 0)]):
+            alike = legal & (cards >= 0) & (np.array([kinds[c] if c >= 0 else -1 for c in cards]) == kind)
+            assert np.ptp(shares[alike]) < 1e-12
+        spread += int(np.count_nonzero(shares) > 1)
+        env.step(position)
+    assert spread > 10, "the search's policy should rarely be a single position"
 
 
 RUSH_GOLDS = ["G1", "G1", "G2", "G2", "G2", "G3", "G3", "G3"]

@@ -55,7 +55,9 @@ def test_opponent_mix_follows_the_curriculum_and_the_league():
 @pytest.mark.parametrize("bad, message", [(["--total-timesteps", "0"], "--total-timesteps must be an int >= 1"),
                                           (["--promote-at", "1.5"], "--promote-at must be in"),
                                           (["--num-players", "6"], "--num-players must be 2 to 5"),
-                                          (["--ship", "--num-players", "3"], "--ship is for the 2-player")])
+                                          (["--ship", "--num-players", "3"], "--ship is for the 2-player"),
+                                          (["--imitation-data", "nowhere.npz"],
+                                           "--imitation-data 'nowhere.npz' is not a file")])
 def test_bad_arguments_are_refused(tmp_path, bad, message):
     with pytest.raises(GoldRushError, match=message):
         main(["--run-dir", str(tmp_path / "run")] + TINY + bad)
@@ -75,7 +77,8 @@ def test_tiny_run_writes_every_output(tmp_path):
     summary = main(["--run-dir", str(run), "--total-timesteps", "512", "--eval-every", "256",
                     "--checkpoint-every", "256", "--num-players", "3"] + TINY)
     assert summary["steps"] >= 512
-    assert summary["imitation"]["decisions"] > 0 and 0 <= summary["imitation"]["agreement"] <= 1
+    [phase] = summary["imitation"]["phases"]
+    assert summary["imitation"]["decisions"] == phase["decisions"] > 0 and 0 <= phase["agreement"] <= 1
     for name in ("args.json", "state.json", "summary.json", "eval.csv", "curves.png", "final.zip", "model.npz"):
         assert (run / name).is_file(), name
     assert sorted(p.name for p in (run / "checkpoints").iterdir()) == ["step_000000256.zip", "step_000000512.zip"]
@@ -236,3 +239,16 @@ def test_a_run_can_start_from_saved_weights(tmp_path):
             np.testing.assert_allclose(after[name], before[name], atol=1e-6)
     with pytest.raises(GoldRushError, match="does not fit this run's \\(--width 16"):
         main(["--run-dir", str(tmp_path / "other")] + TINY + ["--width", "16", "--init-from", str(start)])
+
+
+def test_a_warm_start_fits_saved_decisions_after_the_games(tmp_path):
+    from train.imitation import collect, save
+
+    data = tmp_path / "search.npz"
+    save(collect(1, teacher="ismcts[iterations=10]", seed=2, workers=1), data)
+    run = tmp_path / "run"
+    summary = main(["--run-dir", str(run)] + TINY + ["--imitation-data", str(data), "--total-timesteps", "128",
+                                                     "--eval-every", "128", "--checkpoint-every", "128"])
+    games, saved = summary["imitation"]["phases"]
+    assert games["source"] == "2 games of expert" and saved["source"] == str(data)
+    assert summary["imitation"]["decisions"] == games["decisions"] + saved["decisions"]

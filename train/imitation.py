@@ -2,19 +2,32 @@
 
 :func:`collect` plays seeded games between copies of a scripted player (the
 expert by default) and records, for every decision, the observation, the
-legal mask, the flip chosen and the return that followed (the seat's points
-gained from then on against the others', the sum of the ``"score"`` reward
-to the end). :func:`pretrain` fits the network's logits to the flips
-(cross-entropy over legal positions) and its value to the returns. PPO then
-starts from a player of roughly the teacher's strength instead of a random
-one, which on two CPU cores saves most of a training budget.
+legal mask, the flip chosen, the teacher's policy (a distribution over
+positions: the search's visit shares for a teacher with a ``decide(view)``
+method such as ``ismcts``, the flip itself for the others) and the return
+that followed (the seat's points gained from then on against the others',
+the sum of the ``"score"`` reward to the end). :func:`pretrain` fits the
+network's logits to the policies (cross-entropy over legal positions) and
+its value to the returns. PPO then starts from a player of roughly the
+teacher's strength instead of a random one, which on two CPU cores saves
+most of a training budget.
+
+A search teacher costs seconds a game, so its decisions are collected once
+and saved (:func:`save`, :func:`load`), from the command line::
+
+    python -m train.imitation --teacher ismcts --games 100 --seed 1 --out runs/ismcts-1.npz
+
+and given to ``python -m train.ppo --imitation-data FILE...``.
 """
 
 from __future__ import annotations
 
+import argparse
 import multiprocessing
 import os
-from typing import Any
+import time
+from pathlib import Path
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -24,18 +37,29 @@ from goldrush_env.cards import NUM_POSITIONS
 from goldrush_env.encoder import OBSERVATION_SIZE
 
 
-def _play(job: tuple[str, int, int, dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+FIELDS = ("observations", "masks", "actions", "targets", "returns")
+"""What a decision records; the arrays of a data set, one row per decision."""
+
+
+def _play(job: tuple[str, int, int, dict[str, Any]]) -> tuple[np.ndarray, ...]:
     teacher, num_players, seed, config = job
     env = raw_env(num_players=num_players, **config)
     env.reset(seed=seed, options={"first_player": seed % num_players})
     seeds = np.random.SeedSequence(seed).spawn(num_players)
     players = [make_agent(teacher, seed=int(s.generate_state(1)[0])) for s in seeds]
     game = env.game
-    observations, masks, actions, seats, standing = [], [], [], [], []
+    observations, masks, actions, targets, seats, standing = [], [], [], [], [], []
     while not game.is_finished:
         seat = game.current_player
         view = env.view(seat)
-        position = players[seat].act(view)
+        decide = getattr(players[seat], "decide", None)
+        if decide is None:
+            position = players[seat].act(view)
+            policy = np.zeros(NUM_POSITIONS, np.float32)
+            policy[position] = 1.0
+        else:
+            position, policy = decide(view)
+        targets.append(policy)
         observations.append(view.observation)
         masks.append(view.action_mask.astype(bool))
         actions.append(position)
@@ -44,7 +68,8 @@ def _play(job: tuple[str, int, int, dict[str, Any]]) -> tuple[np.ndarray, np.nda
         env.step(position)
     final = [_relative(game.scores, seat) for seat in range(num_players)]
     returns = np.array([final[seat] - before for seat, before in zip(seats, standing)], np.float32) / 10.0
-    return np.array(observations, np.float32), np.array(masks), np.array(actions, np.int64), returns
+    return (np.array(observations, np.float32), np.array(masks), np.array(actions, np.int64),
+            np.array(targets, np.float32), returns)
 
 
 def _relative(scores: tuple[int, ...], seat: int) -> float:
@@ -54,7 +79,7 @@ def _relative(scores: tuple[int, ...], seat: int) -> float:
 
 def collect(games: int, num_players: int = 2, teacher: str = "expert", seed: int = 0, workers: int | None = None,
             **config: Any) -> dict[str, np.ndarray]:
-    """Decisions of ``games`` seeded games of ``teacher`` against itself: observations, masks, actions, returns."""
+    """Decisions of ``games`` seeded games of ``teacher`` against itself (the arrays named in :data:`FIELDS`)."""
     jobs = [(teacher, num_players, seed * 1_000_003 + game, config) for game in range(games)]
     workers = workers or os.cpu_count() or 1
     if workers == 1:
@@ -62,22 +87,49 @@ def collect(games: int, num_players: int = 2, teacher: str = "expert", seed: int
     else:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             parts = pool.map(_play, jobs, chunksize=max(1, games // (workers * 8)))
-    data = {key: np.concatenate([part[i] for part in parts]) for i, key in
-            enumerate(("observations", "masks", "actions", "returns"))}
+    data = {key: np.concatenate([part[i] for part in parts]) for i, key in enumerate(FIELDS)}
     assert data["observations"].shape[1] == OBSERVATION_SIZE and data["masks"].shape[1] == NUM_POSITIONS
     return data
 
 
+def save(data: dict[str, np.ndarray], path: str | Path, **about: Any) -> Path:
+    """Write a data set to ``path`` (.npz), with ``about`` (teacher, games, seed...) kept beside the arrays."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **data, about=np.array(repr(about)))
+    return path
+
+
+def load(*paths: str | Path) -> dict[str, np.ndarray]:
+    """Read data sets written by :func:`save` and join them; refuses a file that lacks one of :data:`FIELDS`
+    or whose observations do not have this version's size."""
+    parts = []
+    for path in paths:
+        with np.load(path) as stored:
+            missing = [key for key in FIELDS if key not in stored]
+            if missing:
+                raise ValueError(f"{path} is not an imitation data set: it lacks {missing}")
+            part = {key: stored[key] for key in FIELDS}
+        if part["observations"].shape[1:] != (OBSERVATION_SIZE,) or part["targets"].shape[1:] != (NUM_POSITIONS,):
+            raise ValueError(f"{path} holds observations of size {part['observations'].shape[1:]}, this version "
+                             f"encodes {OBSERVATION_SIZE}")
+        parts.append(part)
+    if not parts:
+        raise ValueError("load needs at least one file")
+    return {key: np.concatenate([part[key] for part in parts]) for key in FIELDS}
+
+
 def pretrain(net: Any, data: dict[str, np.ndarray], epochs: int = 3, batch_size: int = 512, lr: float = 1e-3,
              seed: int = 0) -> dict[str, float]:
-    """Fit ``net`` (a :class:`train.network.GoldNet`) to the teacher's flips and returns; returns the last
-    epoch's mean loss and the share of flips it copies exactly."""
+    """Fit ``net`` (a :class:`train.network.GoldNet`) to the teacher's policies and returns; returns the last
+    epoch's mean loss and the share of the teacher's flips that are the network's most likely ones."""
     import torch
 
     generator = torch.Generator().manual_seed(seed)
     obs = torch.as_tensor(data["observations"])
     masks = torch.as_tensor(data["masks"])
     actions = torch.as_tensor(data["actions"])
+    targets = torch.as_tensor(data["targets"])
     returns = torch.as_tensor(data["returns"])
     optimizer = torch.optim.Adam(net.parameters(), lr=lr)
     stats: dict[str, float] = {}
@@ -88,7 +140,7 @@ def pretrain(net: Any, data: dict[str, np.ndarray], epochs: int = 3, batch_size:
             index = order[start:start + batch_size]
             logits, values = net(obs[index])
             logits = logits.masked_fill(~masks[index], -1e9)
-            policy_loss = torch.nn.functional.cross_entropy(logits, actions[index])
+            policy_loss = -(targets[index] * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
             value_loss = torch.nn.functional.mse_loss(values, returns[index])
             loss = policy_loss + 0.5 * value_loss
             optimizer.zero_grad()
@@ -98,3 +150,34 @@ def pretrain(net: Any, data: dict[str, np.ndarray], epochs: int = 3, batch_size:
             agree += float((logits.argmax(dim=1) == actions[index]).sum())
         stats = {"loss": total_loss / len(order), "agreement": agree / len(order)}
     return stats
+
+
+def main(argv: Sequence[str] | None = None) -> Path:
+    parser = argparse.ArgumentParser(prog="python -m train.imitation",
+                                     description="Collect a teacher's decisions for the warm start of train.ppo.")
+    parser.add_argument("--teacher", default="ismcts", help="the agent copied, against itself (default: ismcts)")
+    parser.add_argument("--games", type=int, default=100, help="games to play (default: 100)")
+    parser.add_argument("--num-players", type=int, default=2, help="players per game (default: 2)")
+    parser.add_argument("--seed", type=int, default=0, help="seeds the deals and the teachers (default: 0)")
+    parser.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
+    parser.add_argument("--memory", default="perfect", help="the players' memory model (default: perfect)")
+    parser.add_argument("--out", required=True, help="the .npz file to write")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games must be >= 1, got {args.games}")
+    if not 2 <= args.num_players <= 5:
+        parser.error(f"--num-players must be 2 to 5, got {args.num_players}")
+    if args.workers is not None and args.workers < 1:
+        parser.error(f"--workers must be >= 1, got {args.workers}")
+    start = time.perf_counter()
+    data = collect(args.games, num_players=args.num_players, teacher=args.teacher, seed=args.seed,
+                   workers=args.workers, memory=args.memory)
+    path = save(data, args.out, teacher=args.teacher, games=args.games, num_players=args.num_players,
+                seed=args.seed, memory=args.memory)
+    print(f"{len(data['actions']):,} decisions of {args.games} games of {args.teacher} in "
+          f"{time.perf_counter() - start:.0f} s: {path}")
+    return path
+
+
+if __name__ == "__main__":
+    main()

@@ -67,7 +67,10 @@ class Args:
     imitation_lr: float = 2e-3
     """Adam step size of the warm start."""
     teacher: str = "expert"
-    """The scripted player the warm start copies."""
+    """The player the warm start copies in --imitation-games games against itself."""
+    imitation_data: tuple[str, ...] = ()
+    """Decisions saved by ``python -m train.imitation`` (.npz files, e.g. of the ismcts search), fitted after
+    the --imitation-games ones with the same epochs and step size."""
     num_envs: int = 8
     """Games played in parallel to collect experience."""
     vec_env: Literal["subproc", "dummy", "batched"] = "subproc"
@@ -149,6 +152,10 @@ class Args:
         if self.vec_env == "batched" and self.memory != "perfect":
             raise GoldRushError("--vec-env batched plays with perfect memory: use --memory perfect or another "
                                 "--vec-env")
+        for path in self.imitation_data:
+            if not Path(path).is_file():
+                raise GoldRushError(f"--imitation-data {path!r} is not a file (write one with python -m "
+                                    "train.imitation)")
         if self.ship and self.num_players != 2:
             raise GoldRushError("--ship is for the 2-player model: use --num-players 2")
 
@@ -347,22 +354,34 @@ def _load_weights(model: Any, path: str) -> None:
 
 
 def _warm_start(args: Args, model: Any) -> dict[str, Any]:
-    """Copy the teacher's flips into the network before PPO (see train/imitation.py)."""
-    from train.imitation import collect, pretrain
+    """Copy the teacher's flips into the network before PPO (see train/imitation.py): first those of
+    --imitation-games games, then those of the --imitation-data files."""
+    from train.imitation import collect, load, pretrain
 
     import torch
 
     start = time.perf_counter()
     torch.set_num_threads(os.cpu_count() or 1)  # nothing else runs meanwhile
-    print(f"warm start: {args.imitation_games} games of {args.teacher} against itself...", flush=True)
-    data = collect(args.imitation_games, num_players=args.num_players, teacher=args.teacher, seed=args.seed,
-                   memory=args.memory)
-    stats = pretrain(model.policy.gold_net(), data, epochs=args.imitation_epochs, lr=args.imitation_lr,
-                     seed=args.seed)
+    phases = []
+    if args.imitation_games:
+        print(f"warm start: {args.imitation_games} games of {args.teacher} against itself...", flush=True)
+        phases.append((f"{args.imitation_games} games of {args.teacher}",
+                       collect(args.imitation_games, num_players=args.num_players, teacher=args.teacher,
+                               seed=args.seed, memory=args.memory)))
+    if args.imitation_data:
+        phases.append((", ".join(args.imitation_data), load(*args.imitation_data)))
+    stats: dict[str, Any] = {"phases": []}
+    for source, data in phases:
+        fitted = pretrain(model.policy.gold_net(), data, epochs=args.imitation_epochs, lr=args.imitation_lr,
+                          seed=args.seed)
+        fitted.update(source=source, decisions=len(data["actions"]))
+        stats["phases"].append(fitted)
+        print(f"warm start: {fitted['decisions']:,} decisions ({source}), {args.imitation_epochs} epochs, "
+              f"loss {fitted['loss']:.3f}, picks {fitted['agreement']:.1%} of the teacher's flips", flush=True)
     torch.set_num_threads(args.threads)
-    stats.update(decisions=len(data["actions"]), seconds=round(time.perf_counter() - start, 1))
-    print(f"warm start: {stats['decisions']:,} decisions, {args.imitation_epochs} epochs, loss {stats['loss']:.3f}, "
-          f"copies {stats['agreement']:.1%} of the flips exactly ({stats['seconds']:.0f} s)", flush=True)
+    stats.update(decisions=sum(phase["decisions"] for phase in stats["phases"]),
+                 seconds=round(time.perf_counter() - start, 1))
+    print(f"warm start: {stats['seconds']:.0f} s", flush=True)
     return stats
 
 
@@ -419,7 +438,7 @@ def train(args: Args) -> dict[str, Any]:
         if not resuming and args.init_from:
             _load_weights(model, args.init_from)
             print(f"starting from the weights of {args.init_from}", flush=True)
-        if not resuming and args.imitation_games:
+        if not resuming and (args.imitation_games or args.imitation_data):
             state.imitation = _warm_start(args, model)
             state.wall_s = time.perf_counter() - started
             state.save()

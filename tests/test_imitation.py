@@ -1,0 +1,92 @@
+"""The warm start's data: collected from a teacher, saved, loaded, fitted."""
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from goldrush_env.cards import NUM_POSITIONS  # noqa: E402
+from goldrush_env.encoder import OBSERVATION_SIZE  # noqa: E402
+from train.imitation import FIELDS, collect, load, main, pretrain, save  # noqa: E402
+from train.network import GoldNet  # noqa: E402
+
+
+def test_a_scripted_teacher_teaches_its_flips():
+    data = collect(2, teacher="expert", seed=3, workers=1)
+    n = len(data["actions"])
+    assert n > 50 and all(len(data[key]) == n for key in FIELDS)
+    assert data["observations"].shape == (n, OBSERVATION_SIZE) and data["targets"].shape == (n, NUM_POSITIONS)
+    assert data["masks"][np.arange(n), data["actions"]].all()
+    one_hot = np.zeros((n, NUM_POSITIONS), np.float32)
+    one_hot[np.arange(n), data["actions"]] = 1
+    np.testing.assert_array_equal(data["targets"], one_hot)
+
+
+def test_a_search_teacher_teaches_its_visit_shares():
+    data = collect(1, teacher="ismcts[iterations=30]", seed=3, workers=1)
+    targets, masks, actions = data["targets"], data["masks"], data["actions"]
+    np.testing.assert_allclose(targets.sum(axis=1), 1, atol=1e-5)
+    assert np.all(targets[~masks] == 0) and np.all(targets[np.arange(len(actions)), actions] > 0)
+    assert np.mean(np.count_nonzero(targets, axis=1) > 1) > 0.5  # mostly a spread, not the flip alone
+
+
+def test_collection_is_reproducible_with_a_seed():
+    first, again = collect(2, teacher="ismcts[iterations=10]", seed=7, workers=2), \
+        collect(2, teacher="ismcts[iterations=10]", seed=7, workers=1)
+    for key in FIELDS:
+        np.testing.assert_array_equal(first[key], again[key])
+
+
+def test_saved_data_loads_and_joins(tmp_path):
+    part = collect(1, seed=1, workers=1)
+    other = collect(1, seed=2, workers=1)
+    save(part, tmp_path / "a.npz", teacher="expert")
+    save(other, tmp_path / "b.npz", teacher="expert")
+    joined = load(tmp_path / "a.npz", tmp_path / "b.npz")
+    for key in FIELDS:
+        np.testing.assert_array_equal(joined[key], np.concatenate([part[key], other[key]]))
+
+
+def test_a_file_that_is_not_a_data_set_is_refused_by_name(tmp_path):
+    np.savez(tmp_path / "weights.npz", observations=np.zeros((2, OBSERVATION_SIZE), np.float32))
+    with pytest.raises(ValueError, match=r"weights\.npz is not an imitation data set: it lacks \['masks'"):
+        load(tmp_path / "weights.npz")
+    data = {key: value[:, :5] if key == "observations" else value for key, value in collect(1, workers=1).items()}
+    save(data, tmp_path / "old.npz")
+    with pytest.raises(ValueError, match=r"old\.npz holds observations of size \(5,\)"):
+        load(tmp_path / "old.npz")
+
+
+def masked_entropy_ratio(net, data):
+    """The network's entropy over the legal positions as a share of the uniform distribution's, on average."""
+    with torch.no_grad():
+        logits = net(torch.as_tensor(data["observations"]))[0].masked_fill(~torch.as_tensor(data["masks"]), -1e9)
+        p = torch.softmax(logits, dim=1)
+        entropy = -(p * torch.log(p.clamp_min(1e-12))).sum(dim=1)
+    return float((entropy / torch.log(torch.as_tensor(data["masks"].sum(axis=1), dtype=torch.float32))).mean())
+
+
+def test_pretraining_fits_the_targets_not_only_the_flips():
+    # The same decisions, two teachers: one spreads every target evenly over the legal positions, the other
+    # names the flip. Fitted to the first the network stays near uniform; fitted to the second it does not.
+    data = collect(3, seed=5, workers=1)
+    data = {key: value[data["masks"].sum(axis=1) > 1] for key, value in data.items()}
+    spread = {**data, "targets": (data["masks"] / data["masks"].sum(axis=1, keepdims=True)).astype(np.float32)}
+    ratios = []
+    for fitted in (spread, data):
+        torch.manual_seed(0)
+        net = GoldNet(width=16, context=8)
+        pretrain(net, fitted, epochs=30, batch_size=64, lr=3e-3)
+        ratios.append(masked_entropy_ratio(net, fitted))
+    assert ratios[0] > 0.98 and ratios[1] < ratios[0] - 0.1, ratios
+
+
+def test_the_command_writes_a_data_set(tmp_path, capsys):
+    path = main(["--teacher", "greedy", "--games", "2", "--seed", "4", "--workers", "1",
+                 "--out", str(tmp_path / "sub" / "greedy.npz")])
+    assert path == tmp_path / "sub" / "greedy.npz"
+    assert "of 2 games of greedy in" in capsys.readouterr().out
+    np.testing.assert_array_equal(load(path)["actions"], collect(2, teacher="greedy", seed=4, workers=1)["actions"])
+    with pytest.raises(SystemExit):
+        main(["--games", "0", "--out", str(tmp_path / "x.npz")])
+    assert "--games must be >= 1, got 0" in capsys.readouterr().err
