@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import NamedTuple
 
 import numpy as np
 
@@ -157,6 +158,21 @@ class _Table:
         return event.card
 
 
+class Decision(NamedTuple):
+    """What :meth:`ISMCTSAgent.decide` found."""
+
+    position: int
+    """The position flipped (for "an unknown card", one of the unknown positions at random)."""
+    move: np.ndarray
+    """The move played as a distribution over the positions (64): even over every position it stands for,
+    all the unknown legal ones for "an unknown card", all the legal ones holding a card of its kind for a
+    remembered card. The target :mod:`train.imitation` teaches a network."""
+    visits: np.ndarray
+    """The share of the root's visits per position, each move's share spread as in ``move``. (Its most
+    likely single position can be a remembered card's even where the unknown cards got most visits, spread
+    thin over many positions, so a network taught it and played greedily leans to remembered cards.)"""
+
+
 class ISMCTSAgent(SeededPolicy):
     """Determinized Monte-Carlo tree search (see the module docstring).
 
@@ -205,16 +221,16 @@ class ISMCTSAgent(SeededPolicy):
     # --- the decision -----------------------------------------------------------
 
     def act(self, view: PlayerView) -> int:
-        return self.decide(view)[0]
+        return self.decide(view).position
 
-    def decide(self, view: PlayerView) -> tuple[int, np.ndarray]:
-        """Search once; return the position :meth:`act` flips and the search's policy: the share of the root's
-        visits per position (an action's share goes to every position it stands for, evenly), the soft target
-        :mod:`train.imitation` teaches a network. The two draw the same random numbers, so a seeded agent
-        plays the same game through either."""
+    def decide(self, view: PlayerView) -> Decision:
+        """Search once; return the position :meth:`act` flips, with the move it stands for and the share of
+        the root's visits per position (see :class:`Decision`). The two draw the same random numbers, so a
+        seeded agent plays the same game through either."""
         legal = view.legal_positions
         if len(legal) == 1:
-            return legal[0], self._shares(view, [((legal[0], legal[0]), 1.0)])
+            only = self._spread(view, [((legal[0], legal[0]), 1.0)])
+            return Decision(legal[0], only, only)
         kinds = self._kinds.get(view.num_players)
         if kinds is None:
             kinds = self._kinds[view.num_players] = card_kinds(view.num_players)
@@ -236,7 +252,8 @@ class ISMCTSAgent(SeededPolicy):
         owners = colour_owners(view.num_players)
         root = self._node(_Table(base, known, hidden, owners, rng), kinds, rng)
         if len(root.actions) == 1:
-            return self._position(root.actions[0], unknown, legal), self._shares(view, [(root.actions[0], 1.0)])
+            only = self._spread(view, [(root.actions[0], 1.0)])
+            return Decision(self._position(root.actions[0], unknown, legal), only, only)
 
         start = self._standing(base)
         for _ in range(self.iterations):
@@ -244,9 +261,11 @@ class ISMCTSAgent(SeededPolicy):
         _, action = max((root.stats[key][0], i) for i, (key, _) in enumerate(root.actions) if key in root.stats)
         visited = [(action, root.stats[action[0]][0] / root.visits) for action in root.actions
                    if action[0] in root.stats]
-        return self._position(root.actions[action], unknown, legal), self._shares(view, visited)
+        played = root.actions[action]
+        return Decision(self._position(played, unknown, legal), self._spread(view, [(played, 1.0)]),
+                        self._spread(view, visited))
 
-    def _shares(self, view: PlayerView, weighted: list[tuple[tuple[int, int | None], float]]) -> np.ndarray:
+    def _spread(self, view: PlayerView, weighted: list[tuple[tuple[int, int | None], float]]) -> np.ndarray:
         """Spread each action's weight over the legal positions it stands for: a remembered card's over every
         legal position holding a card of its kind, an unknown card's over the legal unknown positions."""
         legal = view.legal_positions

@@ -334,10 +334,11 @@ def test_an_unknown_second_card_stays_when_nothing_else_is_remembered():
     assert [key for key, _ in node.actions] == [-1]
 
 
-def test_decide_plays_as_act_and_spreads_the_root_visits_over_positions():
-    # Two agents with one seed: one acts, the other decides; they must flip alike through a whole game, and
-    # the policy decide returns is a distribution over the legal positions in which positions the search
-    # cannot tell apart (unknown ones; remembered cards of one kind) share alike.
+def test_decide_plays_as_act_and_spreads_its_move_and_visits_over_positions():
+    # Two agents with one seed: one acts, the other decides; they must flip alike through a whole game. The
+    # move and the visit shares decide returns are distributions over the legal positions in which positions
+    # the search cannot tell apart (unknown ones; remembered cards of one kind) share alike; the move is one
+    # of those classes, the one holding the flip.
     env = raw_env(num_players=2)
     env.reset(seed=21)
     acting, deciding = ISMCTSAgent(seed=5, iterations=SMALL), ISMCTSAgent(seed=5, iterations=SMALL)
@@ -345,21 +346,24 @@ def test_decide_plays_as_act_and_spreads_the_root_visits_over_positions():
     spread = 0
     while not env.game.is_finished:
         view = env.view(env.game.current_player)
-        position, shares = deciding.decide(view)
+        position, move, visits = deciding.decide(view)
         assert acting.act(view) == position
         legal = np.asarray(view.action_mask, bool)
-        assert shares.shape == legal.shape and shares.sum() == pytest.approx(1.0)
-        assert np.all(shares[~legal] == 0) and shares[position] > 0
         cards = np.asarray(view.cards)
-        unknown = legal & (cards == UNKNOWN)
-        if unknown.any():
-            assert np.ptp(shares[unknown]) < 1e-12
-        for kind in set(kinds[c] for c in cards[legal & (cards >= 0)]):
-            alike = legal & (cards >= 0) & (np.array([kinds[c] if c >= 0 else -1 for c in cards]) == kind)
-            assert np.ptp(shares[alike]) < 1e-12
-        spread += int(np.count_nonzero(shares) > 1)
+        kind_of = np.array([kinds[c] if c >= 0 else -1 for c in cards])
+        classes = [legal & (cards == UNKNOWN)] + [legal & (cards >= 0) & (kind_of == kind)
+                                                  for kind in set(kind_of[legal & (cards >= 0)])]
+        for shares in (move, visits):
+            assert shares.shape == legal.shape and shares.sum() == pytest.approx(1.0)
+            assert np.all(shares[~legal] == 0) and shares[position] > 0
+            for alike in classes:
+                if alike.any():
+                    assert np.ptp(shares[alike]) < 1e-12
+        [played] = [alike for alike in classes if alike[position]]
+        np.testing.assert_allclose(move, played / played.sum())
+        spread += int(np.count_nonzero(visits) > np.count_nonzero(move))
         env.step(position)
-    assert spread > 10, "the search's policy should rarely be a single position"
+    assert spread > 10, "the visits should often go to more than the move played"
 
 
 RUSH_GOLDS = ["G1", "G1", "G2", "G2", "G2", "G3", "G3", "G3"]

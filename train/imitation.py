@@ -1,13 +1,13 @@
-"""A warm start for PPO: teach the policy network to copy a scripted player first.
+"""A warm start for PPO: teach the policy network to copy a teacher first.
 
-:func:`collect` plays seeded games between copies of a scripted player (the
-expert by default) and records, for every decision, the observation, the
-legal mask, the flip chosen, the teacher's policy (a distribution over
-positions: the search's visit shares for a teacher with a ``decide(view)``
-method such as ``ismcts``, the flip itself for the others) and the return
-that followed (the seat's points gained from then on against the others',
+:func:`collect` plays seeded games between copies of a teacher (the expert
+by default) and records, for every decision, the observation, the legal
+mask, the flip chosen, the teacher's move as a distribution over positions
+(for a teacher with a ``decide(view)`` method, such as ``ismcts``, the move
+spread evenly over the positions it stands for, every unknown one for "an
+unknown card"; for the others the flip itself) and the return that followed (the seat's points gained from then on against the others',
 the sum of the ``"score"`` reward to the end). :func:`pretrain` fits the
-network's logits to the policies (cross-entropy over legal positions) and
+network's logits to those targets (cross-entropy over legal positions) and
 its value to the returns. PPO then starts from a player of roughly the
 teacher's strength instead of a random one, which on two CPU cores saves
 most of a training budget.
@@ -58,7 +58,8 @@ def _play(job: tuple[str, int, int, dict[str, Any]]) -> tuple[np.ndarray, ...]:
             policy = np.zeros(NUM_POSITIONS, np.float32)
             policy[position] = 1.0
         else:
-            position, policy = decide(view)
+            decision = decide(view)
+            position, policy = decision.position, decision.move
         targets.append(policy)
         observations.append(view.observation)
         masks.append(view.action_mask.astype(bool))
