@@ -52,7 +52,7 @@ def test_opponent_mix_follows_the_curriculum_and_the_league():
         opponent_mix(["random"], 3, [], 0.0)
 
 
-@pytest.mark.parametrize("bad, message", [(["--total-timesteps", "0"], "--total-timesteps must be an int >= 1"),
+@pytest.mark.parametrize("bad, message", [(["--total-timesteps", "-1"], "--total-timesteps must be an int >= 0"),
                                           (["--promote-at", "1.5"], "--promote-at must be in"),
                                           (["--num-players", "6"], "--num-players must be 2 to 5"),
                                           (["--ship", "--num-players", "3"], "--ship is for the 2-player"),
@@ -242,13 +242,15 @@ def test_a_run_can_start_from_saved_weights(tmp_path):
 
 
 def test_a_warm_start_fits_saved_decisions_after_the_games(tmp_path):
+    # With no PPO steps the run saves and evaluates the warm start alone.
     from train.imitation import collect, save
 
     data = tmp_path / "search.npz"
     save(collect(1, teacher="ismcts[iterations=10]", seed=2, workers=1), data)
     run = tmp_path / "run"
-    summary = main(["--run-dir", str(run)] + TINY + ["--imitation-data", str(data), "--total-timesteps", "128",
-                                                     "--eval-every", "128", "--checkpoint-every", "128"])
+    summary = main(["--run-dir", str(run)] + TINY + ["--imitation-data", str(data), "--total-timesteps", "0"])
     games, saved = summary["imitation"]["phases"]
     assert games["source"] == "2 games of expert" and saved["source"] == str(data)
     assert summary["imitation"]["decisions"] == games["decisions"] + saved["decisions"]
+    assert summary["steps"] == 0 and [r["opponent"] for r in summary["final_evaluation"]] == ["random", "greedy"]
+    assert (run / "model.npz").is_file() and not (run / "checkpoints").exists()

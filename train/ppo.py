@@ -56,7 +56,8 @@ class Args:
     num_players: int = 2
     """Players per game (2 to 5); the learner takes a random seat each episode."""
     total_timesteps: int = 150_000
-    """Learner decisions of PPO (the default is a short run; the shipped model used 300k)."""
+    """Learner decisions of PPO (the default is a short run; the shipped model used 300k). 0: no PPO, the
+    warm start alone is saved and evaluated (to see what it gives)."""
     init_from: str | None = None
     """Start PPO from these network weights (a .npz model, e.g. the shipped agents/models/ppo_2p.npz, or a
     .zip checkpoint) instead of random ones; use it with --imitation-games 0 to fine-tune a model."""
@@ -129,7 +130,7 @@ class Args:
 
     def check(self) -> None:
         """Refuse values that cannot work, naming them."""
-        positive = ["total_timesteps", "imitation_epochs", "num_envs", "n_steps", "batch_size", "n_epochs",
+        positive = ["imitation_epochs", "num_envs", "n_steps", "batch_size", "n_epochs",
                     "width", "context", "snapshot_every", "league_size", "eval_every", "eval_games",
                     "checkpoint_every", "final_games"]
         for name in positive:
@@ -138,9 +139,10 @@ class Args:
                 raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 1, got {value!r}")
         if not 2 <= self.num_players <= 5:
             raise GoldRushError(f"--num-players must be 2 to 5, got {self.num_players}")
-        if isinstance(self.imitation_games, bool) or not isinstance(self.imitation_games, int) \
-                or self.imitation_games < 0:
-            raise GoldRushError(f"--imitation-games must be an int >= 0, got {self.imitation_games!r}")
+        for name in ("total_timesteps", "imitation_games"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 0, got {value!r}")
         for name in ("promote_at", "self_play"):
             value = getattr(self, name)
             if not 0 <= value <= 1:
@@ -469,8 +471,9 @@ def train(args: Args) -> dict[str, Any]:
     }
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
     _write_eval_csv(run_dir, state.evaluations)
-    plot(state.evaluations, state.promotions, run_dir / "curves.png",
-         f"MaskablePPO, {args.num_players} players, seed {args.seed}")
+    if state.evaluations:
+        plot(state.evaluations, state.promotions, run_dir / "curves.png",
+             f"MaskablePPO, {args.num_players} players, seed {args.seed}")
     if args.ship:
         SHIP_PATH.parent.mkdir(exist_ok=True)
         shutil.copyfile(model_path, SHIP_PATH)
@@ -478,7 +481,8 @@ def train(args: Args) -> dict[str, Any]:
     print(f"\ntrained {steps:,} steps in {train_s / 60:.1f} min; final evaluation "
           f"({args.final_games} games per opponent, seats and start player rotated):")
     print(table(rows))
-    print(f"outputs in {run_dir}/ (summary.json, curves.png, eval.csv, model.npz, logs/ for TensorBoard)")
+    outputs = [name for name in ("summary.json", "curves.png", "eval.csv", "model.npz") if (run_dir / name).exists()]
+    print(f"outputs in {run_dir}/ ({', '.join(outputs)}, logs/ for TensorBoard)")
     return summary
 
 
