@@ -5,8 +5,9 @@ by default) and records, for every decision, the observation, the legal
 mask, the flip chosen, the teacher's move as a distribution over positions
 (for a teacher with a ``decide(view)`` method, such as ``ismcts``, the move
 spread evenly over the positions it stands for, every unknown one for "an
-unknown card"; for the others the flip itself) and the return that followed (the seat's points gained from then on against the others',
-the sum of the ``"score"`` reward to the end). :func:`pretrain` fits the
+unknown card"; for the others the flip itself) and the return that
+followed (the seat's points gained from then on against the others', the
+sum of the ``"score"`` reward to the end). :func:`pretrain` fits the
 network's logits to those targets (cross-entropy over legal positions) and
 its value to the returns. PPO then starts from a player of roughly the
 teacher's strength instead of a random one, which on two CPU cores saves
