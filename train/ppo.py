@@ -8,7 +8,9 @@
 One file, one dataclass of arguments. First a warm start
 (:mod:`train.imitation`): the network learns to copy the expert's flips from
 ``imitation_games`` games, which brings it near the expert's strength in a
-few minutes. Then PPO: the learner plays the Gymnasium
+few minutes, then, if given, the decisions saved in ``imitation_data`` files
+(e.g. of the search player, collected once with ``python -m train.imitation``).
+Then PPO: the learner plays the Gymnasium
 environment from a random seat against opponents drawn at every episode from
 a mix (:mod:`train.opponents`): the curriculum's current stage (random, then
 greedy, then expert by default), a share of the stages already passed, and a
