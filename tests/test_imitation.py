@@ -58,6 +58,10 @@ def test_a_file_that_is_not_a_data_set_is_refused_by_name(tmp_path):
     save(data, tmp_path / "old.npz")
     with pytest.raises(ValueError, match=r"old\.npz holds observations of size \(5,\)"):
         load(tmp_path / "old.npz")
+    save(collect(1, num_players=3, workers=1), tmp_path / "three.npz", num_players=3)
+    assert len(load(tmp_path / "three.npz", num_players=3)["actions"]) > 0
+    with pytest.raises(ValueError, match=r"three\.npz holds games of 3 players, not 2"):
+        load(tmp_path / "three.npz", num_players=2)
 
 
 def masked_entropy_ratio(net, data):

@@ -24,6 +24,7 @@ and given to ``python -m train.ppo --imitation-data FILE...``.
 from __future__ import annotations
 
 import argparse
+import ast
 import multiprocessing
 import os
 import time
@@ -35,6 +36,7 @@ import numpy as np
 from agents import make_agent
 from goldrush_env.aec import raw_env
 from goldrush_env.cards import NUM_POSITIONS
+from goldrush_env.errors import GoldRushError
 from goldrush_env.encoder import OBSERVATION_SIZE
 
 
@@ -102,22 +104,26 @@ def save(data: dict[str, np.ndarray], path: str | Path, **about: Any) -> Path:
     return path
 
 
-def load(*paths: str | Path) -> dict[str, np.ndarray]:
-    """Read data sets written by :func:`save` and join them; refuses a file that lacks one of :data:`FIELDS`
-    or whose observations do not have this version's size."""
+def load(*paths: str | Path, num_players: int | None = None) -> dict[str, np.ndarray]:
+    """Read data sets written by :func:`save` and join them. Refuses (:class:`GoldRushError`, a ValueError) a
+    file that lacks one of :data:`FIELDS`, whose observations do not have this version's size, or (given
+    ``num_players``) whose games had another number of players."""
     parts = []
     for path in paths:
         with np.load(path) as stored:
             missing = [key for key in FIELDS if key not in stored]
             if missing:
-                raise ValueError(f"{path} is not an imitation data set: it lacks {missing}")
+                raise GoldRushError(f"{path} is not an imitation data set: it lacks {missing}")
             part = {key: stored[key] for key in FIELDS}
+            about = ast.literal_eval(str(stored["about"])) if "about" in stored else {}
+        if num_players is not None and about.get("num_players", num_players) != num_players:
+            raise GoldRushError(f"{path} holds games of {about['num_players']} players, not {num_players}")
         if part["observations"].shape[1:] != (OBSERVATION_SIZE,) or part["targets"].shape[1:] != (NUM_POSITIONS,):
-            raise ValueError(f"{path} holds observations of size {part['observations'].shape[1:]}, this version "
-                             f"encodes {OBSERVATION_SIZE}")
+            raise GoldRushError(f"{path} holds observations of size {part['observations'].shape[1:]}, this version "
+                                f"encodes {OBSERVATION_SIZE}")
         parts.append(part)
     if not parts:
-        raise ValueError("load needs at least one file")
+        raise GoldRushError("load needs at least one file")
     return {key: np.concatenate([part[key] for part in parts]) for key in FIELDS}
 
 

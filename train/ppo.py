@@ -373,7 +373,7 @@ def _warm_start(args: Args, model: Any) -> dict[str, Any]:
                        collect(args.imitation_games, num_players=args.num_players, teacher=args.teacher,
                                seed=args.seed, memory=args.memory)))
     if args.imitation_data:
-        phases.append((", ".join(args.imitation_data), load(*args.imitation_data)))
+        phases.append((", ".join(args.imitation_data), load(*args.imitation_data, num_players=args.num_players)))
     stats: dict[str, Any] = {"phases": []}
     for source, data in phases:
         fitted = pretrain(model.policy.gold_net(), data, epochs=args.imitation_epochs, lr=args.imitation_lr,
