@@ -170,7 +170,7 @@ class Decision(NamedTuple):
     visits: np.ndarray
     """The share of the root's visits per position, each move's share spread as in ``move``. (Its most
     likely single position can be a remembered card's even where the unknown cards got most visits, spread
-    thin over many positions, so a network taught it and played greedily leans to remembered cards.)"""
+    thin over many positions: not a target for a network played by its most likely position.)"""
 
 
 class ISMCTSAgent(SeededPolicy):
@@ -229,7 +229,8 @@ class ISMCTSAgent(SeededPolicy):
         seeded agent plays the same game through either."""
         legal = view.legal_positions
         if len(legal) == 1:
-            only = self._spread(view, [((legal[0], legal[0]), 1.0)])
+            only = np.zeros(len(view.cards))
+            only[legal[0]] = 1.0
             return Decision(legal[0], only, only)
         kinds = self._kinds.get(view.num_players)
         if kinds is None:
@@ -252,7 +253,7 @@ class ISMCTSAgent(SeededPolicy):
         owners = colour_owners(view.num_players)
         root = self._node(_Table(base, known, hidden, owners, rng), kinds, rng)
         if len(root.actions) == 1:
-            only = self._spread(view, [(root.actions[0], 1.0)])
+            only = self._spread(view, kinds, [(root.actions[0], 1.0)])
             return Decision(self._position(root.actions[0], unknown, legal), only, only)
 
         start = self._standing(base)
@@ -262,21 +263,20 @@ class ISMCTSAgent(SeededPolicy):
         visited = [(action, root.stats[action[0]][0] / root.visits) for action in root.actions
                    if action[0] in root.stats]
         played = root.actions[action]
-        return Decision(self._position(played, unknown, legal), self._spread(view, [(played, 1.0)]),
-                        self._spread(view, visited))
+        return Decision(self._position(played, unknown, legal), self._spread(view, kinds, [(played, 1.0)]),
+                        self._spread(view, kinds, visited))
 
-    def _spread(self, view: PlayerView, weighted: list[tuple[tuple[int, int | None], float]]) -> np.ndarray:
+    @staticmethod
+    def _spread(view: PlayerView, kinds: list[int],
+                weighted: list[tuple[tuple[int, int | None], float]]) -> np.ndarray:
         """Spread each action's weight over the legal positions it stands for: a remembered card's over every
         legal position holding a card of its kind, an unknown card's over the legal unknown positions."""
         legal = view.legal_positions
-        kinds = self._kinds.get(view.num_players) or card_kinds(view.num_players)
         cards = view.cards
         shares = np.zeros(len(cards), np.float64)
         for (_, position), weight in weighted:
             if position is None:
                 targets = [p for p in legal if cards[p] == UNKNOWN]
-            elif cards[position] == UNKNOWN:
-                targets = [position]
             else:
                 kind = kinds[cards[position]]
                 targets = [p for p in legal if cards[p] != UNKNOWN and kinds[cards[p]] == kind]

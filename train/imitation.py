@@ -24,7 +24,7 @@ and given to ``python -m train.ppo --imitation-data FILE...``.
 from __future__ import annotations
 
 import argparse
-import ast
+import json
 import multiprocessing
 import os
 import time
@@ -100,7 +100,7 @@ def save(data: dict[str, np.ndarray], path: str | Path, **about: Any) -> Path:
     """Write a data set to ``path`` (.npz), with ``about`` (teacher, games, seed...) kept beside the arrays."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, **data, about=np.array(repr(about)))
+    np.savez_compressed(path, **data, about=np.array(json.dumps(about)))
     return path
 
 
@@ -115,7 +115,7 @@ def load(*paths: str | Path, num_players: int | None = None) -> dict[str, np.nda
             if missing:
                 raise GoldRushError(f"{path} is not an imitation data set: it lacks {missing}")
             part = {key: stored[key] for key in FIELDS}
-            about = ast.literal_eval(str(stored["about"])) if "about" in stored else {}
+            about = json.loads(str(stored["about"])) if "about" in stored else {}
         if num_players is not None and about.get("num_players", num_players) != num_players:
             raise GoldRushError(f"{path} holds games of {about['num_players']} players, not {num_players}")
         if part["observations"].shape[1:] != (OBSERVATION_SIZE,) or part["targets"].shape[1:] != (NUM_POSITIONS,):
@@ -129,7 +129,7 @@ def load(*paths: str | Path, num_players: int | None = None) -> dict[str, np.nda
 
 def pretrain(net: Any, data: dict[str, np.ndarray], epochs: int = 3, batch_size: int = 512, lr: float = 1e-3,
              seed: int = 0) -> dict[str, float]:
-    """Fit ``net`` (a :class:`train.network.GoldNet`) to the teacher's policies and returns; returns the last
+    """Fit ``net`` (a :class:`train.network.GoldNet`) to the teacher's targets and returns; returns the last
     epoch's mean loss and the share of the teacher's flips that are the network's most likely ones."""
     import torch
 
@@ -168,7 +168,8 @@ def main(argv: Sequence[str] | None = None) -> Path:
     parser.add_argument("--num-players", type=int, default=2, help="players per game (default: 2)")
     parser.add_argument("--seed", type=int, default=0, help="seeds the deals and the teachers (default: 0)")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
-    parser.add_argument("--memory", default="perfect", help="the players' memory model (default: perfect)")
+    parser.add_argument("--memory", default="perfect", choices=["perfect", "human"],
+                        help="the players' memory model (default: perfect)")
     parser.add_argument("--out", required=True, help="the .npz file to write")
     args = parser.parse_args(argv)
     if args.games < 1:
