@@ -1,0 +1,69 @@
+"""The shipped model's recipe (train/recipe.py) at a tiny budget."""
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+
+from goldrush_env.errors import GoldRushError  # noqa: E402
+from train.ppo import main as ppo_main  # noqa: E402
+from train.recipe import main  # noqa: E402
+
+TEACHER = "ismcts[iterations=10]"
+TINY = ["--teacher", TEACHER, "--search-seeds", "2", "--search-games", "1", "--expert-games", "2",
+        "--epochs", "1", "--width", "8", "--context", "4", "--games", "2", "--agents", "random", "--workers", "1"]
+
+
+def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys):
+    data = tmp_path / "data"
+    summary = main(["--run-dir", str(tmp_path / "a"), "--data-dir", str(data)] + TINY)
+    path = data / "ismcts-2.npz"
+    with np.load(path) as stored:
+        assert json.loads(str(stored["about"])) == {"teacher": TEACHER, "games": 1, "num_players": 2, "seed": 2,
+                                                    "memory": "perfect"}
+    games, search = summary["imitation"]["phases"]
+    assert games["source"] == "2 games of expert" and search["source"] == str(path) and search["decisions"] > 0
+    assert summary["steps"] == 0 and [r["opponent"] for r in summary["final_evaluation"]] == ["random"]
+    assert summary["recipe"]["seed"] == 0
+    assert json.loads((tmp_path / "a" / "summary.json").read_text())["recipe"]["search_seeds"] == [2]
+
+    # Another seed of the recipe reuses the search data instead of collecting it again.
+    written = path.stat().st_mtime_ns
+    capsys.readouterr()
+    main(["--run-dir", str(tmp_path / "b"), "--data-dir", str(data), "--seed", "1"] + TINY)
+    assert "already collected" in capsys.readouterr().out and path.stat().st_mtime_ns == written
+
+    # The recipe is train.ppo's warm start with no PPO: the same command gives the same weights.
+    ppo_main(["--run-dir", str(tmp_path / "ppo"), "--imitation-games", "2", "--imitation-epochs", "1",
+              "--imitation-data", str(path), "--total-timesteps", "0", "--width", "8", "--context", "4",
+              "--final-games", "2", "--eval-agents", "random", "--num-envs", "2", "--vec-env", "dummy"])
+    with np.load(tmp_path / "a" / "model.npz") as recipe, np.load(tmp_path / "ppo" / "model.npz") as ppo:
+        assert recipe.files == ppo.files
+        for name in recipe.files:
+            np.testing.assert_array_equal(recipe[name], ppo[name])
+
+    # A data file that holds other games is refused by name, before anything is trained.
+    with pytest.raises(GoldRushError, match=r"ismcts-2\.npz holds other games than this recipe needs"):
+        main(["--run-dir", str(tmp_path / "c"), "--data-dir", str(data)] + TINY + ["--search-games", "3"])
+    assert not (tmp_path / "c").exists()
+
+
+@pytest.mark.parametrize("bad, message", [
+    (["--search-games", "0"], "--search-games must be an int >= 1, got 0"),
+    (["--search-seeds", "3", "3"], r"--search-seeds repeats a seed: \[3, 3\]"),
+    (["--workers", "-1"], "--workers must be an int >= 0"),
+])
+def test_bad_arguments_are_refused(tmp_path, bad, message):
+    with pytest.raises(GoldRushError, match=message):
+        main(["--run-dir", str(tmp_path / "run"), "--data-dir", str(tmp_path)] + TINY + bad)
+
+
+def test_a_used_run_folder_is_refused_before_collecting(tmp_path):
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "something").write_text("x")
+    with pytest.raises(GoldRushError, match="is not empty"):
+        main(["--run-dir", str(tmp_path / "run"), "--data-dir", str(tmp_path / "data")] + TINY)
+    assert not (tmp_path / "data").exists()

@@ -1,0 +1,154 @@
+"""The shipped 2-player model, rebuilt from a seed in one command.
+
+    python -m train.recipe --seed 0 --ship      # some 3 hours on two cores; rewrites agents/models/ppo_2p.npz
+    python -m train.recipe --help               # every argument
+
+The recipe chains tools that also run alone:
+
+1. **Search data.** For each of ``search_seeds``, ``search_games`` games of
+   the search player against itself, saved as ``DATA_DIR/ismcts-SEED.npz``
+   (what ``python -m train.imitation --teacher ismcts --games 100 --seed
+   SEED --out ...`` writes). A file already there is used when its record
+   says it holds exactly those games (teacher, games, players, seed, memory)
+   and refused otherwise, so one collection, the slow part, serves every
+   seed of the recipe.
+2. **Warm start, no PPO** (``python -m train.ppo --total-timesteps 0``): the
+   network copies the expert's flips from ``expert_games`` games, then the
+   search player's moves from the files above.
+3. **Evaluation**: ``games`` games against each of ``agents``, seats and
+   start player rotated, with 95% intervals (the run's ``summary.json``);
+   ``--ship`` then copies ``model.npz`` to ``agents/models/ppo_2p.npz``.
+
+There is no PPO step: after this warm start PPO did not move the expert's
+copy in 300k to 1.5M steps (README, *Training*), while the search's moves
+lifted it above the expert.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from goldrush_env.errors import GoldRushError
+
+
+@dataclass
+class Recipe:
+    """The shipped model's recipe; the defaults rebuild the model in ``agents/models/ppo_2p.npz``."""
+
+    seed: int = 0
+    """Seeds the expert's games, the network's initial weights and the fit's batches (not the search data)."""
+    run_dir: str = ""
+    """Where the run writes its outputs (train.ppo's); empty: runs/recipe-SEED."""
+    data_dir: str = "runs"
+    """Where the search data files are read from, or written to when missing."""
+    teacher: str = "ismcts"
+    """The search player whose moves are copied, as an agent spec (e.g. "ismcts[iterations=500]")."""
+    search_seeds: tuple[int, ...] = (1, 2, 3, 4, 5, 9)
+    """One data file of ``search_games`` games per seed (these six are the files the shipped model saw)."""
+    search_games: int = 100
+    """Games of the search player against itself per data file."""
+    expert_games: int = 1000
+    """Games of the expert against itself copied first."""
+    epochs: int = 16
+    """Passes over each part of the data (the expert's games, then the search data)."""
+    lr: float = 2e-3
+    """Adam's step size for the fit."""
+    width: int = 64
+    """The network's width (train.ppo's --width)."""
+    context: int = 32
+    """The size of the table summary fed back to each position (train.ppo's --context)."""
+    games: int = 2000
+    """Games against each of ``agents`` at the end."""
+    agents: str = "random,greedy,expert"
+    """The agents the model is evaluated against."""
+    workers: int = 0
+    """Processes collecting the search data; 0: every core."""
+    ship: bool = False
+    """Copy the model to agents/models/ppo_2p.npz, the model the package ships."""
+
+    def check(self) -> None:
+        """Refuse values that cannot work, naming them."""
+        for name in ("search_games", "expert_games", "epochs", "width", "context", "games"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 1, got {value!r}")
+        if not self.search_seeds:
+            raise GoldRushError("--search-seeds needs at least one seed")
+        if len(set(self.search_seeds)) != len(self.search_seeds):
+            raise GoldRushError(f"--search-seeds repeats a seed: {list(self.search_seeds)}")
+        if isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 0:
+            raise GoldRushError(f"--workers must be an int >= 0 (0: every core), got {self.workers!r}")
+
+    def data_path(self, seed: int) -> Path:
+        """The search data file of one seed."""
+        name = self.teacher.split("[")[0]
+        return Path(self.data_dir) / f"{name}-{seed}.npz"
+
+    def about(self, seed: int) -> dict[str, Any]:
+        """What the data file of ``seed`` must say it holds (as :func:`train.imitation.main` records it)."""
+        return {"teacher": self.teacher, "games": self.search_games, "num_players": 2, "seed": seed,
+                "memory": "perfect"}
+
+
+def search_data(recipe: Recipe) -> list[str]:
+    """The search data files, collected where missing; a file that holds other games is refused by name."""
+    from train.imitation import collect, save
+
+    paths = []
+    for seed in recipe.search_seeds:
+        path, wanted = recipe.data_path(seed), recipe.about(seed)
+        if path.exists():
+            with np.load(path) as stored:
+                found = json.loads(str(stored["about"])) if "about" in stored else None
+            if found != wanted:
+                raise GoldRushError(f"{path} holds other games than this recipe needs: it records {found}, the "
+                                    f"recipe wants {wanted}; move it away or choose another --data-dir")
+            print(f"search data: {path} (already collected)", flush=True)
+        else:
+            start = time.perf_counter()
+            print(f"search data: {recipe.search_games} games of {recipe.teacher}, seed {seed}...", flush=True)
+            data = collect(recipe.search_games, num_players=2, teacher=recipe.teacher, seed=seed,
+                           workers=recipe.workers or None, memory="perfect")
+            save(data, path, **wanted)
+            print(f"search data: {len(data['actions']):,} decisions in {time.perf_counter() - start:.0f} s: "
+                  f"{path}", flush=True)
+        paths.append(str(path))
+    return paths
+
+
+def run(recipe: Recipe) -> dict[str, Any]:
+    """Follow ``recipe``; returns the run's summary (train.ppo's, with the search data's collection added)."""
+    from train.ppo import Args, train
+
+    recipe.check()
+    run_dir = Path(recipe.run_dir or f"runs/recipe-{recipe.seed}")
+    if run_dir.exists() and any(run_dir.iterdir()):  # before hours of collection, not after
+        raise GoldRushError(f"run folder {str(run_dir)!r} is not empty: choose another --run-dir")
+    paths = search_data(recipe)
+    # One process, no PPO: the environments only give the model its spaces.
+    args = Args(run_dir=str(run_dir), seed=recipe.seed, num_players=2, total_timesteps=0,
+                imitation_games=recipe.expert_games, imitation_epochs=recipe.epochs, imitation_lr=recipe.lr,
+                teacher="expert", imitation_data=tuple(paths), num_envs=1, vec_env="dummy", width=recipe.width,
+                context=recipe.context, memory="perfect", eval_agents=recipe.agents, final_games=recipe.games,
+                ship=recipe.ship)
+    summary = train(args)
+    summary["recipe"] = dataclasses.asdict(recipe)
+    (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
+    return summary
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    import tyro
+
+    return run(tyro.cli(Recipe, args=argv))
+
+
+if __name__ == "__main__":
+    main()
