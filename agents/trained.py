@@ -21,7 +21,7 @@ from goldrush_env.policy import SeededPolicy
 from goldrush_env.view import PlayerView
 
 SHIPPED_MODEL = Path(__file__).with_name("models") / "ppo_2p.npz"
-"""The 2-player model the package ships (``train/ppo.py --ship`` reproduces it)."""
+"""The 2-player model the package ships (``python -m train.recipe --seed 0 --ship`` reproduces it)."""
 
 BOARD_SIZE = SLICES["cards"].stop
 """The board planes come first in the observation, plane by plane (position fastest)."""

@@ -58,7 +58,7 @@ class Args:
     num_players: int = 2
     """Players per game (2 to 5); the learner takes a random seat each episode."""
     total_timesteps: int = 150_000
-    """Learner decisions of PPO (the default is a short run; the shipped model used 300k). 0: no PPO, the
+    """Learner decisions of PPO (the default is a short run; the README's longer run used 300k). 0: no PPO, the
     warm start alone is saved and evaluated (to see what it gives)."""
     init_from: str | None = None
     """Start PPO from these network weights (a .npz model, e.g. the shipped agents/models/ppo_2p.npz, or a
