@@ -17,7 +17,7 @@ TINY = ["--teacher", TEACHER, "--search-seeds", "2", "--search-games", "1", "--e
         "--epochs", "1", "--width", "8", "--context", "4", "--games", "2", "--agents", "random", "--workers", "1"]
 
 
-def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys):
+def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monkeypatch):
     data = tmp_path / "data"
     summary = main(["--run-dir", str(tmp_path / "a"), "--data-dir", str(data)] + TINY)
     path = data / "ismcts-2.npz"
@@ -30,11 +30,13 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys):
     assert summary["recipe"]["seed"] == 0
     assert json.loads((tmp_path / "a" / "summary.json").read_text())["recipe"]["search_seeds"] == [2]
 
-    # Another seed of the recipe reuses the search data instead of collecting it again.
+    # Another seed of the recipe reuses the search data instead of collecting it again; --ship copies its model.
     written = path.stat().st_mtime_ns
     capsys.readouterr()
-    main(["--run-dir", str(tmp_path / "b"), "--data-dir", str(data), "--seed", "1"] + TINY)
+    monkeypatch.setattr("train.ppo.SHIP_PATH", tmp_path / "package" / "ppo_2p.npz")
+    main(["--run-dir", str(tmp_path / "b"), "--data-dir", str(data), "--seed", "1", "--ship"] + TINY)
     assert "already collected" in capsys.readouterr().out and path.stat().st_mtime_ns == written
+    assert (tmp_path / "package" / "ppo_2p.npz").read_bytes() == (tmp_path / "b" / "model.npz").read_bytes()
 
     # The recipe is train.ppo's warm start with no PPO: the same command gives the same weights.
     ppo_main(["--run-dir", str(tmp_path / "ppo"), "--imitation-games", "2", "--imitation-epochs", "1",
