@@ -57,6 +57,8 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
     (["--search-games", "0"], "--search-games must be an int >= 1, got 0"),
     (["--search-seeds", "3", "3"], r"--search-seeds repeats a seed: \[3, 3\]"),
     (["--workers", "-1"], "--workers must be an int >= 0"),
+    (["--teacher", "ismcts[iterations=10"], "cannot read agent 'ismcts\\[iterations=10'"),
+    (["--teacher", "mcts"], "unknown agent 'mcts'"),
 ])
 def test_bad_arguments_are_refused(tmp_path, bad, message):
     with pytest.raises(GoldRushError, match=message):

@@ -35,6 +35,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from agents import parse_spec
 from goldrush_env.errors import GoldRushError
 
 
@@ -88,8 +89,7 @@ class Recipe:
 
     def data_path(self, seed: int) -> Path:
         """The search data file of one seed."""
-        name = self.teacher.split("[")[0]
-        return Path(self.data_dir) / f"{name}-{seed}.npz"
+        return Path(self.data_dir) / f"{parse_spec(self.teacher)[0]}-{seed}.npz"
 
     def about(self, seed: int) -> dict[str, Any]:
         """What the data file of ``seed`` must say it holds (as :func:`train.imitation.main` records it)."""
