@@ -29,7 +29,7 @@ import multiprocessing
 import os
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -128,9 +128,14 @@ def load(*paths: str | Path, num_players: int | None = None) -> dict[str, np.nda
 
 
 def pretrain(net: Any, data: dict[str, np.ndarray], epochs: int = 3, batch_size: int = 512, lr: float = 1e-3,
-             seed: int = 0) -> dict[str, float]:
-    """Fit ``net`` (a :class:`train.network.GoldNet`) to the teacher's targets and returns; returns the last
-    epoch's mean loss and the share of the teacher's flips that are the network's most likely ones."""
+             seed: int = 0, after_epoch: Callable[[int, dict[str, float]], None] | None = None) -> dict[str, float]:
+    """Fit ``net`` (a :class:`train.network.GoldNet`) to the teacher's targets and returns.
+
+    Returns the last epoch's mean loss, the share of the teacher's flips that are the network's most likely
+    ones (``agreement``) and the share of decisions where the network's most likely flip is one the teacher's
+    move stands for (``matches``: any unknown card, when the teacher chose "an unknown card").
+    ``after_epoch(epoch, stats)``, if given, is called after each epoch (counted from 1) with those figures.
+    """
     import torch
 
     generator = torch.Generator().manual_seed(seed)
@@ -141,9 +146,9 @@ def pretrain(net: Any, data: dict[str, np.ndarray], epochs: int = 3, batch_size:
     returns = torch.as_tensor(data["returns"])
     optimizer = torch.optim.Adam(net.parameters(), lr=lr)
     stats: dict[str, float] = {}
-    for _ in range(epochs):
+    for epoch in range(1, epochs + 1):
         order = torch.randperm(len(actions), generator=generator)
-        total_loss = agree = 0.0
+        total_loss = agree = matches = 0.0
         for start in range(0, len(order), batch_size):
             index = order[start:start + batch_size]
             logits, values = net(obs[index])
@@ -155,9 +160,38 @@ def pretrain(net: Any, data: dict[str, np.ndarray], epochs: int = 3, batch_size:
             loss.backward()
             optimizer.step()
             total_loss += float(loss.detach()) * len(index)
-            agree += float((logits.argmax(dim=1) == actions[index]).sum())
-        stats = {"loss": total_loss / len(order), "agreement": agree / len(order)}
+            best = logits.argmax(dim=1)
+            agree += float((best == actions[index]).sum())
+            matches += float((targets[index].gather(1, best.unsqueeze(1)) > 0).sum())
+        stats = {"loss": total_loss / len(order), "agreement": agree / len(order), "matches": matches / len(order)}
+        if after_epoch is not None:
+            after_epoch(epoch, stats)
     return stats
+
+
+def score(net: Any, data: dict[str, np.ndarray], batch_size: int = 4096) -> dict[str, float]:
+    """How well ``net`` copies the decisions in ``data`` without fitting them (e.g. games kept out of the fit).
+
+    ``cross_entropy``: against the teacher's move, over legal flips; ``excess``: the same less the move's own
+    entropy (0 for a perfect copy: what is left to learn); ``matches``: as in :func:`pretrain`;
+    ``value_error``: the mean squared error of the value against the returns.
+    """
+    import torch
+
+    totals = np.zeros(4)
+    with torch.no_grad():
+        for start in range(0, len(data["actions"]), batch_size):
+            part = slice(start, start + batch_size)
+            logits, values = net(torch.as_tensor(data["observations"][part]))
+            logits = logits.masked_fill(~torch.as_tensor(data["masks"][part]), -1e9)
+            targets = torch.as_tensor(data["targets"][part])
+            cross = -(targets * torch.log_softmax(logits, dim=1)).sum(dim=1)
+            entropy = -(targets * torch.log(targets.clamp_min(1e-12))).sum(dim=1)
+            hit = targets.gather(1, logits.argmax(dim=1, keepdim=True)).squeeze(1) > 0
+            error = (values - torch.as_tensor(data["returns"][part])) ** 2
+            totals += [float(cross.sum()), float((cross - entropy).sum()), float(hit.sum()), float(error.sum())]
+    totals /= len(data["actions"])
+    return dict(zip(("cross_entropy", "excess", "matches", "value_error"), totals.tolist()))
 
 
 def main(argv: Sequence[str] | None = None) -> Path:

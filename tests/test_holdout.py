@@ -1,0 +1,73 @@
+"""The held-out curve of the warm start (train/holdout.py) and the figures it reads (train.imitation.score)."""
+
+import pytest
+
+pytest.importorskip("torch")
+
+from goldrush_env.errors import GoldRushError  # noqa: E402
+from train.holdout import curve, main  # noqa: E402
+from train.imitation import collect, pretrain, save, score  # noqa: E402
+from train.network import GoldNet  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("decisions")
+    return [str(save(collect(1, teacher="ismcts[iterations=10]", seed=seed, workers=1), folder / f"d{seed}.npz"))
+            for seed in (1, 2)]
+
+
+def test_pretrain_reports_each_epoch_and_the_moves_it_matches(files):
+    from train.imitation import load
+
+    data, seen = load(files[0]), []
+    last = pretrain(GoldNet(width=8, context=4), data, epochs=3, seed=0,
+                    after_epoch=lambda epoch, stats: seen.append((epoch, dict(stats))))
+    assert [epoch for epoch, _ in seen] == [1, 2, 3] and seen[-1][1] == last
+    # The teacher's flip is always one its move stands for, so a match is at least as common as an agreement.
+    assert all(0 <= stats["agreement"] <= stats["matches"] <= 1 for _, stats in seen)
+
+
+def test_score_of_a_perfect_copy_has_no_excess(files):
+    import torch
+    from train.imitation import load
+
+    data = load(files[0])
+
+    class Copy(torch.nn.Module):  # logits that are the log of the teacher's own move
+        def forward(self, observation):
+            index = [int(i) for i in observation[:, 0]]
+            move = torch.as_tensor(data["targets"][index])
+            return torch.log(move.clamp_min(1e-30)), torch.as_tensor(data["returns"][index])
+
+    indexed = dict(data, observations=data["observations"].copy())
+    indexed["observations"][:, 0] = range(len(indexed["actions"]))
+    figures = score(Copy(), indexed, batch_size=7)
+    assert figures["excess"] == pytest.approx(0, abs=1e-4) and figures["matches"] == 1
+    assert figures["value_error"] == 0 and figures["cross_entropy"] > 0
+
+
+def test_the_curve_scores_held_out_games_every_few_epochs(files, capsys):
+    rows = curve([files[0]], [files[1]], epochs=3, every=2, width=8, context=4)
+    assert [row["epoch"] for row in rows] == [2, 3]
+    for row in rows:
+        assert 0 <= row["holdout_matches"] <= 1 and row["holdout_excess"] >= -1e-4
+        assert row["holdout_cross_entropy"] >= row["holdout_excess"] and row["holdout_value_error"] >= 0
+    assert "held out:" in capsys.readouterr().out
+    # Same seed, same curve.
+    again = main(["--fit", files[0], "--holdout", files[1], "--epochs", "3", "--every", "2", "--width", "8",
+                  "--context", "4"])
+    assert [{k: v for k, v in row.items() if k != "seconds"} for row in again] == \
+        [{k: v for k, v in row.items() if k != "seconds"} for row in rows]
+
+
+@pytest.mark.parametrize("bad, message", [({"epochs": 0}, "--epochs must be an int >= 1, got 0"),
+                                          ({"every": -2}, "--every must be an int >= 1, got -2")])
+def test_bad_arguments_are_refused(files, bad, message):
+    with pytest.raises(GoldRushError, match=message):
+        curve([files[0]], [files[1]], **bad)
+
+
+def test_a_file_both_fitted_and_held_out_is_refused(files):
+    with pytest.raises(GoldRushError, match="both fitted and held out"):
+        curve(files, [files[1]], epochs=1)
