@@ -14,7 +14,8 @@ from train.recipe import main  # noqa: E402
 
 TEACHER = "ismcts[iterations=10]"
 TINY = ["--teacher", TEACHER, "--search-seeds", "2", "--search-games", "1", "--expert-games", "2",
-        "--epochs", "1", "--width", "8", "--context", "4", "--games", "2", "--agents", "random", "--workers", "1"]
+        "--expert-epochs", "1", "--search-epochs", "2", "--width", "8", "--context", "4", "--games", "2",
+        "--agents", "random", "--workers", "1"]
 
 
 def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monkeypatch):
@@ -26,6 +27,7 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
                                                     "memory": "perfect"}
     games, search = summary["imitation"]["phases"]
     assert games["source"] == "2 games of expert" and search["source"] == str(path) and search["decisions"] > 0
+    assert (games["epochs"], search["epochs"]) == (1, 2)
     assert summary["steps"] == 0 and [r["opponent"] for r in summary["final_evaluation"]] == ["random"]
     assert summary["recipe"]["seed"] == 0
     assert json.loads((tmp_path / "a" / "summary.json").read_text())["recipe"]["search_seeds"] == [2]
@@ -40,7 +42,8 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
 
     # The recipe is train.ppo's warm start with no PPO: the same command gives the same weights.
     ppo_main(["--run-dir", str(tmp_path / "ppo"), "--imitation-games", "2", "--imitation-epochs", "1",
-              "--imitation-data", str(path), "--total-timesteps", "0", "--width", "8", "--context", "4",
+              "--imitation-data", str(path), "--imitation-data-epochs", "2", "--total-timesteps", "0",
+              "--width", "8", "--context", "4",
               "--final-games", "2", "--eval-agents", "random", "--num-envs", "2", "--vec-env", "dummy"])
     with np.load(tmp_path / "a" / "model.npz") as recipe, np.load(tmp_path / "ppo" / "model.npz") as ppo:
         assert recipe.files == ppo.files
@@ -55,6 +58,7 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
 
 @pytest.mark.parametrize("bad, message", [
     (["--search-games", "0"], "--search-games must be an int >= 1, got 0"),
+    (["--search-epochs", "0"], "--search-epochs must be an int >= 1, got 0"),
     (["--search-seeds", "3", "3"], r"--search-seeds repeats a seed: \[3, 3\]"),
     (["--workers", "-1"], "--workers must be an int >= 0"),
     (["--teacher", "ismcts[iterations=10"], "cannot read agent 'ismcts\\[iterations=10'"),

@@ -56,6 +56,8 @@ def test_opponent_mix_follows_the_curriculum_and_the_league():
                                           (["--promote-at", "1.5"], "--promote-at must be in"),
                                           (["--num-players", "6"], "--num-players must be 2 to 5"),
                                           (["--ship", "--num-players", "3"], "--ship is for the 2-player"),
+                                          (["--imitation-data-epochs", "-1"],
+                                           "--imitation-data-epochs must be an int >= 0, got -1"),
                                           (["--imitation-data", "nowhere.npz"],
                                            "--imitation-data 'nowhere.npz' is not a file")])
 def test_bad_arguments_are_refused(tmp_path, bad, message):
@@ -248,9 +250,11 @@ def test_a_warm_start_fits_saved_decisions_after_the_games(tmp_path):
     data = tmp_path / "search.npz"
     save(collect(1, teacher="ismcts[iterations=10]", seed=2, workers=1), data)
     run = tmp_path / "run"
-    summary = main(["--run-dir", str(run)] + TINY + ["--imitation-data", str(data), "--total-timesteps", "0"])
+    summary = main(["--run-dir", str(run)] + TINY + ["--imitation-data", str(data), "--imitation-data-epochs", "2",
+                                                     "--total-timesteps", "0"])
     games, saved = summary["imitation"]["phases"]
     assert games["source"] == "2 games of expert" and saved["source"] == str(data)
+    assert (games["epochs"], saved["epochs"]) == (1, 2)
     assert summary["imitation"]["decisions"] == games["decisions"] + saved["decisions"]
     assert summary["steps"] == 0 and [r["opponent"] for r in summary["final_evaluation"]] == ["random", "greedy"]
     assert (run / "model.npz").is_file() and not (run / "checkpoints").exists()

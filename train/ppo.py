@@ -73,7 +73,9 @@ class Args:
     """The player the warm start copies in --imitation-games games against itself."""
     imitation_data: tuple[str, ...] = ()
     """Decisions saved by ``python -m train.imitation`` (.npz files, e.g. of the ismcts search), fitted after
-    the --imitation-games ones with the same epochs and step size."""
+    the --imitation-games ones with the same step size."""
+    imitation_data_epochs: int = 0
+    """Passes over the --imitation-data decisions; 0: as many as --imitation-epochs."""
     num_envs: int = 8
     """Games played in parallel to collect experience."""
     vec_env: Literal["subproc", "dummy", "batched"] = "subproc"
@@ -141,7 +143,7 @@ class Args:
                 raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 1, got {value!r}")
         if not 2 <= self.num_players <= 5:
             raise GoldRushError(f"--num-players must be 2 to 5, got {self.num_players}")
-        for name in ("total_timesteps", "imitation_games"):
+        for name in ("total_timesteps", "imitation_games", "imitation_data_epochs"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 0, got {value!r}")
@@ -369,18 +371,18 @@ def _warm_start(args: Args, model: Any) -> dict[str, Any]:
     phases = []
     if args.imitation_games:
         print(f"warm start: {args.imitation_games} games of {args.teacher} against itself...", flush=True)
-        phases.append((f"{args.imitation_games} games of {args.teacher}",
+        phases.append((f"{args.imitation_games} games of {args.teacher}", args.imitation_epochs,
                        collect(args.imitation_games, num_players=args.num_players, teacher=args.teacher,
                                seed=args.seed, memory=args.memory)))
     if args.imitation_data:
-        phases.append((", ".join(args.imitation_data), load(*args.imitation_data, num_players=args.num_players)))
+        phases.append((", ".join(args.imitation_data), args.imitation_data_epochs or args.imitation_epochs,
+                       load(*args.imitation_data, num_players=args.num_players)))
     stats: dict[str, Any] = {"phases": []}
-    for source, data in phases:
-        fitted = pretrain(model.policy.gold_net(), data, epochs=args.imitation_epochs, lr=args.imitation_lr,
-                          seed=args.seed)
-        fitted.update(source=source, decisions=len(data["actions"]))
+    for source, epochs, data in phases:
+        fitted = pretrain(model.policy.gold_net(), data, epochs=epochs, lr=args.imitation_lr, seed=args.seed)
+        fitted.update(source=source, decisions=len(data["actions"]), epochs=epochs)
         stats["phases"].append(fitted)
-        print(f"warm start: {fitted['decisions']:,} decisions ({source}), {args.imitation_epochs} epochs, "
+        print(f"warm start: {fitted['decisions']:,} decisions ({source}), {epochs} epochs, "
               f"loss {fitted['loss']:.3f}, picks {fitted['agreement']:.1%} of the teacher's flips", flush=True)
     torch.set_num_threads(args.threads)
     stats.update(decisions=sum(phase["decisions"] for phase in stats["phases"]),

@@ -57,8 +57,10 @@ class Recipe:
     """Games of the search player against itself per data file."""
     expert_games: int = 1000
     """Games of the expert against itself copied first."""
-    epochs: int = 16
-    """Passes over each part of the data (the expert's games, then the search data)."""
+    expert_epochs: int = 16
+    """Passes over the expert's decisions."""
+    search_epochs: int = 16
+    """Passes over the search data's decisions, fitted after the expert's."""
     lr: float = 2e-3
     """Adam's step size for the fit."""
     width: int = 64
@@ -76,7 +78,7 @@ class Recipe:
 
     def check(self) -> None:
         """Refuse values that cannot work, naming them."""
-        for name in ("search_games", "expert_games", "epochs", "width", "context", "games"):
+        for name in ("search_games", "expert_games", "expert_epochs", "search_epochs", "width", "context", "games"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 1, got {value!r}")
@@ -134,7 +136,8 @@ def run(recipe: Recipe) -> dict[str, Any]:
     paths = search_data(recipe)
     # One process, no PPO: the environments only give the model its spaces.
     args = Args(run_dir=str(run_dir), seed=recipe.seed, num_players=2, total_timesteps=0,
-                imitation_games=recipe.expert_games, imitation_epochs=recipe.epochs, imitation_lr=recipe.lr,
+                imitation_games=recipe.expert_games, imitation_epochs=recipe.expert_epochs,
+                imitation_data_epochs=recipe.search_epochs, imitation_lr=recipe.lr,
                 teacher="expert", imitation_data=tuple(paths), num_envs=1, vec_env="dummy", width=recipe.width,
                 context=recipe.context, memory="perfect", eval_agents=recipe.agents, final_games=recipe.games,
                 ship=recipe.ship)
