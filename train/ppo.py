@@ -128,7 +128,8 @@ class Args:
     final_games: int = 400
     """Games against each evaluation agent at the end (on every core)."""
     torch_threads: int = 0
-    """Threads for torch; 0: one with --vec-env subproc (the environments use the other cores), else every core."""
+    """Threads for torch; 0: one with --vec-env subproc (the environments use the other cores), else every core
+    (every core during the warm start, whatever the --vec-env)."""
     ship: bool = False
     """Copy the final model to agents/models/ppo_2p.npz, the model the package ships."""
 
@@ -367,7 +368,7 @@ def _warm_start(args: Args, model: Any) -> dict[str, Any]:
     import torch
 
     start = time.perf_counter()
-    torch.set_num_threads(os.cpu_count() or 1)  # nothing else runs meanwhile
+    torch.set_num_threads(args.torch_threads or os.cpu_count() or 1)  # no environment runs meanwhile
     phases = []
     if args.imitation_games:
         print(f"warm start: {args.imitation_games} games of {args.teacher} against itself...", flush=True)
