@@ -243,15 +243,19 @@ def test_a_run_can_start_from_saved_weights(tmp_path):
         main(["--run-dir", str(tmp_path / "other")] + TINY + ["--width", "16", "--init-from", str(start)])
 
 
-def test_a_warm_start_fits_saved_decisions_after_the_games(tmp_path):
+def test_a_warm_start_fits_saved_decisions_after_the_games(tmp_path, monkeypatch):
     # With no PPO steps the run saves and evaluates the warm start alone.
+    import torch
     from train.imitation import collect, save
 
     data = tmp_path / "search.npz"
     save(collect(1, teacher="ismcts[iterations=10]", seed=2, workers=1), data)
     run = tmp_path / "run"
+    threads = []
+    monkeypatch.setattr(torch, "set_num_threads", threads.append)
     summary = main(["--run-dir", str(run)] + TINY + ["--imitation-data", str(data), "--imitation-data-epochs", "2",
-                                                     "--total-timesteps", "0"])
+                                                     "--total-timesteps", "0", "--torch-threads", "1"])
+    assert threads and set(threads) == {1}  # the warm start too keeps to an explicit --torch-threads
     games, saved = summary["imitation"]["phases"]
     assert games["source"] == "2 games of expert" and saved["source"] == str(data)
     assert (games["epochs"], saved["epochs"]) == (1, 2)
