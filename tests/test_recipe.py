@@ -50,6 +50,11 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
         for name in recipe.files:
             np.testing.assert_array_equal(recipe[name], ppo[name])
 
+    # With --expert-games 0 the search data is the whole fit.
+    alone = main(["--run-dir", str(tmp_path / "alone"), "--data-dir", str(data)] + TINY + ["--expert-games", "0"])
+    [search] = alone["imitation"]["phases"]
+    assert search["source"] == str(path) and search["epochs"] == 2
+
     # A data file that holds other games is refused by name, before anything is trained.
     with pytest.raises(GoldRushError, match=r"ismcts-2\.npz holds other games than this recipe needs"):
         main(["--run-dir", str(tmp_path / "c"), "--data-dir", str(data)] + TINY + ["--search-games", "3"])
@@ -59,6 +64,7 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
 @pytest.mark.parametrize("bad, message", [
     (["--search-games", "0"], "--search-games must be an int >= 1, got 0"),
     (["--search-epochs", "0"], "--search-epochs must be an int >= 1, got 0"),
+    (["--expert-games", "-1"], r"--expert-games must be an int >= 0 \(0: none\), got -1"),
     (["--search-seeds", "3", "3"], r"--search-seeds repeats a seed: \[3, 3\]"),
     (["--workers", "-1"], "--workers must be an int >= 0"),
     (["--teacher", "ismcts[iterations=10"], "cannot read agent 'ismcts\\[iterations=10'"),

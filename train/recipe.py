@@ -56,7 +56,7 @@ class Recipe:
     search_games: int = 100
     """Games of the search player against itself per data file."""
     expert_games: int = 1000
-    """Games of the expert against itself copied first."""
+    """Games of the expert against itself copied first (0: none, the search data alone)."""
     expert_epochs: int = 16
     """Passes over the expert's decisions."""
     search_epochs: int = 16
@@ -78,10 +78,12 @@ class Recipe:
 
     def check(self) -> None:
         """Refuse values that cannot work, naming them."""
-        for name in ("search_games", "expert_games", "expert_epochs", "search_epochs", "width", "context", "games"):
+        for name in ("search_games", "expert_epochs", "search_epochs", "width", "context", "games"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 1, got {value!r}")
+        if isinstance(self.expert_games, bool) or not isinstance(self.expert_games, int) or self.expert_games < 0:
+            raise GoldRushError(f"--expert-games must be an int >= 0 (0: none), got {self.expert_games!r}")
         if not self.search_seeds:
             raise GoldRushError("--search-seeds needs at least one seed")
         if len(set(self.search_seeds)) != len(self.search_seeds):
