@@ -430,6 +430,7 @@ def train(args: Args) -> dict[str, Any]:
     mix = opponent_mix(args.curriculum_agents, state.stage, state.league, args.self_play)
     venv = make_vec_env(args, mix)
     started = time.perf_counter() - state.wall_s
+    logger = configure(str(run_dir / "logs"), ["csv", "tensorboard"])
     try:
         if resuming:
             model = MaskablePPO.load(state.checkpoint, env=venv, device="cpu")
@@ -441,7 +442,7 @@ def train(args: Args) -> dict[str, Any]:
                 batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma, gae_lambda=args.gae_lambda,
                 clip_range=args.clip_range, ent_coef=args.ent_coef, vf_coef=args.vf_coef, seed=args.seed,
                 device="cpu", policy_kwargs={"net_kwargs": {"width": args.width, "context": args.context}})
-        model.set_logger(configure(str(run_dir / "logs"), ["csv", "tensorboard"]))
+        model.set_logger(logger)
         if not resuming and args.init_from:
             _load_weights(model, args.init_from)
             print(f"starting from the weights of {args.init_from}", flush=True)
@@ -458,6 +459,7 @@ def train(args: Args) -> dict[str, Any]:
         model_path = _export(model, run_dir / "model.npz")
     finally:
         venv.close()
+        logger.close()  # its CSV file, left open, would be closed (with a warning) whenever it is collected
     train_s = time.perf_counter() - started
     state.wall_s = train_s
     state.save()
