@@ -127,6 +127,19 @@ def load(*paths: str | Path, num_players: int | None = None) -> dict[str, np.nda
     return {key: np.concatenate([part[key] for part in parts]) for key in FIELDS}
 
 
+def _compare(net: Any, obs: Any, masks: Any, targets: Any) -> tuple[Any, Any, Any, Any]:
+    """The network's most likely legal flips, its cross-entropy against the teacher's moves, whether each of
+    those flips is one the move stands for, and its values (torch tensors, one entry per decision)."""
+    import torch
+
+    logits, values = net(obs)
+    logits = logits.masked_fill(~masks, -1e9)
+    best = logits.argmax(dim=1)
+    cross = -(targets * torch.log_softmax(logits, dim=1)).sum(dim=1)
+    hits = targets.gather(1, best.unsqueeze(1)).squeeze(1) > 0
+    return best, cross, hits, values
+
+
 def pretrain(net: Any, data: dict[str, np.ndarray], epochs: int = 3, batch_size: int = 512, lr: float = 1e-3,
              seed: int = 0, after_epoch: Callable[[int, dict[str, float]], None] | None = None) -> dict[str, float]:
     """Fit ``net`` (a :class:`train.network.GoldNet`) to the teacher's targets and returns.
@@ -151,18 +164,15 @@ def pretrain(net: Any, data: dict[str, np.ndarray], epochs: int = 3, batch_size:
         total_loss = agree = matches = 0.0
         for start in range(0, len(order), batch_size):
             index = order[start:start + batch_size]
-            logits, values = net(obs[index])
-            logits = logits.masked_fill(~masks[index], -1e9)
-            policy_loss = -(targets[index] * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+            best, cross, hits, values = _compare(net, obs[index], masks[index], targets[index])
             value_loss = torch.nn.functional.mse_loss(values, returns[index])
-            loss = policy_loss + 0.5 * value_loss
+            loss = cross.mean() + 0.5 * value_loss
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
             total_loss += float(loss.detach()) * len(index)
-            best = logits.argmax(dim=1)
             agree += float((best == actions[index]).sum())
-            matches += float((targets[index].gather(1, best.unsqueeze(1)) > 0).sum())
+            matches += float(hits.sum())
         stats = {"loss": total_loss / len(order), "agreement": agree / len(order), "matches": matches / len(order)}
         if after_epoch is not None:
             after_epoch(epoch, stats)
@@ -182,14 +192,12 @@ def score(net: Any, data: dict[str, np.ndarray], batch_size: int = 4096) -> dict
     with torch.no_grad():
         for start in range(0, len(data["actions"]), batch_size):
             part = slice(start, start + batch_size)
-            logits, values = net(torch.as_tensor(data["observations"][part]))
-            logits = logits.masked_fill(~torch.as_tensor(data["masks"][part]), -1e9)
             targets = torch.as_tensor(data["targets"][part])
-            cross = -(targets * torch.log_softmax(logits, dim=1)).sum(dim=1)
+            _, cross, hits, values = _compare(net, torch.as_tensor(data["observations"][part]),
+                                              torch.as_tensor(data["masks"][part]), targets)
             entropy = -(targets * torch.log(targets.clamp_min(1e-12))).sum(dim=1)
-            hit = targets.gather(1, logits.argmax(dim=1, keepdim=True)).squeeze(1) > 0
             error = (values - torch.as_tensor(data["returns"][part])) ** 2
-            totals += [float(cross.sum()), float((cross - entropy).sum()), float(hit.sum()), float(error.sum())]
+            totals += [float(cross.sum()), float((cross - entropy).sum()), float(hits.sum()), float(error.sum())]
     totals /= len(data["actions"])
     return dict(zip(("cross_entropy", "excess", "matches", "value_error"), totals.tolist()))
 
