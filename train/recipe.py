@@ -1,6 +1,6 @@
 """The shipped 2-player model, rebuilt from a seed in one command.
 
-    python -m train.recipe --seed 0 --ship      # some 3 hours on two cores; rewrites agents/models/ppo_2p.npz
+    python -m train.recipe --seed 0 --ship      # ~17 min on two cores with its search data there (~2 h to collect)
     python -m train.recipe --help               # every argument
 
 The recipe chains tools that also run alone:
@@ -13,15 +13,17 @@ The recipe chains tools that also run alone:
    and refused otherwise, so one collection, the slow part, serves every
    seed of the recipe.
 2. **Warm start, no PPO** (``python -m train.ppo --total-timesteps 0``): the
-   network copies the expert's flips from ``expert_games`` games, then the
-   search player's moves from the files above.
+   network copies the search player's moves from the files above for
+   ``search_epochs`` passes. With ``expert_games`` above 0 it first copies
+   the expert's flips from that many games (the recipe of the model shipped
+   before; 48 passes over the search data made that phase unnecessary).
 3. **Evaluation**: ``games`` games against each of ``agents``, seats and
    start player rotated, with 95% intervals (the run's ``summary.json``);
    ``--ship`` then copies ``model.npz`` to ``agents/models/ppo_2p.npz``.
 
-There is no PPO step: after this warm start PPO did not move the expert's
-copy in 300k to 1.5M steps (README, *Training*), while the search's moves
-lifted it above the expert.
+There is no PPO step: PPO did not move a copy of the expert in 300k to
+1.5M steps, and from a copy of the search it lost ground in 300k (README,
+*Training*), while the search's moves lifted the copy above the expert.
 """
 
 from __future__ import annotations
@@ -55,12 +57,12 @@ class Recipe:
     """One data file of ``search_games`` games per seed (these six are the files the shipped model saw)."""
     search_games: int = 100
     """Games of the search player against itself per data file."""
-    expert_games: int = 1000
+    expert_games: int = 0
     """Games of the expert against itself copied first (0: none, the search data alone)."""
     expert_epochs: int = 16
     """Passes over the expert's decisions."""
-    search_epochs: int = 16
-    """Passes over the search data's decisions, fitted after the expert's."""
+    search_epochs: int = 48
+    """Passes over the search data's decisions (after the expert's, if any)."""
     lr: float = 2e-3
     """Adam's step size for the fit."""
     width: int = 64
