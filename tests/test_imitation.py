@@ -1,5 +1,7 @@
 """The warm start's data: collected from a teacher, saved, loaded, fitted."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -97,3 +99,62 @@ def test_the_command_writes_a_data_set(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["--games", "0", "--out", str(tmp_path / "x.npz")])
     assert "--games must be >= 1, got 0" in capsys.readouterr().err
+
+
+def replay_student(seed, game, num_players, student, opponents, teacher):
+    """The student's game ``game`` of ``collect(seed=seed, student=...)`` played again by hand: its views at the
+    student's turns and the teacher's flips there."""
+    from agents import make_agent
+    from goldrush_env.aec import raw_env
+
+    deal = seed * 1_000_003 + game
+    seat, opponent = (game // len(opponents)) % num_players, opponents[game % len(opponents)]
+    seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(deal).spawn(num_players + 1)]
+    players = [make_agent(student if k == seat else opponent, seed=s) for k, s in enumerate(seeds[:num_players])]
+    labeller = make_agent(teacher, seed=seeds[num_players])
+    env = raw_env(num_players=num_players)
+    env.reset(seed=deal, options={"first_player": deal % num_players})
+    observations, flips = [], []
+    while not env.game.is_finished:
+        view = env.view(env.game.current_player)
+        if env.game.current_player == seat:
+            observations.append(view.observation)
+            flips.append(labeller.act(view))
+        env.step(players[env.game.current_player].act(view))
+    return np.array(observations), np.array(flips)
+
+
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_a_student_plays_and_the_teacher_labels_its_states(num_players):
+    opponents = ("random", "greedy")
+    data = collect(4, num_players=num_players, teacher="expert", seed=2, workers=2, student="random",
+                   opponents=opponents)
+    assert data["masks"][np.arange(len(data["actions"])), data["actions"]].all()
+    start = 0
+    for game in range(4):  # the student's seat and its opponents rotate game by game
+        observations, flips = replay_student(2, game, num_players, "random", opponents, "expert")
+        np.testing.assert_array_equal(data["observations"][start:start + len(flips)], observations)
+        np.testing.assert_array_equal(data["actions"][start:start + len(flips)], flips)
+        start += len(flips)
+    assert start == len(data["actions"])
+    # The states are the student's: a random student's game is not the expert's own.
+    own = collect(4, num_players=num_players, teacher="expert", seed=2, workers=1)
+    assert len(own["actions"]) != len(data["actions"]) or (own["observations"] != data["observations"]).any()
+
+
+def test_the_command_records_the_student_and_refuses_an_unknown_agent(tmp_path, capsys):
+    path = main(["--teacher", "expert", "--student", "random", "--opponents", "greedy", "--games", "2",
+                 "--workers", "1", "--out", str(tmp_path / "dagger.npz")])
+    with np.load(path) as stored:
+        about = json.loads(str(stored["about"]))
+    assert about["student"] == "random" and about["opponents"] == ["greedy"] and about["teacher"] == "expert"
+    np.testing.assert_array_equal(load(path)["actions"], collect(2, teacher="expert", student="random",
+                                                                 opponents=["greedy"], workers=1)["actions"])
+    for flag, bad in (("--student", "randum"), ("--opponents", "greedy,nobody")):
+        with pytest.raises(SystemExit):
+            main(["--student", "random", flag, bad, "--out", str(tmp_path / "x.npz")])
+        assert f"unknown agent {bad.split(',')[-1]!r}" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--student", "random", "--opponents", ",", "--out", str(tmp_path / "x.npz")])
+    assert "--opponents names no agent: ','" in capsys.readouterr().err
+    assert not (tmp_path / "x.npz").exists()

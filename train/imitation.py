@@ -19,6 +19,13 @@ and saved (:func:`save`, :func:`load`), from the command line::
     python -m train.imitation --teacher ismcts --games 100 --seed 1 --out runs/ismcts-1.npz
 
 and given to ``python -m train.ppo --imitation-data FILE...``.
+
+A copy sees only the states its teacher's own games lead to. With
+``--student`` (DAgger) the copy plays instead, one seat against scripted
+opponents, and the teacher labels the states the copy's play leads to::
+
+    python -m train.imitation --teacher ismcts --student runs/recipe48-0/model.npz --opponents greedy,expert \
+        --games 100 --seed 101 --out runs/dagger-101.npz
 """
 
 from __future__ import annotations
@@ -29,11 +36,11 @@ import multiprocessing
 import os
 import time
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from agents import make_agent
+from agents import make_agent, split_entrants
 from goldrush_env.aec import raw_env
 from goldrush_env.cards import NUM_POSITIONS
 from goldrush_env.errors import GoldRushError
@@ -44,20 +51,43 @@ FIELDS = ("observations", "masks", "actions", "targets", "returns")
 """What a decision records; the arrays of a data set, one row per decision."""
 
 
-def _play(job: tuple[str, int, int, dict[str, Any]]) -> tuple[np.ndarray, ...]:
-    teacher, num_players, seed, config = job
-    env = raw_env(num_players=num_players, **config)
+class _Job(NamedTuple):
+    """One game to record: who plays, on which deal, and (for a student) which seat it takes and against whom."""
+
+    teacher: str
+    num_players: int
+    seed: int
+    config: dict[str, Any]
+    student: str | None = None
+    seat: int = 0
+    opponent: str = ""
+
+
+def _play(job: _Job) -> tuple[np.ndarray, ...]:
+    num_players, seed = job.num_players, job.seed
+    env = raw_env(num_players=num_players, **job.config)
     env.reset(seed=seed, options={"first_player": seed % num_players})
-    seeds = np.random.SeedSequence(seed).spawn(num_players)
-    players = [make_agent(teacher, seed=int(s.generate_state(1)[0])) for s in seeds]
+    seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(num_players + 1)]
+    if job.student is None:  # the teacher in every seat, every decision recorded
+        players = [make_agent(job.teacher, seed=s) for s in seeds[:num_players]]
+        teachers = {seat: players[seat] for seat in range(num_players)}
+    else:  # the student plays one seat, the teacher only labels its decisions
+        players = [make_agent(job.student if seat == job.seat else job.opponent, seed=s)
+                   for seat, s in enumerate(seeds[:num_players])]
+        teachers = {job.seat: make_agent(job.teacher, seed=seeds[num_players])}
     game = env.game
     observations, masks, actions, targets, seats, standing = [], [], [], [], [], []
     while not game.is_finished:
         seat = game.current_player
         view = env.view(seat)
-        decide = getattr(players[seat], "decide", None)
+        played = None if job.student is None else players[seat].act(view)
+        teacher = teachers.get(seat)
+        if teacher is None:
+            env.step(played)
+            continue
+        decide = getattr(teacher, "decide", None)
         if decide is None:
-            position = players[seat].act(view)
+            position = teacher.act(view)
             policy = np.zeros(NUM_POSITIONS, np.float32)
             policy[position] = 1.0
         else:
@@ -69,11 +99,12 @@ def _play(job: tuple[str, int, int, dict[str, Any]]) -> tuple[np.ndarray, ...]:
         actions.append(position)
         seats.append(seat)
         standing.append(_relative(game.scores, seat))
-        env.step(position)
+        env.step(position if played is None else played)
     final = [_relative(game.scores, seat) for seat in range(num_players)]
     returns = np.array([final[seat] - before for seat, before in zip(seats, standing)], np.float32) / 10.0
-    return (np.array(observations, np.float32), np.array(masks), np.array(actions, np.int64),
-            np.array(targets, np.float32), returns)
+    return (np.array(observations, np.float32).reshape(-1, OBSERVATION_SIZE),
+            np.array(masks, bool).reshape(-1, NUM_POSITIONS), np.array(actions, np.int64),
+            np.array(targets, np.float32).reshape(-1, NUM_POSITIONS), returns)
 
 
 def _relative(scores: tuple[int, ...], seat: int) -> float:
@@ -82,9 +113,26 @@ def _relative(scores: tuple[int, ...], seat: int) -> float:
 
 
 def collect(games: int, num_players: int = 2, teacher: str = "expert", seed: int = 0, workers: int | None = None,
+            student: str | None = None, opponents: Sequence[str] = ("greedy", "expert"),
             **config: Any) -> dict[str, np.ndarray]:
-    """Decisions of ``games`` seeded games of ``teacher`` against itself (the arrays named in :data:`FIELDS`)."""
-    jobs = [(teacher, num_players, seed * 1_000_003 + game, config) for game in range(games)]
+    """Decisions of ``games`` seeded games (the arrays named in :data:`FIELDS`).
+
+    Without ``student``, ``teacher`` plays every seat against itself and each of its decisions is recorded.
+    With a ``student`` (an agent spec, e.g. a model file), the student plays one seat against a field of one
+    of ``opponents`` (taken in turn, game by game; the student's seat rotates too) and only its decisions
+    are recorded, each labelled with the move ``teacher`` would make there; the game goes on with the
+    student's flip (DAgger: the teacher's moves on the states the student's own play leads to). The returns
+    are then those of the student's play.
+    """
+    if student is not None and not opponents:
+        raise GoldRushError("collect with a student needs at least one opponent")
+    jobs = []
+    for game in range(games):
+        job = _Job(teacher, num_players, seed * 1_000_003 + game, config)
+        if student is not None:
+            job = job._replace(student=student, seat=(game // len(opponents)) % num_players,
+                               opponent=opponents[game % len(opponents)])
+        jobs.append(job)
     workers = workers or os.cpu_count() or 1
     if workers == 1:
         parts = [_play(job) for job in jobs]
@@ -212,6 +260,11 @@ def main(argv: Sequence[str] | None = None) -> Path:
     parser.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
     parser.add_argument("--memory", default="perfect", choices=["perfect", "human"],
                         help="the players' memory model (default: perfect)")
+    parser.add_argument("--student", default=None,
+                        help="an agent (e.g. a model file) that plays one seat while the teacher labels its "
+                             "decisions (default: none, the teacher plays every seat)")
+    parser.add_argument("--opponents", default="greedy,expert",
+                        help="with --student: the fields it plays against, in turn (default: greedy,expert)")
     parser.add_argument("--out", required=True, help="the .npz file to write")
     args = parser.parse_args(argv)
     if args.games < 1:
@@ -220,11 +273,20 @@ def main(argv: Sequence[str] | None = None) -> Path:
         parser.error(f"--num-players must be 2 to 5, got {args.num_players}")
     if args.workers is not None and args.workers < 1:
         parser.error(f"--workers must be >= 1, got {args.workers}")
+    opponents = split_entrants(args.opponents)
+    if args.student is not None and not opponents:
+        parser.error(f"--opponents names no agent: {args.opponents!r}")
+    for spec in [args.teacher, *([args.student, *opponents] if args.student is not None else [])]:
+        try:  # a misspelt agent fails here, not in a worker after minutes of search
+            make_agent(spec, seed=0)
+        except GoldRushError as error:
+            parser.error(str(error))
     start = time.perf_counter()
     data = collect(args.games, num_players=args.num_players, teacher=args.teacher, seed=args.seed,
-                   workers=args.workers, memory=args.memory)
+                   workers=args.workers, student=args.student, opponents=opponents, memory=args.memory)
+    about = {"student": args.student, "opponents": opponents} if args.student is not None else {}
     path = save(data, args.out, teacher=args.teacher, games=args.games, num_players=args.num_players,
-                seed=args.seed, memory=args.memory)
+                seed=args.seed, memory=args.memory, **about)
     print(f"{len(data['actions']):,} decisions of {args.games} games of {args.teacher} in "
           f"{time.perf_counter() - start:.0f} s: {path}")
     return path
