@@ -9,6 +9,7 @@ pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
 from goldrush_env.errors import GoldRushError  # noqa: E402
+from train.imitation import collect, load, save  # noqa: E402
 from train.ppo import main as ppo_main  # noqa: E402
 from train.recipe import main  # noqa: E402
 
@@ -55,6 +56,14 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
     [search] = alone["imitation"]["phases"]
     assert search["source"] == str(path) and search["epochs"] == 2
 
+    # --extra-data files are fitted with the search data, in the same phase.
+    extra = data / "more.npz"
+    save(collect(1, teacher=TEACHER, seed=5, workers=1), extra, teacher=TEACHER)
+    more = main(["--run-dir", str(tmp_path / "more"), "--data-dir", str(data), "--extra-data", str(extra)] + TINY
+                + ["--expert-games", "0"])
+    [search] = more["imitation"]["phases"]
+    assert search["source"] == f"{path}, {extra}" and search["decisions"] == len(load(path, extra)["actions"])
+
     # A data file that holds other games is refused by name, before anything is trained.
     with pytest.raises(GoldRushError, match=r"ismcts-2\.npz holds other games than this recipe needs"):
         main(["--run-dir", str(tmp_path / "c"), "--data-dir", str(data)] + TINY + ["--search-games", "3"])
@@ -69,6 +78,7 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
     (["--workers", "-1"], "--workers must be an int >= 0"),
     (["--teacher", "ismcts[iterations=10"], "cannot read agent 'ismcts\\[iterations=10'"),
     (["--teacher", "mcts"], "unknown agent 'mcts'"),
+    (["--extra-data", "nowhere.npz"], r"--extra-data 'nowhere\.npz' is not a file"),
 ])
 def test_bad_arguments_are_refused(tmp_path, bad, message):
     with pytest.raises(GoldRushError, match=message):

@@ -57,6 +57,9 @@ class Recipe:
     """One data file of ``search_games`` games per seed (these six are the files the shipped model saw)."""
     search_games: int = 100
     """Games of the search player against itself per data file."""
+    extra_data: tuple[str, ...] = ()
+    """Further decision files (``python -m train.imitation``'s, e.g. DAgger files written with ``--student``),
+    fitted together with the search data."""
     expert_games: int = 0
     """Games of the expert against itself copied first (0: none, the search data alone)."""
     expert_epochs: int = 16
@@ -90,6 +93,9 @@ class Recipe:
             raise GoldRushError("--search-seeds needs at least one seed")
         if len(set(self.search_seeds)) != len(self.search_seeds):
             raise GoldRushError(f"--search-seeds repeats a seed: {list(self.search_seeds)}")
+        for path in self.extra_data:
+            if not Path(path).is_file():
+                raise GoldRushError(f"--extra-data {path!r} is not a file (write one with python -m train.imitation)")
         if isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 0:
             raise GoldRushError(f"--workers must be an int >= 0 (0: every core), got {self.workers!r}")
 
@@ -137,7 +143,7 @@ def run(recipe: Recipe) -> dict[str, Any]:
     run_dir = Path(recipe.run_dir or f"runs/recipe-{recipe.seed}")
     if run_dir.exists() and any(run_dir.iterdir()):  # before hours of collection, not after
         raise GoldRushError(f"run folder {str(run_dir)!r} is not empty: choose another --run-dir")
-    paths = search_data(recipe)
+    paths = search_data(recipe) + list(recipe.extra_data)
     # One process, no PPO: the environments only give the model its spaces.
     args = Args(run_dir=str(run_dir), seed=recipe.seed, num_players=2, total_timesteps=0,
                 imitation_games=recipe.expert_games, imitation_epochs=recipe.expert_epochs,
