@@ -1,0 +1,42 @@
+"""An entrant that plays several trained models as one: the mean of their log-policies over the legal flips.
+
+Used to ask whether the copies of the search differ in their mistakes (then averaging them would play better
+than any one) or share them::
+
+    M=runs/recipe48-0/model.npz+runs/recipe48-1/model.npz+runs/recipe48-2/model.npz
+    python -m train.evaluate "benchmarks.ensemble:Ensemble[models=$M]" --agents greedy,expert --games 2000
+
+``models`` is a ``+``-separated list of model files (.npz or .zip, as for ``TrainedPolicy``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.trained import GoldNetNumpy, TrainedPolicy, _one_blas_thread, load_weights
+from goldrush_env.errors import GoldRushError
+
+
+class Ensemble(TrainedPolicy):
+    """The most likely legal flip under the mean of the models' log-policies (always deterministic)."""
+
+    name = "ensemble"
+
+    def __init__(self, models: str, seed: int | None = None) -> None:
+        paths = [part for part in str(models).split("+") if part]
+        if not paths:
+            raise GoldRushError(f"Ensemble needs model files separated by '+', got {models!r}")
+        super().__init__(paths[0], seed=seed)
+        self.nets = [GoldNetNumpy(load_weights(path)) for path in paths]
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        masks = np.asarray(masks, bool)
+        if not masks.any(axis=1).all():
+            raise GoldRushError("a mask with no legal position was given to the ensemble")
+        scores = []
+        with _one_blas_thread():
+            for net in self.nets:
+                logits = np.where(masks, net.forward(observations)[0], -np.inf)
+                top = logits.max(axis=1, keepdims=True)
+                scores.append(logits - top - np.log(np.exp(logits - top).sum(axis=1, keepdims=True)))
+        return np.mean(scores, axis=0).argmax(axis=1)
