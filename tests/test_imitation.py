@@ -1,5 +1,6 @@
 """The warm start's data: collected from a teacher, saved, loaded, fitted."""
 
+import hashlib
 import json
 
 import numpy as np
@@ -7,6 +8,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from agents.trained import SHIPPED_MODEL  # noqa: E402
 from goldrush_env.cards import NUM_POSITIONS  # noqa: E402
 from goldrush_env.encoder import OBSERVATION_SIZE  # noqa: E402
 from train.imitation import FIELDS, collect, load, main, pretrain, save  # noqa: E402
@@ -148,6 +150,12 @@ def test_the_command_records_the_student_and_refuses_an_unknown_agent(tmp_path, 
     with np.load(path) as stored:
         about = json.loads(str(stored["about"]))
     assert about["student"] == "random" and about["opponents"] == ["greedy"] and about["teacher"] == "expert"
+    assert about["student_sha256"] is None  # an agent name; a model file is recorded with its digest
+    model = main(["--teacher", "greedy", "--student", str(SHIPPED_MODEL), "--games", "1", "--workers", "1",
+                  "--out", str(tmp_path / "model.npz")])
+    with np.load(model) as stored:
+        digest = json.loads(str(stored["about"]))["student_sha256"]
+    assert digest == hashlib.sha256(SHIPPED_MODEL.read_bytes()).hexdigest()
     np.testing.assert_array_equal(load(path)["actions"], collect(2, teacher="expert", student="random",
                                                                  opponents=["greedy"], workers=1)["actions"])
     for flag, bad in (("--student", "randum"), ("--opponents", "greedy,nobody")):

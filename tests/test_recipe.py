@@ -1,5 +1,6 @@
 """The shipped model's recipe (train/recipe.py) at a tiny budget."""
 
+import hashlib
 import json
 
 import numpy as np
@@ -78,6 +79,10 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
     (["--workers", "-1"], "--workers must be an int >= 0"),
     (["--teacher", "ismcts[iterations=10"], "cannot read agent 'ismcts\\[iterations=10'"),
     (["--teacher", "mcts"], "unknown agent 'mcts'"),
+    (["--dagger-seeds", "4", "4"], r"--dagger-seeds repeats a seed: \[4, 4\]"),
+    (["--dagger-seeds", "4", "--dagger-opponents", ","], "--dagger-opponents names no agent: ','"),
+    (["--dagger-seeds", "4", "--dagger-opponents", "greedy,nobody"], "unknown agent 'nobody'"),
+    (["--dagger-games", "0"], "--dagger-games must be an int >= 1, got 0"),
     (["--extra-data", "nowhere.npz"], r"--extra-data 'nowhere\.npz' is not a file"),
 ])
 def test_bad_arguments_are_refused(tmp_path, bad, message):
@@ -91,3 +96,41 @@ def test_a_used_run_folder_is_refused_before_collecting(tmp_path):
     with pytest.raises(GoldRushError, match="is not empty"):
         main(["--run-dir", str(tmp_path / "run"), "--data-dir", str(tmp_path / "data")] + TINY)
     assert not (tmp_path / "data").exists()
+
+
+def test_dagger_fits_a_student_collects_its_games_once_and_refits(tmp_path, capsys):
+    data = tmp_path / "data"
+    dagger = ["--expert-games", "0", "--dagger-seeds", "7", "--dagger-games", "2", "--dagger-opponents", "random"]
+    summary = main(["--run-dir", str(tmp_path / "a"), "--data-dir", str(data)] + TINY + dagger)
+    student, path = data / "dagger-student.npz", data / "dagger-7.npz"
+    # The student is the recipe without DAgger, seed 0, fitted in its own folder beside the data.
+    alone = main(["--run-dir", str(tmp_path / "alone"), "--data-dir", str(data)] + TINY + ["--expert-games", "0"])
+    assert student.read_bytes() == (tmp_path / "alone" / "model.npz").read_bytes()
+    assert (data / "dagger-student" / "summary.json").exists()
+    with np.load(path) as stored:
+        about = json.loads(str(stored["about"]))
+    assert about["student"] == str(student) and about["opponents"] == ["random"] and about["games"] == 2
+    assert about["student_sha256"] == hashlib.sha256(student.read_bytes()).hexdigest()
+    search = data / "ismcts-2.npz"
+    [phase] = summary["imitation"]["phases"]
+    assert phase["source"] == f"{search}, {path}"
+    assert phase["decisions"] == len(load(search, path)["actions"]) > len(load(search)["actions"])
+    assert alone["imitation"]["phases"][0]["decisions"] == len(load(search)["actions"])
+    # The DAgger data are the student's games labelled by the search: collect() gives the same.
+    again = collect(2, teacher=TEACHER, seed=7, workers=1, student=str(student), opponents=["random"])
+    np.testing.assert_array_equal(load(path)["observations"], again["observations"])
+
+    # Another seed reuses the student and its games.
+    capsys.readouterr()
+    main(["--run-dir", str(tmp_path / "b"), "--data-dir", str(data), "--seed", "1"] + TINY + dagger)
+    out = capsys.readouterr().out
+    assert f"dagger: {path} (already collected)" in out and "fitting the student" not in out
+
+    # Games played by another student, or whose student is gone, are refused by name before any fit.
+    student.write_bytes(b"other weights")
+    with pytest.raises(GoldRushError, match=r"dagger-7\.npz holds other games than this recipe needs"):
+        main(["--run-dir", str(tmp_path / "c"), "--data-dir", str(data)] + TINY + dagger)
+    student.unlink()
+    with pytest.raises(GoldRushError, match=r"the DAgger files are there but not the model that played them"):
+        main(["--run-dir", str(tmp_path / "c"), "--data-dir", str(data)] + TINY + dagger)
+    assert not (tmp_path / "c").exists()

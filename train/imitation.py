@@ -31,6 +31,7 @@ opponents, and the teacher labels the states the copy's play leads to::
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import multiprocessing
 import os
@@ -142,6 +143,13 @@ def collect(games: int, num_players: int = 2, teacher: str = "expert", seed: int
     data = {key: np.concatenate([part[i] for part in parts]) for i, key in enumerate(FIELDS)}
     assert data["observations"].shape[1] == OBSERVATION_SIZE and data["masks"].shape[1] == NUM_POSITIONS
     return data
+
+
+def file_digest(path: str | Path) -> str | None:
+    """The SHA-256 of the file at ``path`` (e.g. a student model), or None if there is no such file (e.g. an
+    agent name): a data set's record of which model played."""
+    path = Path(path)
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
 
 
 def save(data: dict[str, np.ndarray], path: str | Path, **about: Any) -> Path:
@@ -284,7 +292,8 @@ def main(argv: Sequence[str] | None = None) -> Path:
     start = time.perf_counter()
     data = collect(args.games, num_players=args.num_players, teacher=args.teacher, seed=args.seed,
                    workers=args.workers, student=args.student, opponents=opponents, memory=args.memory)
-    about = {"student": args.student, "opponents": opponents} if args.student is not None else {}
+    about = {} if args.student is None else {"student": args.student, "opponents": opponents,
+                                              "student_sha256": file_digest(args.student)}
     path = save(data, args.out, teacher=args.teacher, games=args.games, num_players=args.num_players,
                 seed=args.seed, memory=args.memory, **about)
     print(f"{len(data['actions']):,} decisions of {args.games} games of {args.teacher} in "

@@ -12,12 +12,19 @@ The recipe chains tools that also run alone:
    says it holds exactly those games (teacher, games, players, seed, memory)
    and refused otherwise, so one collection, the slow part, serves every
    seed of the recipe.
-2. **Warm start, no PPO** (``python -m train.ppo --total-timesteps 0``): the
-   network copies the search player's moves from the files above for
-   ``search_epochs`` passes. With ``expert_games`` above 0 it first copies
+2. **DAgger data**, with ``dagger_seeds``: a first fit (steps 3 and 4
+   without DAgger, seed 0) plays one seat against ``dagger_opponents`` in
+   ``dagger_games`` games per seed while the search labels its decisions
+   (``python -m train.imitation --student``), saved as
+   ``DATA_DIR/dagger-SEED.npz`` beside the student,
+   ``DATA_DIR/dagger-student.npz``. Reused and checked as the search data
+   is (the student by its SHA-256), so it too serves every seed.
+3. **Warm start, no PPO** (``python -m train.ppo --total-timesteps 0``): the
+   network copies the search player's moves from the files above (and any
+   ``extra_data``) for ``search_epochs`` passes. With ``expert_games`` above 0 it first copies
    the expert's flips from that many games (the recipe of the model shipped
    before; 48 passes over the search data made that phase unnecessary).
-3. **Evaluation**: ``games`` games against each of ``agents``, seats and
+4. **Evaluation**: ``games`` games against each of ``agents``, seats and
    start player rotated, with 95% intervals (the run's ``summary.json``);
    ``--ship`` then copies ``model.npz`` to ``agents/models/ppo_2p.npz``.
 
@@ -30,6 +37,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +45,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from agents import parse_spec
+from agents import make_agent, parse_spec, split_entrants
 from goldrush_env.errors import GoldRushError
 
 
@@ -57,6 +65,15 @@ class Recipe:
     """One data file of ``search_games`` games per seed (these six are the files the shipped model saw)."""
     search_games: int = 100
     """Games of the search player against itself per data file."""
+    dagger_seeds: tuple[int, ...] = ()
+    """DAgger (empty: none). One file of ``dagger_games`` games per seed, ``DATA_DIR/dagger-SEED.npz``, in which
+    a first fit (this recipe without DAgger, seed 0, kept as ``DATA_DIR/dagger-student.npz``) plays one seat
+    against ``dagger_opponents`` while the search labels its decisions; the network is then fitted to the
+    search data and these together. Like the search data, collected once for every seed."""
+    dagger_games: int = 100
+    """Games per DAgger file."""
+    dagger_opponents: str = "greedy,expert"
+    """The fields the first fit plays in the DAgger games, in turn, comma-separated."""
     extra_data: tuple[str, ...] = ()
     """Further decision files (``python -m train.imitation``'s, e.g. DAgger files written with ``--student``),
     fitted together with the search data."""
@@ -83,7 +100,7 @@ class Recipe:
 
     def check(self) -> None:
         """Refuse values that cannot work, naming them."""
-        for name in ("search_games", "expert_epochs", "search_epochs", "width", "context", "games"):
+        for name in ("search_games", "dagger_games", "expert_epochs", "search_epochs", "width", "context", "games"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 1, got {value!r}")
@@ -93,6 +110,12 @@ class Recipe:
             raise GoldRushError("--search-seeds needs at least one seed")
         if len(set(self.search_seeds)) != len(self.search_seeds):
             raise GoldRushError(f"--search-seeds repeats a seed: {list(self.search_seeds)}")
+        if len(set(self.dagger_seeds)) != len(self.dagger_seeds):
+            raise GoldRushError(f"--dagger-seeds repeats a seed: {list(self.dagger_seeds)}")
+        if self.dagger_seeds and not split_entrants(self.dagger_opponents):
+            raise GoldRushError(f"--dagger-opponents names no agent: {self.dagger_opponents!r}")
+        for spec in [self.teacher, *(split_entrants(self.dagger_opponents) if self.dagger_seeds else [])]:
+            make_agent(spec, seed=0)  # a misspelt agent fails now, not after hours of collection
         for path in self.extra_data:
             if not Path(path).is_file():
                 raise GoldRushError(f"--extra-data {path!r} is not a file (write one with python -m train.imitation)")
@@ -102,6 +125,21 @@ class Recipe:
     def data_path(self, seed: int) -> Path:
         """The search data file of one seed."""
         return Path(self.data_dir) / f"{parse_spec(self.teacher)[0]}-{seed}.npz"
+
+    @property
+    def student_path(self) -> Path:
+        """The model that plays the DAgger games."""
+        return Path(self.data_dir) / "dagger-student.npz"
+
+    def dagger_path(self, seed: int) -> Path:
+        """The DAgger file of one seed."""
+        return Path(self.data_dir) / f"dagger-{seed}.npz"
+
+    def dagger_about(self, seed: int, student_sha256: str | None) -> dict[str, Any]:
+        """What the DAgger file of ``seed`` must say it holds (as ``python -m train.imitation --student`` records
+        it, less the student's path: the student is known by its digest)."""
+        return {**self.about(seed), "games": self.dagger_games, "opponents": split_entrants(self.dagger_opponents),
+                "student_sha256": student_sha256}
 
     def about(self, seed: int) -> dict[str, Any]:
         """What the data file of ``seed`` must say it holds (as :func:`train.imitation.main` records it)."""
@@ -135,23 +173,77 @@ def search_data(recipe: Recipe) -> list[str]:
     return paths
 
 
-def run(recipe: Recipe) -> dict[str, Any]:
-    """Follow ``recipe``; returns the run's summary (train.ppo's, with the search data's collection added)."""
-    from train.ppo import Args, train
+def _stored_about(path: Path) -> dict[str, Any] | None:
+    with np.load(path) as stored:
+        return json.loads(str(stored["about"])) if "about" in stored else None
 
-    recipe.check()
-    run_dir = Path(recipe.run_dir or f"runs/recipe-{recipe.seed}")
-    if run_dir.exists() and any(run_dir.iterdir()):  # before hours of collection, not after
-        raise GoldRushError(f"run folder {str(run_dir)!r} is not empty: choose another --run-dir")
-    paths = search_data(recipe) + list(recipe.extra_data)
-    # One process, no PPO: the environments only give the model its spaces.
-    args = Args(run_dir=str(run_dir), seed=recipe.seed, num_players=2, total_timesteps=0,
+
+def dagger_data(recipe: Recipe, search_paths: list[str]) -> list[str]:
+    """The DAgger files, collected where missing (after fitting their student, if it is missing too); a file
+    that holds other games, or was played by another student than ``DATA_DIR/dagger-student.npz``, is refused
+    by name."""
+    from train.imitation import collect, file_digest, save
+    from train.ppo import train
+
+    missing = [seed for seed in recipe.dagger_seeds if not recipe.dagger_path(seed).exists()]
+    student = recipe.student_path
+    if not student.exists():
+        if not missing:
+            raise GoldRushError(f"the DAgger files are there but not the model that played them, {student}: "
+                                "move them away or choose another --data-dir")
+        fit = student.with_suffix("")  # the student's run folder, beside the data
+        print(f"dagger: fitting the student (this recipe without DAgger, seed 0) in {fit}...", flush=True)
+        train(_args(dataclasses.replace(recipe, seed=0, ship=False), fit, search_paths))
+        shutil.copyfile(fit / "model.npz", student)
+    digest = file_digest(student)
+    paths = []
+    for seed in recipe.dagger_seeds:
+        path, wanted = recipe.dagger_path(seed), recipe.dagger_about(seed, digest)
+        if path.exists():
+            found = _stored_about(path)
+            if found is None or {key: value for key, value in found.items() if key != "student"} != wanted:
+                raise GoldRushError(f"{path} holds other games than this recipe needs: it records {found}, the "
+                                    f"recipe wants {wanted}; move it away or choose another --data-dir")
+            print(f"dagger: {path} (already collected)", flush=True)
+        else:
+            start = time.perf_counter()
+            print(f"dagger: {recipe.dagger_games} games of {student} labelled by {recipe.teacher}, seed {seed}...",
+                  flush=True)
+            data = collect(recipe.dagger_games, num_players=2, teacher=recipe.teacher, seed=seed,
+                           workers=recipe.workers or None, student=str(student), opponents=wanted["opponents"],
+                           memory="perfect")
+            save(data, path, **wanted, student=str(student))
+            print(f"dagger: {len(data['actions']):,} decisions in {time.perf_counter() - start:.0f} s: {path}",
+                  flush=True)
+        paths.append(str(path))
+    return paths
+
+
+def _args(recipe: Recipe, run_dir: Path, paths: list[str]) -> Any:
+    """train.ppo's arguments for the fit: one process, no PPO (the environments only give the model its
+    spaces)."""
+    from train.ppo import Args
+
+    return Args(run_dir=str(run_dir), seed=recipe.seed, num_players=2, total_timesteps=0,
                 imitation_games=recipe.expert_games, imitation_epochs=recipe.expert_epochs,
                 imitation_data_epochs=recipe.search_epochs, imitation_lr=recipe.lr,
                 teacher="expert", imitation_data=tuple(paths), num_envs=1, vec_env="dummy", width=recipe.width,
                 context=recipe.context, memory="perfect", eval_agents=recipe.agents, final_games=recipe.games,
                 ship=recipe.ship)
-    summary = train(args)
+
+
+def run(recipe: Recipe) -> dict[str, Any]:
+    """Follow ``recipe``; returns the run's summary (train.ppo's, with the recipe added)."""
+    from train.ppo import train
+
+    recipe.check()
+    run_dir = Path(recipe.run_dir or f"runs/recipe-{recipe.seed}")
+    if run_dir.exists() and any(run_dir.iterdir()):  # before hours of collection, not after
+        raise GoldRushError(f"run folder {str(run_dir)!r} is not empty: choose another --run-dir")
+    paths = search_data(recipe)
+    if recipe.dagger_seeds:
+        paths += dagger_data(recipe, list(paths))
+    summary = train(_args(recipe, run_dir, paths + list(recipe.extra_data)))
     summary["recipe"] = dataclasses.asdict(recipe)
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
     return summary
