@@ -21,9 +21,11 @@ The recipe chains tools that also run alone:
    is (the student by its SHA-256), so it too serves every seed.
 3. **Warm start, no PPO** (``python -m train.ppo --total-timesteps 0``): the
    network copies the search player's moves from the files above (and any
-   ``extra_data``) for ``search_epochs`` passes. With ``expert_games`` above 0 it first copies
-   the expert's flips from that many games (the recipe of the model shipped
-   before; 48 passes over the search data made that phase unnecessary).
+   ``extra_data``) for ``search_epochs`` passes. With ``expert_games``
+   above 0 it first copies the expert's flips from that many games (the
+   recipe of the model shipped before; 48 passes over the search data made
+   that phase unnecessary). DAgger data did not make the copy stronger
+   (README).
 4. **Evaluation**: ``games`` games against each of ``agents``, seats and
    start player rotated, with 95% intervals (the run's ``summary.json``);
    ``--ship`` then copies ``model.npz`` to ``agents/models/ppo_2p.npz``.
