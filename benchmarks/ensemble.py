@@ -26,8 +26,8 @@ class Ensemble(TrainedPolicy):
         paths = [part for part in str(models).split("+") if part]
         if not paths:
             raise GoldRushError(f"Ensemble needs model files separated by '+', got {models!r}")
-        super().__init__(paths[0], seed=seed)
-        self.nets = [GoldNetNumpy(load_weights(path)) for path in paths]
+        super().__init__(paths[0], seed=seed)  # loads the first model as self.net
+        self.nets = [self.net] + [GoldNetNumpy(load_weights(path)) for path in paths[1:]]
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         masks = np.asarray(masks, bool)

@@ -149,6 +149,20 @@ class Recipe:
                 "memory": "perfect"}
 
 
+def _reuse(path: Path, wanted: dict[str, Any], stage: str, ignore: tuple[str, ...] = ()) -> bool:
+    """Whether the data file at ``path`` is there to be used: False if it is missing; True if its record
+    (less the keys in ``ignore``) is ``wanted``; refused by name if it records other games."""
+    if not path.exists():
+        return False
+    with np.load(path) as stored:
+        found = json.loads(str(stored["about"])) if "about" in stored else None
+    if found is None or {key: value for key, value in found.items() if key not in ignore} != wanted:
+        raise GoldRushError(f"{path} holds other games than this recipe needs: it records {found}, the "
+                            f"recipe wants {wanted}; move it away or choose another --data-dir")
+    print(f"{stage}: {path} (already collected)", flush=True)
+    return True
+
+
 def search_data(recipe: Recipe) -> list[str]:
     """The search data files, collected where missing; a file that holds other games is refused by name."""
     from train.imitation import collect, save
@@ -156,14 +170,7 @@ def search_data(recipe: Recipe) -> list[str]:
     paths = []
     for seed in recipe.search_seeds:
         path, wanted = recipe.data_path(seed), recipe.about(seed)
-        if path.exists():
-            with np.load(path) as stored:
-                found = json.loads(str(stored["about"])) if "about" in stored else None
-            if found != wanted:
-                raise GoldRushError(f"{path} holds other games than this recipe needs: it records {found}, the "
-                                    f"recipe wants {wanted}; move it away or choose another --data-dir")
-            print(f"search data: {path} (already collected)", flush=True)
-        else:
+        if not _reuse(path, wanted, "search data"):
             start = time.perf_counter()
             print(f"search data: {recipe.search_games} games of {recipe.teacher}, seed {seed}...", flush=True)
             data = collect(recipe.search_games, num_players=2, teacher=recipe.teacher, seed=seed,
@@ -175,11 +182,6 @@ def search_data(recipe: Recipe) -> list[str]:
     return paths
 
 
-def _stored_about(path: Path) -> dict[str, Any] | None:
-    with np.load(path) as stored:
-        return json.loads(str(stored["about"])) if "about" in stored else None
-
-
 def dagger_data(recipe: Recipe, search_paths: list[str]) -> list[str]:
     """The DAgger files, collected where missing (after fitting their student, if it is missing too); a file
     that holds other games, or was played by another student than ``DATA_DIR/dagger-student.npz``, is refused
@@ -187,10 +189,9 @@ def dagger_data(recipe: Recipe, search_paths: list[str]) -> list[str]:
     from train.imitation import collect, file_digest, save
     from train.ppo import train
 
-    missing = [seed for seed in recipe.dagger_seeds if not recipe.dagger_path(seed).exists()]
     student = recipe.student_path
     if not student.exists():
-        if not missing:
+        if all(recipe.dagger_path(seed).exists() for seed in recipe.dagger_seeds):
             raise GoldRushError(f"the DAgger files are there but not the model that played them, {student}: "
                                 "move them away or choose another --data-dir")
         fit = student.with_suffix("")  # the student's run folder, beside the data
@@ -201,13 +202,7 @@ def dagger_data(recipe: Recipe, search_paths: list[str]) -> list[str]:
     paths = []
     for seed in recipe.dagger_seeds:
         path, wanted = recipe.dagger_path(seed), recipe.dagger_about(seed, digest)
-        if path.exists():
-            found = _stored_about(path)
-            if found is None or {key: value for key, value in found.items() if key != "student"} != wanted:
-                raise GoldRushError(f"{path} holds other games than this recipe needs: it records {found}, the "
-                                    f"recipe wants {wanted}; move it away or choose another --data-dir")
-            print(f"dagger: {path} (already collected)", flush=True)
-        else:
+        if not _reuse(path, wanted, "dagger", ignore=("student",)):  # the student is known by its digest
             start = time.perf_counter()
             print(f"dagger: {recipe.dagger_games} games of {student} labelled by {recipe.teacher}, seed {seed}...",
                   flush=True)
