@@ -37,10 +37,47 @@ def test_a_search_teacher_teaches_its_moves():
     np.testing.assert_allclose(targets.max(axis=1), 1 / np.count_nonzero(targets, axis=1), rtol=1e-6)
 
 
+def test_a_search_teacher_also_records_its_visit_shares():
+    data = collect(1, teacher="ismcts[iterations=60]", seed=3, workers=1)
+    visits, targets, masks = data["visits"], data["targets"], data["masks"]
+    np.testing.assert_allclose(visits.sum(axis=1), 1, atol=1e-5)
+    assert np.all(visits[~masks] == 0) and np.all(visits[targets > 0] > 0)  # the move played was visited
+    assert (np.count_nonzero(visits, axis=1) > np.count_nonzero(targets, axis=1)).any()  # other moves were too
+    scripted = collect(1, teacher="greedy", seed=3, workers=1)  # a teacher without shares: its flip
+    np.testing.assert_array_equal(scripted["visits"], scripted["targets"])
+
+
+def test_visit_shares_load_as_the_targets_with_the_moves_kept(tmp_path):
+    data = collect(1, teacher="ismcts[iterations=30]", seed=4, workers=1)
+    save(data, tmp_path / "new.npz")
+    shares = load(tmp_path / "new.npz", target="visits")
+    np.testing.assert_array_equal(shares["targets"], data["visits"])
+    np.testing.assert_array_equal(shares["moves"], data["targets"])
+    assert set(load(tmp_path / "new.npz")) == set(FIELDS)  # the moves, as before
+    save({key: data[key] for key in FIELDS}, tmp_path / "old.npz")  # as collected before the shares were kept
+    with pytest.raises(ValueError, match=r"old\.npz holds no visit shares"):
+        load(tmp_path / "old.npz", target="visits")
+    with pytest.raises(ValueError, match=r"target must be one of \['move', 'visits'\], got 'visit'"):
+        load(tmp_path / "new.npz", target="visit")
+
+
+def test_matches_are_counted_against_the_moves_when_fitting_the_shares():
+    # Visit shares put weight on most legal positions: counted against them nearly any flip would match.
+    data = collect(1, teacher="ismcts[iterations=30]", seed=4, workers=1)
+    masks = data["masks"]
+    spread = (masks / masks.sum(axis=1, keepdims=True)).astype(np.float32)
+    torch.manual_seed(0)
+    stats = pretrain(GoldNet(width=8, context=4), {**data, "targets": spread, "moves": data["targets"]}, epochs=1)
+    torch.manual_seed(0)
+    against_spread = pretrain(GoldNet(width=8, context=4), {**data, "targets": spread}, epochs=1)
+    assert against_spread["matches"] == 1.0 and stats["matches"] < 0.9
+    assert stats["loss"] == pytest.approx(against_spread["loss"])  # the same fit; only the count differs
+
+
 def test_collection_is_reproducible_with_a_seed():
     first, again = collect(2, teacher="ismcts[iterations=10]", seed=7, workers=2), \
         collect(2, teacher="ismcts[iterations=10]", seed=7, workers=1)
-    for key in FIELDS:
+    for key in FIELDS + ("visits",):
         np.testing.assert_array_equal(first[key], again[key])
 
 

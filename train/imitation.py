@@ -51,6 +51,10 @@ from goldrush_env.encoder import OBSERVATION_SIZE
 FIELDS = ("observations", "masks", "actions", "targets", "returns")
 """What a decision records; the arrays of a data set, one row per decision."""
 
+TARGETS = ("move", "visits")
+"""What a network can be fitted to: the teacher's move (the ``targets`` array) or, in files collected since
+the search's visit shares were recorded, those shares (the ``visits`` array)."""
+
 
 class _Job(NamedTuple):
     """One game to record: who plays, on which deal, and (for a student) which seat it takes and against whom."""
@@ -77,7 +81,7 @@ def _play(job: _Job) -> tuple[np.ndarray, ...]:
                    for seat, s in enumerate(seeds[:num_players])]
         teachers = {job.seat: make_agent(job.teacher, seed=seeds[num_players])}
     game = env.game
-    observations, masks, actions, targets, seats, standing = [], [], [], [], [], []
+    observations, masks, actions, targets, visits, seats, standing = [], [], [], [], [], [], []
     while not game.is_finished:
         seat = game.current_player
         view = env.view(seat)
@@ -91,10 +95,12 @@ def _play(job: _Job) -> tuple[np.ndarray, ...]:
             position = teacher.act(view)
             policy = np.zeros(NUM_POSITIONS, np.float32)
             policy[position] = 1.0
+            shares = policy
         else:
             decision = decide(view)
-            position, policy = decision.position, decision.move
+            position, policy, shares = decision.position, decision.move, decision.visits
         targets.append(policy)
+        visits.append(shares)
         observations.append(view.observation)
         masks.append(view.action_mask.astype(bool))
         actions.append(position)
@@ -105,7 +111,8 @@ def _play(job: _Job) -> tuple[np.ndarray, ...]:
     returns = np.array([final[seat] - before for seat, before in zip(seats, standing)], np.float32) / 10.0
     return (np.array(observations, np.float32).reshape(-1, OBSERVATION_SIZE),
             np.array(masks, bool).reshape(-1, NUM_POSITIONS), np.array(actions, np.int64),
-            np.array(targets, np.float32).reshape(-1, NUM_POSITIONS), returns)
+            np.array(targets, np.float32).reshape(-1, NUM_POSITIONS), returns,
+            np.array(visits, np.float32).reshape(-1, NUM_POSITIONS))
 
 
 def _relative(scores: tuple[int, ...], seat: int) -> float:
@@ -116,7 +123,8 @@ def _relative(scores: tuple[int, ...], seat: int) -> float:
 def collect(games: int, num_players: int = 2, teacher: str = "expert", seed: int = 0, workers: int | None = None,
             student: str | None = None, opponents: Sequence[str] = ("greedy", "expert"),
             **config: Any) -> dict[str, np.ndarray]:
-    """Decisions of ``games`` seeded games (the arrays named in :data:`FIELDS`).
+    """Decisions of ``games`` seeded games: the arrays named in :data:`FIELDS`, and ``visits``, the teacher's
+    share of visits per position (for a teacher without a ``decide`` method, its flip, as in ``targets``).
 
     Without ``student``, ``teacher`` plays every seat against itself and each of its decisions is recorded.
     With a ``student`` (an agent spec, e.g. a model file), the student plays one seat against a field of one
@@ -140,7 +148,7 @@ def collect(games: int, num_players: int = 2, teacher: str = "expert", seed: int
     else:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             parts = pool.map(_play, jobs, chunksize=max(1, games // (workers * 8)))
-    data = {key: np.concatenate([part[i] for part in parts]) for i, key in enumerate(FIELDS)}
+    data = {key: np.concatenate([part[i] for part in parts]) for i, key in enumerate(FIELDS + ("visits",))}
     assert data["observations"].shape[1] == OBSERVATION_SIZE and data["masks"].shape[1] == NUM_POSITIONS
     return data
 
@@ -160,17 +168,29 @@ def save(data: dict[str, np.ndarray], path: str | Path, **about: Any) -> Path:
     return path
 
 
-def load(*paths: str | Path, num_players: int | None = None) -> dict[str, np.ndarray]:
-    """Read data sets written by :func:`save` and join them. Refuses (:class:`GoldRushError`, a ValueError) a
-    file that lacks one of :data:`FIELDS`, whose observations do not have this version's size, or (given
-    ``num_players``) whose games had another number of players."""
+def load(*paths: str | Path, num_players: int | None = None, target: str = "move") -> dict[str, np.ndarray]:
+    """Read data sets written by :func:`save` and join them (the arrays named in :data:`FIELDS`).
+
+    ``target`` (one of :data:`TARGETS`) says what the ``targets`` array holds: the teacher's moves as stored,
+    or with ``"visits"`` its shares of visits (the moves are then kept as ``moves``, which :func:`pretrain`
+    and :func:`score` count matches against). Refuses (:class:`GoldRushError`, a ValueError) an unknown
+    ``target``, a file that lacks one of :data:`FIELDS` (or the ``visits`` asked for), whose observations do
+    not have this version's size, or (given ``num_players``) whose games had another number of players.
+    """
+    if target not in TARGETS:
+        raise GoldRushError(f"target must be one of {list(TARGETS)}, got {target!r}")
     parts = []
     for path in paths:
         with np.load(path) as stored:
             missing = [key for key in FIELDS if key not in stored]
             if missing:
                 raise GoldRushError(f"{path} is not an imitation data set: it lacks {missing}")
+            if target == "visits" and "visits" not in stored:
+                raise GoldRushError(f"{path} holds no visit shares (it was collected before they were recorded): "
+                                    "collect it again with python -m train.imitation, or fit the moves")
             part = {key: stored[key] for key in FIELDS}
+            if target == "visits":  # fit the shares, but keep the moves to count matches against
+                part["moves"], part["targets"] = part["targets"], stored["visits"]
             about = json.loads(str(stored["about"])) if "about" in stored else {}
         if num_players is not None and about.get("num_players", num_players) != num_players:
             raise GoldRushError(f"{path} holds games of {about['num_players']} players, not {num_players}")
@@ -180,25 +200,26 @@ def load(*paths: str | Path, num_players: int | None = None) -> dict[str, np.nda
         parts.append(part)
     if not parts:
         raise GoldRushError("load needs at least one file")
-    return {key: np.concatenate([part[key] for part in parts]) for key in FIELDS}
+    return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
 
 
-def _compare(net: Any, obs: Any, masks: Any, targets: Any) -> tuple[Any, Any, Any, Any]:
-    """The network's most likely legal flips, its cross-entropy against the teacher's moves, whether each of
-    those flips is one the move stands for, and its values (torch tensors, one entry per decision)."""
+def _compare(net: Any, obs: Any, masks: Any, targets: Any, moves: Any) -> tuple[Any, Any, Any, Any]:
+    """The network's most likely legal flips, its cross-entropy against the targets, whether each of those
+    flips is one the teacher's move stands for, and its values (torch tensors, one entry per decision)."""
     import torch
 
     logits, values = net(obs)
     logits = logits.masked_fill(~masks, -1e9)
     best = logits.argmax(dim=1)
     cross = -(targets * torch.log_softmax(logits, dim=1)).sum(dim=1)
-    hits = targets.gather(1, best.unsqueeze(1)).squeeze(1) > 0
+    hits = moves.gather(1, best.unsqueeze(1)).squeeze(1) > 0
     return best, cross, hits, values
 
 
 def pretrain(net: Any, data: dict[str, np.ndarray], epochs: int = 3, batch_size: int = 512, lr: float = 1e-3,
              seed: int = 0, after_epoch: Callable[[int, dict[str, float]], None] | None = None) -> dict[str, float]:
-    """Fit ``net`` (a :class:`train.network.GoldNet`) to the teacher's targets and returns.
+    """Fit ``net`` (a :class:`train.network.GoldNet`) to the teacher's targets (its moves, or its visit shares:
+    see :func:`load`) and the returns.
 
     Returns the last epoch's mean loss, the share of the teacher's flips that are the network's most likely
     ones (``agreement``) and the share of decisions where the network's most likely flip is one the teacher's
@@ -212,6 +233,7 @@ def pretrain(net: Any, data: dict[str, np.ndarray], epochs: int = 3, batch_size:
     masks = torch.as_tensor(data["masks"])
     actions = torch.as_tensor(data["actions"])
     targets = torch.as_tensor(data["targets"])
+    moves = torch.as_tensor(data.get("moves", data["targets"]))
     returns = torch.as_tensor(data["returns"])
     optimizer = torch.optim.Adam(net.parameters(), lr=lr)
     stats: dict[str, float] = {}
@@ -220,7 +242,7 @@ def pretrain(net: Any, data: dict[str, np.ndarray], epochs: int = 3, batch_size:
         total_loss = agree = matches = 0.0
         for start in range(0, len(order), batch_size):
             index = order[start:start + batch_size]
-            best, cross, hits, values = _compare(net, obs[index], masks[index], targets[index])
+            best, cross, hits, values = _compare(net, obs[index], masks[index], targets[index], moves[index])
             value_loss = torch.nn.functional.mse_loss(values, returns[index])
             loss = cross.mean() + 0.5 * value_loss
             optimizer.zero_grad()
@@ -238,9 +260,9 @@ def pretrain(net: Any, data: dict[str, np.ndarray], epochs: int = 3, batch_size:
 def score(net: Any, data: dict[str, np.ndarray], batch_size: int = 4096) -> dict[str, float]:
     """How well ``net`` copies the decisions in ``data`` without fitting them (e.g. games kept out of the fit).
 
-    ``cross_entropy``: against the teacher's move, over legal flips; ``excess``: the same less the move's own
-    entropy (0 for a perfect copy: what is left to learn); ``matches``: as in :func:`pretrain`;
-    ``value_error``: the mean squared error of the value against the returns.
+    ``cross_entropy``: against the targets (the teacher's move, or its visit shares), over legal flips;
+    ``excess``: the same less the targets' own entropy (0 for a perfect copy: what is left to learn);
+    ``matches``: as in :func:`pretrain`; ``value_error``: the mean squared error of the value against the returns.
     """
     import torch
 
@@ -249,8 +271,9 @@ def score(net: Any, data: dict[str, np.ndarray], batch_size: int = 4096) -> dict
         for start in range(0, len(data["actions"]), batch_size):
             part = slice(start, start + batch_size)
             targets = torch.as_tensor(data["targets"][part])
+            moves = torch.as_tensor(data.get("moves", data["targets"])[part])
             _, cross, hits, values = _compare(net, torch.as_tensor(data["observations"][part]),
-                                              torch.as_tensor(data["masks"][part]), targets)
+                                              torch.as_tensor(data["masks"][part]), targets, moves)
             entropy = -(targets * torch.log(targets.clamp_min(1e-12))).sum(dim=1)
             error = (values - torch.as_tensor(data["returns"][part])) ** 2
             totals += [float(cross.sum()), float((cross - entropy).sum()), float(hits.sum()), float(error.sum())]
