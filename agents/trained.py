@@ -29,6 +29,8 @@ PLANES = BOARD_SIZE // NUM_POSITIONS
 GLOBALS = OBSERVATION_SIZE - BOARD_SIZE
 """Game-wide features after the board."""
 _WEIGHTS = ("globals", "cell1", "cell2", "logit", "value1", "value2")
+CHOICES = ("position", "move")
+"""What a deterministic :class:`TrainedPolicy` takes the most likely of (see its ``choose``)."""
 
 
 def _relu(x: np.ndarray) -> np.ndarray:
@@ -114,15 +116,32 @@ class TrainedPolicy(SeededPolicy):
 
     ``deterministic=True`` (default) plays the most likely legal flip;
     ``False`` samples from the policy with the policy's own seeded generator.
+    ``choose`` says what "most likely" is taken over: ``"position"``, the
+    single position with the highest probability; ``"move"``, the move
+    with the highest probability summed over the positions it stands for
+    (positions the observation cannot tell apart, such as every unknown card,
+    or two remembered cards of one kind), then its most likely position. A
+    network fitted to a search's visit shares needs ``"move"``: the share of
+    "an unknown card", spread thin over many positions, is otherwise lost to
+    a remembered card with a smaller share of its own. ``None`` (default):
+    what the model file says (``train.ppo`` writes ``"move"`` for a network
+    fitted to visit shares), else ``"position"``.
     """
 
     name = "ppo"
 
-    def __init__(self, path: str | Path = SHIPPED_MODEL, seed: int | None = None, deterministic: bool = True) -> None:
+    def __init__(self, path: str | Path = SHIPPED_MODEL, seed: int | None = None, deterministic: bool = True,
+                 choose: str | None = None) -> None:
         super().__init__(seed)
+        if choose is not None and choose not in CHOICES:
+            raise GoldRushError(f"choose must be None or one of {list(CHOICES)}, got {choose!r}")
         self.path = Path(path)
-        self.net = GoldNetNumpy(load_weights(self.path))
+        weights = load_weights(self.path)
+        self.net = GoldNetNumpy(weights)
         self.deterministic = bool(deterministic)
+        self.choose = str(weights.get("config.choose", "position")) if choose is None else choose
+        if self.choose not in CHOICES:
+            raise GoldRushError(f"{str(self.path)!r} says to choose by {self.choose!r}, not one of {list(CHOICES)}")
 
     def act(self, view: PlayerView) -> int:
         return int(self.act_batch(view.observation[None, :], view.action_mask[None, :])[0])
@@ -136,10 +155,24 @@ class TrainedPolicy(SeededPolicy):
             raise GoldRushError("a mask with no legal position was given to the trained policy")
         logits = np.where(masks, logits, -np.inf)
         if self.deterministic:
+            if self.choose == "move":
+                return np.array([_best_move(obs, row) for obs, row in zip(np.asarray(observations), logits)])
             return logits.argmax(axis=1)
         probs = np.exp(logits - logits.max(axis=1, keepdims=True))
         probs /= probs.sum(axis=1, keepdims=True)
         return np.array([self.rng.choice(NUM_POSITIONS, p=p) for p in probs])
 
     def __repr__(self) -> str:
-        return f"TrainedPolicy({str(self.path)!r}, deterministic={self.deterministic})"
+        return f"TrainedPolicy({str(self.path)!r}, deterministic={self.deterministic}, choose={self.choose!r})"
+
+
+def _best_move(observation: np.ndarray, logits: np.ndarray) -> int:
+    """The most likely legal position of the most likely move: legal positions (finite ``logits``) whose board
+    features are the same are one move, and a move's probability is the sum of theirs."""
+    legal = np.flatnonzero(np.isfinite(logits))
+    features = observation[:BOARD_SIZE].reshape(PLANES, NUM_POSITIONS)[:, legal].T
+    _, move = np.unique(features, axis=0, return_inverse=True)
+    move = move.reshape(-1)
+    mass = np.bincount(move, weights=np.exp(logits[legal] - logits[legal].max()))
+    members = legal[move == mass.argmax()]
+    return int(members[logits[members].argmax()])

@@ -16,8 +16,9 @@ pytest.importorskip("sb3_contrib")
 
 from agents import make_agent  # noqa: E402
 from agents.arena import play_game  # noqa: E402
-from agents.trained import SHIPPED_MODEL, GoldNetNumpy, TrainedPolicy  # noqa: E402
-from goldrush_env.encoder import OBSERVATION_SIZE  # noqa: E402
+from agents.trained import BOARD_SIZE, SHIPPED_MODEL, GoldNetNumpy, TrainedPolicy  # noqa: E402
+from goldrush_env.cards import NUM_POSITIONS  # noqa: E402
+from goldrush_env.encoder import OBSERVATION_SIZE, PLANES  # noqa: E402
 from goldrush_env.errors import GoldRushError  # noqa: E402
 from train.evaluate import evaluate  # noqa: E402
 from train.network import GoldNet, export_weights  # noqa: E402
@@ -157,6 +158,50 @@ def test_model_files_are_checked():
         GoldNetNumpy({"globals.weight": np.zeros((2, 2))})
 
 
+class FixedLogits:
+    """Stands in for a network: the same logits for every observation."""
+
+    def __init__(self, logits):
+        self.logits = np.asarray(logits, np.float32)
+
+    def forward(self, observations):
+        return np.tile(self.logits, (len(observations), 1)), np.zeros(len(observations), np.float32)
+
+
+def test_the_most_likely_move_pools_the_positions_it_stands_for():
+    # Five unknown cards and one remembered gold 4 are legal; the gold is the single most likely position.
+    observation = np.zeros(OBSERVATION_SIZE, np.float32)
+    board = observation[:BOARD_SIZE].reshape(len(PLANES), NUM_POSITIONS)
+    board[PLANES.index("unknown"), :5] = 1
+    board[PLANES.index("gold_4"), 10] = 1
+    mask = np.zeros(NUM_POSITIONS, bool)
+    mask[[0, 1, 2, 3, 4, 10]] = True
+    for gold, by_move in ((1.0, 0), (2.0, 10)):  # unknown: 5 x e^0 against e^1, then against e^2
+        logits = np.full(NUM_POSITIONS, 5.0)  # illegal positions are never chosen, however likely
+        logits[mask] = 0.0
+        logits[10] = gold
+        policy = TrainedPolicy(SHIPPED_MODEL, choose="position")
+        policy.net = FixedLogits(logits)
+        assert policy.act_batch(observation[None], mask[None])[0] == 10
+        policy.choose = "move"
+        assert policy.act_batch(observation[None], mask[None])[0] == by_move
+
+
+def test_a_model_file_says_how_it_plays(tmp_path):
+    weights = export_weights(GoldNet(width=8, context=4))
+    np.savez(tmp_path / "plain.npz", **weights)
+    np.savez(tmp_path / "moves.npz", **weights, **{"config.choose": np.array("move")})
+    np.savez(tmp_path / "odd.npz", **weights, **{"config.choose": np.array("card")})
+    assert TrainedPolicy(tmp_path / "plain.npz").choose == "position"
+    assert TrainedPolicy(tmp_path / "moves.npz").choose == "move"
+    assert TrainedPolicy(tmp_path / "moves.npz", choose="position").choose == "position"
+    assert make_agent(f"{tmp_path / 'plain.npz'}[choose=move]").choose == "move"
+    with pytest.raises(GoldRushError, match=r"choose must be None or one of \['position', 'move'\], got 'moves'"):
+        TrainedPolicy(tmp_path / "plain.npz", choose="moves")
+    with pytest.raises(GoldRushError, match=r"odd\.npz' says to choose by 'card'"):
+        TrainedPolicy(tmp_path / "odd.npz")
+
+
 def test_evaluate_command_prints_and_saves_its_table(tmp_path, capsys):
     from train.evaluate import main as evaluate_main
 
@@ -262,3 +307,11 @@ def test_a_warm_start_fits_saved_decisions_after_the_games(tmp_path, monkeypatch
     assert summary["imitation"]["decisions"] == games["decisions"] + saved["decisions"]
     assert summary["steps"] == 0 and [r["opponent"] for r in summary["final_evaluation"]] == ["random", "greedy"]
     assert (run / "model.npz").is_file() and not (run / "checkpoints").exists()
+    with np.load(run / "model.npz") as model:
+        assert "config.choose" not in model.files  # played by its most likely position, as models always were
+    shares = tmp_path / "shares"
+    summary = main(["--run-dir", str(shares)] + TINY + ["--imitation-games", "0", "--imitation-data", str(data),
+                                                        "--imitation-target", "visits", "--total-timesteps", "0"])
+    assert summary["imitation"]["decisions"] == saved["decisions"]
+    assert TrainedPolicy(shares / "model.npz").choose == "move"  # fitted to visit shares: played by move
+

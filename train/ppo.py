@@ -76,6 +76,9 @@ class Args:
     the --imitation-games ones with the same step size."""
     imitation_data_epochs: int = 0
     """Passes over the --imitation-data decisions; 0: as many as --imitation-epochs."""
+    imitation_target: Literal["move", "visits"] = "move"
+    """What the network copies from the --imitation-data files: the teacher's move, or (files collected since
+    they were recorded) the search's share of visits per position."""
     num_envs: int = 8
     """Games played in parallel to collect experience."""
     vec_env: Literal["subproc", "dummy", "batched"] = "subproc"
@@ -167,6 +170,12 @@ class Args:
             raise GoldRushError("--ship is for the 2-player model: use --num-players 2")
 
     @property
+    def choose(self) -> str:
+        """How the saved model plays (``agents.trained.TrainedPolicy``'s ``choose``): by its most likely move when
+        it was fitted to visit shares, else by its most likely position."""
+        return "move" if self.imitation_data and self.imitation_target == "visits" else "position"
+
+    @property
     def threads(self) -> int:
         """The torch threads to use (see ``torch_threads``)."""
         if self.torch_threads:
@@ -232,11 +241,16 @@ class RunState:
             setattr(self, key, value)
 
 
-def _export(model: Any, path: Path) -> Path:
+def _export(model: Any, path: Path, choose: str = "position") -> Path:
+    """Save the model's network as a numpy model (``agents.trained``), played by its most likely ``choose``
+    (recorded only when it is not the default, "position", so such models stay as they were written before)."""
     from train.network import export_weights
 
+    arrays = export_weights(model.policy.gold_net())
+    if choose != "position":
+        arrays["config.choose"] = np.array(choose)
     tmp = path.with_name(path.stem + ".tmp.npz")
-    np.savez(tmp, **export_weights(model.policy.gold_net()))
+    np.savez(tmp, **arrays)
     tmp.replace(path)
     return path
 
@@ -278,7 +292,7 @@ def _make_callback(args: Args, run_dir: Path, state: RunState, started: float):
             self.training_env.env_method("set_mix", mix)
 
         def evaluate(self, step: int) -> None:
-            model_path = _export(self.model, run_dir / "eval_model.npz")
+            model_path = _export(self.model, run_dir / "eval_model.npz", args.choose)
             rows = evaluate(str(model_path), args.evaluation_agents, num_players=args.num_players,
                             games=args.eval_games, seed=args.seed, workers=1, memory=args.memory)
             curriculum = args.curriculum_agents
@@ -377,7 +391,8 @@ def _warm_start(args: Args, model: Any) -> dict[str, Any]:
                                seed=args.seed, memory=args.memory)))
     if args.imitation_data:
         phases.append((", ".join(args.imitation_data), args.imitation_data_epochs or args.imitation_epochs,
-                       load(*args.imitation_data, num_players=args.num_players)))
+                       load(*args.imitation_data, num_players=args.num_players,
+                            target=args.imitation_target)))
     stats: dict[str, Any] = {"phases": []}
     for source, epochs, data in phases:
         fitted = pretrain(model.policy.gold_net(), data, epochs=epochs, lr=args.imitation_lr, seed=args.seed)
@@ -456,7 +471,7 @@ def train(args: Args) -> dict[str, Any]:
             model.learn(total_timesteps=remaining, callback=callback, reset_num_timesteps=not resuming)
         steps = model.num_timesteps
         model.save(run_dir / "final.zip")
-        model_path = _export(model, run_dir / "model.npz")
+        model_path = _export(model, run_dir / "model.npz", args.choose)
     finally:
         venv.close()
         logger.close()  # its CSV file, left open, would be closed (with a warning) whenever it is collected

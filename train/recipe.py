@@ -43,7 +43,7 @@ import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence
 
 import numpy as np
 
@@ -85,6 +85,9 @@ class Recipe:
     """Passes over the expert's decisions."""
     search_epochs: int = 48
     """Passes over the search data's decisions (after the expert's, if any)."""
+    target: Literal["move", "visits"] = "move"
+    """What the network copies from the search data: the search's move, or its share of visits per position
+    (files collected since the shares were recorded)."""
     lr: float = 2e-3
     """Adam's step size for the fit."""
     width: int = 64
@@ -223,7 +226,7 @@ def _args(recipe: Recipe, run_dir: Path, paths: list[str]) -> Any:
 
     return Args(run_dir=str(run_dir), seed=recipe.seed, num_players=2, total_timesteps=0,
                 imitation_games=recipe.expert_games, imitation_epochs=recipe.expert_epochs,
-                imitation_data_epochs=recipe.search_epochs, imitation_lr=recipe.lr,
+                imitation_data_epochs=recipe.search_epochs, imitation_target=recipe.target, imitation_lr=recipe.lr,
                 teacher="expert", imitation_data=tuple(paths), num_envs=1, vec_env="dummy", width=recipe.width,
                 context=recipe.context, memory="perfect", eval_agents=recipe.agents, final_games=recipe.games,
                 ship=recipe.ship)
