@@ -140,7 +140,7 @@ def test_options_in_brackets_reach_the_constructor():
     ("ismcts[iterations=5,iterations=6]", "option 'iterations' is given twice"),
     ("ismcts[budget=5]", "unknown option 'budget'; it takes iterations, horizon, exploration, material, widening$"),
     ("greedy[seed=5]", "unknown option 'seed'; it takes no options"),
-    ("ppo[path='x.npz']", "unknown option 'path'; it takes deterministic$"),
+    ("ppo[path='x.npz']", "unknown option 'path'; it takes deterministic, choose$"),
     ("ismcts[iterations=0]", "iterations must be an int >= 1, got 0"),
     ("wizard[level=9]", "unknown agent 'wizard'"),
 ])
