@@ -9,6 +9,7 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
+from agents.trained import TrainedPolicy  # noqa: E402
 from goldrush_env.errors import GoldRushError  # noqa: E402
 from train.imitation import collect, load, save  # noqa: E402
 from train.ppo import main as ppo_main  # noqa: E402
@@ -44,7 +45,8 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
 
     # The recipe is train.ppo's warm start with no PPO: the same command gives the same weights.
     ppo_main(["--run-dir", str(tmp_path / "ppo"), "--imitation-games", "2", "--imitation-epochs", "1",
-              "--imitation-data", str(path), "--imitation-data-epochs", "2", "--total-timesteps", "0",
+              "--imitation-data", str(path), "--imitation-data-epochs", "2", "--imitation-target", "visits",
+              "--total-timesteps", "0",
               "--width", "8", "--context", "4",
               "--final-games", "2", "--eval-agents", "random", "--num-envs", "2", "--vec-env", "dummy"])
     with np.load(tmp_path / "a" / "model.npz") as recipe, np.load(tmp_path / "ppo" / "model.npz") as ppo:
@@ -56,6 +58,16 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
     alone = main(["--run-dir", str(tmp_path / "alone"), "--data-dir", str(data)] + TINY + ["--expert-games", "0"])
     [search] = alone["imitation"]["phases"]
     assert search["source"] == str(path) and search["epochs"] == 2
+
+    # The search's visit shares are fitted by default and the model plays its most likely move; --target move
+    # fits the moves played, as the models shipped before did, and such a model plays its most likely position.
+    moves = main(["--run-dir", str(tmp_path / "moves"), "--data-dir", str(data)] + TINY
+                 + ["--expert-games", "0", "--target", "move"])
+    assert (alone["args"]["imitation_target"], moves["args"]["imitation_target"]) == ("visits", "move")
+    assert TrainedPolicy(tmp_path / "alone" / "model.npz").choose == "move"
+    assert TrainedPolicy(tmp_path / "moves" / "model.npz").choose == "position"
+    with np.load(tmp_path / "alone" / "model.npz") as shares, np.load(tmp_path / "moves" / "model.npz") as played:
+        assert not np.array_equal(shares["logit.weight"], played["logit.weight"])  # other targets, other weights
 
     # --extra-data files are fitted with the search data, in the same phase.
     extra = data / "more.npz"

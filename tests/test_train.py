@@ -299,7 +299,8 @@ def test_a_warm_start_fits_saved_decisions_after_the_games(tmp_path, monkeypatch
     threads = []
     monkeypatch.setattr(torch, "set_num_threads", threads.append)
     summary = main(["--run-dir", str(run)] + TINY + ["--imitation-data", str(data), "--imitation-data-epochs", "2",
-                                                     "--total-timesteps", "0", "--torch-threads", "1"])
+                                                     "--imitation-target", "move", "--total-timesteps", "0",
+                                                     "--torch-threads", "1"])
     assert threads and set(threads) == {1}  # the warm start too keeps to an explicit --torch-threads
     games, saved = summary["imitation"]["phases"]
     assert games["source"] == "2 games of expert" and saved["source"] == str(data)
@@ -311,7 +312,8 @@ def test_a_warm_start_fits_saved_decisions_after_the_games(tmp_path, monkeypatch
         assert "config.choose" not in model.files  # played by its most likely position, as models always were
     shares = tmp_path / "shares"
     summary = main(["--run-dir", str(shares)] + TINY + ["--imitation-games", "0", "--imitation-data", str(data),
-                                                        "--imitation-target", "visits", "--total-timesteps", "0"])
+                                                        "--total-timesteps", "0"])
+    assert summary["args"]["imitation_target"] == "visits"  # the default
     assert summary["imitation"]["decisions"] == saved["decisions"]
     assert TrainedPolicy(shares / "model.npz").choose == "move"  # fitted to visit shares: played by move
 

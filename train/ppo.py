@@ -76,9 +76,10 @@ class Args:
     the --imitation-games ones with the same step size."""
     imitation_data_epochs: int = 0
     """Passes over the --imitation-data decisions; 0: as many as --imitation-epochs."""
-    imitation_target: Literal["move", "visits"] = "move"
-    """What the network copies from the --imitation-data files: the teacher's move, or (files collected since
-    they were recorded) the search's share of visits per position."""
+    imitation_target: Literal["move", "visits"] = "visits"
+    """What the network copies from the --imitation-data files: the search's share of visits per position (the
+    model then plays its most likely move, see agents.trained), or the move it played (files collected before
+    the shares were recorded hold only that)."""
     num_envs: int = 8
     """Games played in parallel to collect experience."""
     vec_env: Literal["subproc", "dummy", "batched"] = "subproc"

@@ -85,9 +85,9 @@ class Recipe:
     """Passes over the expert's decisions."""
     search_epochs: int = 48
     """Passes over the search data's decisions (after the expert's, if any)."""
-    target: Literal["move", "visits"] = "move"
-    """What the network copies from the search data: the search's move, or its share of visits per position
-    (files collected since the shares were recorded)."""
+    target: Literal["move", "visits"] = "visits"
+    """What the network copies from the search data: its share of visits per position, or the move it played
+    (the recipe of the models shipped before)."""
     lr: float = 2e-3
     """Adam's step size for the fit."""
     width: int = 64
