@@ -155,12 +155,16 @@ class TrainedPolicy(SeededPolicy):
             raise GoldRushError("a mask with no legal position was given to the trained policy")
         logits = np.where(masks, logits, -np.inf)
         if self.deterministic:
-            if self.choose == "move":
-                return np.array([_best_move(obs, row) for obs, row in zip(np.asarray(observations), logits)])
-            return logits.argmax(axis=1)
+            return self.most_likely(observations, logits)
         probs = np.exp(logits - logits.max(axis=1, keepdims=True))
         probs /= probs.sum(axis=1, keepdims=True)
         return np.array([self.rng.choice(NUM_POSITIONS, p=p) for p in probs])
+
+    def most_likely(self, observations: np.ndarray, logits: np.ndarray) -> np.ndarray:
+        """The flip to play for each row of ``logits`` (-inf at illegal positions), by :attr:`choose`."""
+        if self.choose == "move":
+            return np.array([_best_move(obs, row) for obs, row in zip(np.asarray(observations), logits)])
+        return logits.argmax(axis=1)
 
     def __repr__(self) -> str:
         return f"TrainedPolicy({str(self.path)!r}, deterministic={self.deterministic}, choose={self.choose!r})"

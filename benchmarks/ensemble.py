@@ -18,7 +18,8 @@ from goldrush_env.errors import GoldRushError
 
 
 class Ensemble(TrainedPolicy):
-    """The most likely legal flip under the mean of the models' log-policies (always deterministic)."""
+    """The most likely legal flip under the mean of the models' log-policies (always deterministic), taken as
+    the first model's file says (``TrainedPolicy``'s ``choose``)."""
 
     name = "ensemble"
 
@@ -39,4 +40,4 @@ class Ensemble(TrainedPolicy):
                 logits = np.where(masks, net.forward(observations)[0], -np.inf)
                 top = logits.max(axis=1, keepdims=True)
                 scores.append(logits - top - np.log(np.exp(logits - top).sum(axis=1, keepdims=True)))
-        return np.mean(scores, axis=0).argmax(axis=1)
+        return self.most_likely(observations, np.mean(scores, axis=0))
