@@ -1,6 +1,6 @@
 """The shipped 2-player model, rebuilt from a seed in one command.
 
-    python -m train.recipe --seed 0 --ship      # ~17 min on two cores with its search data there (~2 h to collect)
+    python -m train.recipe --seed 0 --ship      # ~23 min on two cores from nothing, ~5 min with its data there
     python -m train.recipe --help               # every argument
 
 The recipe chains tools that also run alone:
@@ -20,8 +20,10 @@ The recipe chains tools that also run alone:
    ``DATA_DIR/dagger-student.npz``. Reused and checked as the search data
    is (the student by its SHA-256), so it too serves every seed.
 3. **Warm start, no PPO** (``python -m train.ppo --total-timesteps 0``): the
-   network copies the search player's moves from the files above (and any
-   ``extra_data``) for ``search_epochs`` passes. With ``expert_games``
+   network copies the search player's share of visits per position (its
+   move played, with ``--target move``) from the files above (and any
+   ``extra_data``) for ``search_epochs`` passes, and the model file says to
+   play it by its most likely move (``agents.trained``). With ``expert_games``
    above 0 it first copies the expert's flips from that many games (the
    recipe of the model shipped before; 48 passes over the search data made
    that phase unnecessary). DAgger data did not make the copy stronger
