@@ -120,7 +120,7 @@ class TrainedPolicy(SeededPolicy):
     single position with the highest probability; ``"move"``, the move
     with the highest probability summed over the positions it stands for
     (positions the observation cannot tell apart, such as every unknown card,
-    or two remembered cards of one kind), then its most likely position. A
+    or two remembered cards of one kind), then the first of its positions. A
     network fitted to a search's visit shares needs ``"move"``: the share of
     "an unknown card", spread thin over many positions, is otherwise lost to
     a remembered card with a smaller share of its own. ``None`` (default):
@@ -171,12 +171,12 @@ class TrainedPolicy(SeededPolicy):
 
 
 def _best_move(observation: np.ndarray, logits: np.ndarray) -> int:
-    """The most likely legal position of the most likely move: legal positions (finite ``logits``) whose board
-    features are the same are one move, and a move's probability is the sum of theirs."""
+    """The first legal position of the most likely move: legal positions (finite ``logits``) whose board features
+    are the same are one move, and a move's probability is the sum of theirs. The positions of one move differ
+    in nothing the network sees, so their logits differ only by rounding, which must not pick the flip."""
     legal = np.flatnonzero(np.isfinite(logits))
     features = observation[:BOARD_SIZE].reshape(PLANES, NUM_POSITIONS)[:, legal].T
     _, move = np.unique(features, axis=0, return_inverse=True)
     move = move.reshape(-1)
     mass = np.bincount(move, weights=np.exp(logits[legal] - logits[legal].max()))
-    members = legal[move == mass.argmax()]
-    return int(members[logits[members].argmax()])
+    return int(legal[np.argmax(move == mass.argmax())])

@@ -185,6 +185,11 @@ def test_the_most_likely_move_pools_the_positions_it_stands_for():
         assert policy.act_batch(observation[None], mask[None])[0] == 10
         policy.choose = "move"
         assert policy.act_batch(observation[None], mask[None])[0] == by_move
+    # The positions of one move look the same to the network: rounding in their logits does not pick among them.
+    logits = np.zeros(NUM_POSITIONS)
+    logits[[1, 3]] = 1e-6, 2e-6  # unknown cards: five of them against the gold's one
+    policy.net = FixedLogits(logits)
+    assert policy.act_batch(observation[None], mask[None])[0] == 0
 
 
 def test_a_model_file_says_how_it_plays(tmp_path):
