@@ -123,7 +123,8 @@ class TrainedPolicy(SeededPolicy):
     or two remembered cards of one kind), then the first of its positions. A
     network fitted to a search's visit shares needs ``"move"``: the share of
     "an unknown card", spread thin over many positions, is otherwise lost to
-    a remembered card with a smaller share of its own. ``None`` (default):
+    a remembered card with a smaller share of its own; a network fitted to
+    the moves plays better by move too (README). ``None`` (default):
     what the model file says (``train.ppo`` writes ``"move"`` for a network
     fitted to visit shares), else ``"position"``.
     """

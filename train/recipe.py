@@ -22,8 +22,9 @@ The recipe chains tools that also run alone:
 3. **Warm start, no PPO** (``python -m train.ppo --total-timesteps 0``): the
    network copies the search player's share of visits per position (its
    move played, with ``--target move``) from the files above (and any
-   ``extra_data``) for ``search_epochs`` passes, and the model file says to
-   play it by its most likely move (``agents.trained``). With ``expert_games``
+   ``extra_data``) for ``search_epochs`` passes; fitted to the shares, the
+   model file says to play it by its most likely move (``agents.trained``).
+   With ``expert_games``
    above 0 it first copies the expert's flips from that many games (the
    recipe of the model shipped before; 48 passes over the search data made
    that phase unnecessary). DAgger data did not make the copy stronger
