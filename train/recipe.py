@@ -24,11 +24,10 @@ The recipe chains tools that also run alone:
    move played, with ``--target move``) from the files above (and any
    ``extra_data``) for ``search_epochs`` passes; fitted to the shares, the
    model file says to play it by its most likely move (``agents.trained``).
-   With ``expert_games``
-   above 0 it first copies the expert's flips from that many games (the
-   recipe of the model shipped before; 48 passes over the search data made
-   that phase unnecessary). DAgger data did not make the copy stronger
-   (README).
+   With ``expert_games`` above 0 it first copies the expert's flips from
+   that many games (the recipe of an earlier model; 48 passes over the
+   search data made that phase unnecessary). DAgger data did not make the
+   copy stronger (README).
 4. **Evaluation**: ``games`` games against each of ``agents``, seats and
    start player rotated, with 95% intervals (the run's ``summary.json``);
    ``--ship`` then copies ``model.npz`` to ``agents/models/ppo_2p.npz``.
