@@ -46,8 +46,7 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
     # The recipe is train.ppo's warm start with no PPO: the same command gives the same weights.
     ppo_main(["--run-dir", str(tmp_path / "ppo"), "--imitation-games", "2", "--imitation-epochs", "1",
               "--imitation-data", str(path), "--imitation-data-epochs", "2", "--imitation-target", "visits",
-              "--total-timesteps", "0",
-              "--width", "8", "--context", "4",
+              "--total-timesteps", "0", "--width", "8", "--context", "4",
               "--final-games", "2", "--eval-agents", "random", "--num-envs", "2", "--vec-env", "dummy"])
     with np.load(tmp_path / "a" / "model.npz") as recipe, np.load(tmp_path / "ppo" / "model.npz") as ppo:
         assert recipe.files == ppo.files
