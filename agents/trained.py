@@ -164,14 +164,20 @@ class TrainedPolicy(SeededPolicy):
     def most_likely(self, observations: np.ndarray, logits: np.ndarray) -> np.ndarray:
         """The flip to play for each row of ``logits`` (-inf at illegal positions), by :attr:`choose`."""
         if self.choose == "move":
-            return np.array([_best_move(obs, row) for obs, row in zip(np.asarray(observations), logits)])
+            return best_moves(observations, logits)
         return logits.argmax(axis=1)
 
     def __repr__(self) -> str:
         return f"TrainedPolicy({str(self.path)!r}, deterministic={self.deterministic}, choose={self.choose!r})"
 
 
-def _best_move(observation: np.ndarray, logits: np.ndarray) -> int:
+def best_moves(observations: np.ndarray, logits: np.ndarray) -> np.ndarray:
+    """:func:`best_move` for each row of ``observations`` and ``logits``."""
+    return np.array([best_move(obs, row) for obs, row in zip(np.asarray(observations), np.asarray(logits))],
+                    dtype=np.int64)
+
+
+def best_move(observation: np.ndarray, logits: np.ndarray) -> int:
     """The first legal position of the most likely move: legal positions (finite ``logits``) whose board features
     are the same are one move, and a move's probability is the sum of theirs. The positions of one move differ
     in nothing the network sees, so their logits differ only by rounding, which must not pick the flip."""

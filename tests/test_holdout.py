@@ -43,15 +43,37 @@ def test_score_of_a_perfect_copy_has_no_excess(files):
     indexed = dict(data, observations=data["observations"].copy())
     indexed["observations"][:, 0] = range(len(indexed["actions"]))
     figures = score(Copy(), indexed, batch_size=7)
-    assert figures["excess"] == pytest.approx(0, abs=1e-4) and figures["matches"] == 1
+    assert figures["excess"] == pytest.approx(0, abs=1e-4) and figures["matches"] == figures["move_matches"] == 1
     assert figures["value_error"] == 0 and figures["cross_entropy"] > 0
+
+
+def test_a_copy_of_the_visit_shares_plays_the_teachers_move_by_move_not_by_position(files):
+    import torch
+    from train.imitation import load
+
+    data = load(*files, target="visits")
+
+    class Copy(torch.nn.Module):  # logits that are the log of the search's visit shares
+        def forward(self, observation):
+            index = [int(i) for i in observation[:, 0]]
+            shares = torch.as_tensor(data["targets"][index])
+            return torch.log(shares.clamp_min(1e-30)), torch.as_tensor(data["returns"][index])
+
+    indexed = dict(data, observations=data["observations"].copy())
+    indexed["observations"][:, 0] = range(len(indexed["actions"]))
+    figures = score(Copy(), indexed)
+    # "An unknown card" spreads its share thin over many positions: the single most likely position often
+    # misses the move the search played, the most likely move (the search plays its most visited) seldom does.
+    assert figures["excess"] == pytest.approx(0, abs=1e-4)
+    assert figures["matches"] < 0.95 < figures["move_matches"]
 
 
 def test_the_curve_scores_held_out_games_every_few_epochs(files, capsys):
     rows = curve([files[0]], [files[1]], epochs=3, every=2, width=8, context=4)
     assert [row["epoch"] for row in rows] == [2, 3]
     for row in rows:
-        assert 0 <= row["holdout_matches"] <= 1 and row["holdout_excess"] >= -1e-4
+        assert 0 <= row["holdout_matches"] <= 1 and 0 <= row["holdout_move_matches"] <= 1
+        assert row["holdout_excess"] >= -1e-4
         assert row["holdout_cross_entropy"] >= row["holdout_excess"] and row["holdout_value_error"] >= 0
     assert "held out:" in capsys.readouterr().out
     # Same seed, same curve.
@@ -71,3 +93,15 @@ def test_bad_arguments_are_refused(files, bad, message):
 def test_a_file_both_fitted_and_held_out_is_refused(files):
     with pytest.raises(GoldRushError, match="both fitted and held out"):
         curve(files, [files[1]], epochs=1)
+
+
+def test_the_target_chooses_what_is_fitted_and_scored(files):
+    shares = curve([files[0]], [files[1]], epochs=1, width=8, context=4)  # the visit shares, as train.ppo
+    moves = main(["--fit", files[0], "--holdout", files[1], "--epochs", "1", "--width", "8", "--context", "4",
+                  "--target", "move"])
+    assert shares[0]["loss"] != moves[0]["loss"]
+    assert shares[0]["holdout_cross_entropy"] != moves[0]["holdout_cross_entropy"]
+    with pytest.raises(GoldRushError, match=r"target must be one of \['move', 'visits'\], got 'shares'"):
+        curve([files[0]], [files[1]], epochs=1, target="shares")
+    with pytest.raises(SystemExit):
+        main(["--fit", files[0], "--holdout", files[1], "--target", "shares"])

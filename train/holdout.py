@@ -7,7 +7,8 @@ and, every ``--every`` epochs, scored (:func:`train.imitation.score`) on the
 
     python -m train.holdout --fit runs/ismcts-{1,2,3,4,5}.npz --holdout runs/ismcts-9.npz --epochs 48
 
-If the held-out figures keep improving with the epochs, the fit stops too
+``--target`` says what is fitted and scored, as ``train.ppo --imitation-target`` does: the search's visit
+shares (default) or its moves. If the held-out figures keep improving with the epochs, the fit stops too
 early; if they stall while the fitted games' loss keeps falling, more games
 are what helps.
 """
@@ -22,8 +23,10 @@ from goldrush_env.errors import GoldRushError
 
 
 def curve(fit: Sequence[str], holdout: Sequence[str], epochs: int = 48, every: int = 4, width: int = 64,
-          context: int = 32, lr: float = 2e-3, seed: int = 0, num_players: int = 2) -> list[dict[str, Any]]:
-    """One row per scored epoch: the fit's own figures (``loss``, ``matches``) and the held-out ones."""
+          context: int = 32, lr: float = 2e-3, seed: int = 0, num_players: int = 2,
+          target: str = "visits") -> list[dict[str, Any]]:
+    """One row per scored epoch: the fit's own figures (``loss``, ``matches``) and the held-out ones
+    (:func:`train.imitation.score`'s, prefixed ``holdout_``), fitting ``target`` (``"visits"`` or ``"move"``)."""
     import torch
 
     from train.imitation import load, pretrain, score
@@ -35,7 +38,8 @@ def curve(fit: Sequence[str], holdout: Sequence[str], epochs: int = 48, every: i
     overlap = sorted(set(fit) & set(holdout))
     if overlap:
         raise GoldRushError(f"a file cannot be both fitted and held out: {overlap}")
-    fitted, kept = load(*fit, num_players=num_players), load(*holdout, num_players=num_players)
+    fitted = load(*fit, num_players=num_players, target=target)
+    kept = load(*holdout, num_players=num_players, target=target)
     torch.manual_seed(seed)
     net = GoldNet(width=width, context=context)
     rows: list[dict[str, Any]] = []
@@ -49,11 +53,11 @@ def curve(fit: Sequence[str], holdout: Sequence[str], epochs: int = 48, every: i
                "seconds": round(time.perf_counter() - start, 1)}
         rows.append(row)
         print(f"{epoch:5d}  {row['loss']:.4f}  {row['matches']:.3f}  {row['holdout_cross_entropy']:.4f}  "
-              f"{row['holdout_excess']:.4f}  {row['holdout_matches']:.3f}  {row['holdout_value_error']:.4f}  "
-              f"{row['seconds']:7.0f}", flush=True)
+              f"{row['holdout_excess']:.4f}  {row['holdout_matches']:.3f}  {row['holdout_move_matches']:.3f}   "
+              f"{row['holdout_value_error']:.4f}  {row['seconds']:7.0f}", flush=True)
 
     print(f"fit: {len(fitted['actions']):,} decisions, held out: {len(kept['actions']):,}")
-    print("epoch  loss    match  h.xent  h.exc   h.match h.value seconds")
+    print("epoch  loss    match  h.xent  h.exc   h.match h.move  h.value seconds")
     pretrain(net, fitted, epochs=epochs, lr=lr, seed=seed, after_epoch=after_epoch)
     return rows
 
@@ -69,6 +73,8 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--context", type=int, default=32, help="the network's table summary (default: 32)")
     parser.add_argument("--lr", type=float, default=2e-3, help="Adam's step size (default: 2e-3)")
     parser.add_argument("--seed", type=int, default=0, help="the initial weights and batch order (default: 0)")
+    parser.add_argument("--target", default="visits", choices=["visits", "move"],
+                        help="fit the search's visit shares or its moves (default: visits)")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (default: 0, torch's choice)")
     args = parser.parse_args(argv)
     if args.threads < 0:
@@ -78,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
 
         torch.set_num_threads(args.threads)
     return curve(args.fit, args.holdout, epochs=args.epochs, every=args.every, width=args.width,
-                 context=args.context, lr=args.lr, seed=args.seed)
+                 context=args.context, lr=args.lr, seed=args.seed, target=args.target)
 
 
 if __name__ == "__main__":

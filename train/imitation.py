@@ -204,16 +204,16 @@ def load(*paths: str | Path, num_players: int | None = None, target: str = "move
 
 
 def _compare(net: Any, obs: Any, masks: Any, targets: Any, moves: Any) -> tuple[Any, Any, Any, Any]:
-    """The network's most likely legal flips, its cross-entropy against the targets, whether each of those
-    flips is one the teacher's move stands for, and its values (torch tensors, one entry per decision)."""
+    """The network's logits (-1e9 at illegal positions), its cross-entropy against the targets, whether each
+    most likely legal flip is one the teacher's move stands for, and its values (torch tensors, one row per
+    decision)."""
     import torch
 
     logits, values = net(obs)
     logits = logits.masked_fill(~masks, -1e9)
-    best = logits.argmax(dim=1)
     cross = -(targets * torch.log_softmax(logits, dim=1)).sum(dim=1)
-    hits = moves.gather(1, best.unsqueeze(1)).squeeze(1) > 0
-    return best, cross, hits, values
+    hits = moves.gather(1, logits.argmax(dim=1).unsqueeze(1)).squeeze(1) > 0
+    return logits, cross, hits, values
 
 
 def pretrain(net: Any, data: dict[str, np.ndarray], epochs: int = 3, batch_size: int = 512, lr: float = 1e-3,
@@ -242,14 +242,14 @@ def pretrain(net: Any, data: dict[str, np.ndarray], epochs: int = 3, batch_size:
         total_loss = agree = matches = 0.0
         for start in range(0, len(order), batch_size):
             index = order[start:start + batch_size]
-            best, cross, hits, values = _compare(net, obs[index], masks[index], targets[index], moves[index])
+            logits, cross, hits, values = _compare(net, obs[index], masks[index], targets[index], moves[index])
             value_loss = torch.nn.functional.mse_loss(values, returns[index])
             loss = cross.mean() + 0.5 * value_loss
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
             total_loss += float(loss.detach()) * len(index)
-            agree += float((best == actions[index]).sum())
+            agree += float((logits.argmax(dim=1) == actions[index]).sum())
             matches += float(hits.sum())
         stats = {"loss": total_loss / len(order), "agreement": agree / len(order), "matches": matches / len(order)}
         if after_epoch is not None:
@@ -262,23 +262,33 @@ def score(net: Any, data: dict[str, np.ndarray], batch_size: int = 4096) -> dict
 
     ``cross_entropy``: against the targets (the teacher's move, or its visit shares), over legal flips;
     ``excess``: the same less the targets' own entropy (0 for a perfect copy: what is left to learn);
-    ``matches``: as in :func:`pretrain`; ``value_error``: the mean squared error of the value against the returns.
+    ``matches``: as in :func:`pretrain` (the network's most likely *position*); ``move_matches``: the same for
+    the first position of its most likely *move*, as a model plays with ``choose="move"``
+    (:func:`agents.trained.best_move`): the figure to read for a network fitted to visit shares, whose most
+    likely position is often not on its most likely move; ``value_error``: the mean squared error of the value
+    against the returns.
     """
     import torch
 
-    totals = np.zeros(4)
+    from agents.trained import best_moves
+
+    totals = np.zeros(5)
     with torch.no_grad():
         for start in range(0, len(data["actions"]), batch_size):
             part = slice(start, start + batch_size)
+            observations, masks = data["observations"][part], data["masks"][part]
             targets = torch.as_tensor(data["targets"][part])
-            moves = torch.as_tensor(data.get("moves", data["targets"])[part])
-            _, cross, hits, values = _compare(net, torch.as_tensor(data["observations"][part]),
-                                              torch.as_tensor(data["masks"][part]), targets, moves)
+            moves = data.get("moves", data["targets"])[part]
+            logits, cross, hits, values = _compare(net, torch.as_tensor(observations), torch.as_tensor(masks),
+                                                   targets, torch.as_tensor(moves))
+            logits = np.where(masks, logits.numpy(), -np.inf)
+            move_hits = moves[np.arange(len(moves)), best_moves(observations, logits)] > 0
             entropy = -(targets * torch.log(targets.clamp_min(1e-12))).sum(dim=1)
             error = (values - torch.as_tensor(data["returns"][part])) ** 2
-            totals += [float(cross.sum()), float((cross - entropy).sum()), float(hits.sum()), float(error.sum())]
+            totals += [float(cross.sum()), float((cross - entropy).sum()), float(hits.sum()), float(move_hits.sum()),
+                       float(error.sum())]
     totals /= len(data["actions"])
-    return dict(zip(("cross_entropy", "excess", "matches", "value_error"), totals.tolist()))
+    return dict(zip(("cross_entropy", "excess", "matches", "move_matches", "value_error"), totals.tolist()))
 
 
 def main(argv: Sequence[str] | None = None) -> Path:

@@ -378,7 +378,7 @@ def _load_weights(model: Any, path: str) -> None:
 def _warm_start(args: Args, model: Any) -> dict[str, Any]:
     """Copy the teacher's flips into the network before PPO (see train/imitation.py): first those of
     --imitation-games games, then those of the --imitation-data files."""
-    from train.imitation import collect, load, pretrain
+    from train.imitation import collect, load, pretrain, score
 
     import torch
 
@@ -396,11 +396,16 @@ def _warm_start(args: Args, model: Any) -> dict[str, Any]:
                             target=args.imitation_target)))
     stats: dict[str, Any] = {"phases": []}
     for source, epochs, data in phases:
-        fitted = pretrain(model.policy.gold_net(), data, epochs=epochs, lr=args.imitation_lr, seed=args.seed)
+        net = model.policy.gold_net()
+        fitted = pretrain(net, data, epochs=epochs, lr=args.imitation_lr, seed=args.seed)
         fitted.update(source=source, decisions=len(data["actions"]), epochs=epochs)
+        picks = f"picks {fitted['agreement']:.1%} of the teacher's flips"
+        if args.choose == "move":  # the share of its most likely position understates a copy of visit shares
+            fitted["move_matches"] = score(net, data)["move_matches"]
+            picks = f"plays the teacher's move at {fitted['move_matches']:.1%} of them (by move)"
         stats["phases"].append(fitted)
         print(f"warm start: {fitted['decisions']:,} decisions ({source}), {epochs} epochs, "
-              f"loss {fitted['loss']:.3f}, picks {fitted['agreement']:.1%} of the teacher's flips", flush=True)
+              f"loss {fitted['loss']:.3f}, {picks}", flush=True)
     torch.set_num_threads(args.threads)
     stats.update(decisions=sum(phase["decisions"] for phase in stats["phases"]),
                  seconds=round(time.perf_counter() - start, 1))
