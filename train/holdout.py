@@ -7,10 +7,10 @@ and, every ``--every`` epochs, scored (:func:`train.imitation.score`) on the
 
     python -m train.holdout --fit runs/ismcts-{1,2,3,4,5}.npz --holdout runs/ismcts-9.npz --epochs 48
 
-``--target`` says what is fitted and scored, as ``train.ppo --imitation-target`` does: the search's visit
-shares (default) or its moves. If the held-out figures keep improving with the epochs, the fit stops too
-early; if they stall while the fitted games' loss keeps falling, more games
-are what helps.
+``--target`` says what is fitted and scored, as ``train.ppo --imitation-target``
+does: the search's visit shares (default) or its moves. If the held-out
+figures keep improving with the epochs, the fit stops too early; if they
+stall while the fitted games' loss keeps falling, more games are what helps.
 """
 
 from __future__ import annotations
