@@ -28,40 +28,34 @@ def test_pretrain_reports_each_epoch_and_the_moves_it_matches(files):
     assert all(0 <= stats["agreement"] <= stats["matches"] <= 1 for _, stats in seen)
 
 
-def test_score_of_a_perfect_copy_has_no_excess(files):
+def _score_a_perfect_copy(data, **kwargs):
+    """score() of a network whose logits are the log of ``data``'s own targets, and its exact returns (each
+    decision's index is written into its first observation feature, for the network to look its row up)."""
     import torch
-    from train.imitation import load
 
-    data = load(files[0])
-
-    class Copy(torch.nn.Module):  # logits that are the log of the teacher's own move
+    class Copy(torch.nn.Module):
         def forward(self, observation):
             index = [int(i) for i in observation[:, 0]]
-            move = torch.as_tensor(data["targets"][index])
-            return torch.log(move.clamp_min(1e-30)), torch.as_tensor(data["returns"][index])
+            targets = torch.as_tensor(data["targets"][index])
+            return torch.log(targets.clamp_min(1e-30)), torch.as_tensor(data["returns"][index])
 
     indexed = dict(data, observations=data["observations"].copy())
     indexed["observations"][:, 0] = range(len(indexed["actions"]))
-    figures = score(Copy(), indexed, batch_size=7)
+    return score(Copy(), indexed, **kwargs)
+
+
+def test_score_of_a_perfect_copy_has_no_excess(files):
+    from train.imitation import load
+
+    figures = _score_a_perfect_copy(load(files[0]), batch_size=7)
     assert figures["excess"] == pytest.approx(0, abs=1e-4) and figures["matches"] == figures["move_matches"] == 1
     assert figures["value_error"] == 0 and figures["cross_entropy"] > 0
 
 
 def test_a_copy_of_the_visit_shares_plays_the_teachers_move_by_move_not_by_position(files):
-    import torch
     from train.imitation import load
 
-    data = load(*files, target="visits")
-
-    class Copy(torch.nn.Module):  # logits that are the log of the search's visit shares
-        def forward(self, observation):
-            index = [int(i) for i in observation[:, 0]]
-            shares = torch.as_tensor(data["targets"][index])
-            return torch.log(shares.clamp_min(1e-30)), torch.as_tensor(data["returns"][index])
-
-    indexed = dict(data, observations=data["observations"].copy())
-    indexed["observations"][:, 0] = range(len(indexed["actions"]))
-    figures = score(Copy(), indexed)
+    figures = _score_a_perfect_copy(load(*files, target="visits"))
     # "An unknown card" spreads its share thin over many positions: the single most likely position often
     # misses the move the search played, the most likely move (the search plays its most visited) seldom does.
     assert figures["excess"] == pytest.approx(0, abs=1e-4)
