@@ -184,12 +184,18 @@ class ISMCTSAgent(SeededPolicy):
     stops before the Gold Rush (0 leaves it out). ``widening``: a node
     offers ``1 + widening * sqrt(visits)`` of its moves, the rollout
     policy's first (``None``: all of them from the first visit).
+    ``opponents``: how the other seats choose inside the tree: ``"search"``
+    (default) by the tree's statistics, as the searching seat does, or
+    ``"rollout"``, by the rollout policy (a model of the opponent as a quick
+    greedy player; the tree then branches on the searching seat's flips and
+    the cards revealed only).
     """
 
     name = "ismcts"
 
     def __init__(self, seed: int | None = None, iterations: int = 2000, horizon: int | None = 1,
-                 exploration: float = 0.7, material: float = MATERIAL, widening: float | None = 1.0) -> None:
+                 exploration: float = 0.7, material: float = MATERIAL, widening: float | None = 1.0,
+                 opponents: str = "search") -> None:
         super().__init__(seed)
         if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 1:
             raise GoldRushError(f"iterations must be an int >= 1, got {iterations!r}")
@@ -207,7 +213,10 @@ class ISMCTSAgent(SeededPolicy):
                                      or not 0 < widening < math.inf):
             raise GoldRushError(f"widening must be None (every move at once) or a finite number > 0, "
                                 f"got {widening!r}")
+        if opponents not in ("search", "rollout"):
+            raise GoldRushError(f"opponents must be 'search' or 'rollout', got {opponents!r}")
         self.iterations = int(iterations)
+        self.opponents = opponents
         self.horizon = None if horizon is None else int(horizon)
         self.exploration = float(exploration)
         self.material = float(material)
@@ -216,7 +225,7 @@ class ISMCTSAgent(SeededPolicy):
 
     def __repr__(self) -> str:
         return (f"ISMCTSAgent(iterations={self.iterations}, horizon={self.horizon}, exploration={self.exploration}, "
-                f"material={self.material}, widening={self.widening})")
+                f"material={self.material}, widening={self.widening}, opponents={self.opponents!r})")
 
     # --- the decision -----------------------------------------------------------
 
@@ -296,8 +305,24 @@ class ISMCTSAgent(SeededPolicy):
     def _iterate(self, root: _Node, sim: _Table, kinds: list[int], rng: random.Random, start: list[float]) -> None:
         game = sim.game
         node, path = root, []
+        me = root.mover
+        model = self.opponents == "rollout"
         while not game.is_finished:
-            key, position = self._select(node)
+            if model and node.mover != me:
+                # The opponent plays the rollout policy. The node keeps one position per kind of card (a
+                # child's moves name positions that hold on the path to it), so a kind seen before is
+                # flipped where it was then.
+                position = _rollout_position(sim, rng)
+                key = UNKNOWN_CARD if position is None else kinds[sim.known[position]]
+                for action in node.actions:
+                    if action[0] == key:
+                        position = action[1]
+                        break
+                else:
+                    node.actions.append((key, position))
+                node.stats.setdefault(key, [0, 0.0])
+            else:
+                key, position = self._select(node)
             path.append((node, key))
             card = sim.flip(position)
             edge = (key, kinds[card])

@@ -65,6 +65,23 @@ def test_other_settings_also_play_legally(options):
     assert search.moves > 0 and search.moves == flips_by_seat(result)[1]
 
 
+@pytest.mark.parametrize("num_players", [2, 3, 5])
+def test_opponents_played_by_the_rollout_policy_play_legally(num_players):
+    players = [Checked(ISMCTSAgent(iterations=300, opponents="rollout")) if seat == 0 else make_agent("greedy")
+               for seat in range(num_players)]
+    result = play_game(players, seed=40 + num_players)
+    assert players[0].moves > 0 and players[0].moves == flips_by_seat(result)[0]
+
+
+def test_an_opponent_in_the_tree_flips_a_kind_where_it_did_before_on_that_path():
+    # The rollout policy can flip either of two cards of one kind; a child's moves name positions that only hold
+    # on the path that made it, so the node must keep the position it flipped first. Without that, this game
+    # (game 290 of a 1,000-game evaluation) reached a simulated flip of a card already gone.
+    search = Checked(ISMCTSAgent(iterations=500, opponents="rollout"))
+    result = play_game([make_agent("greedy"), search], seed=6787978954213562089)
+    assert search.moves == flips_by_seat(result)[1]
+
+
 def test_a_single_legal_flip_is_played_at_once():
     env = raw_env(num_players=2)
     env.reset(seed=0, options={"layout": layout({37: "G2"}, background=False)})
