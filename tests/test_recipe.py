@@ -58,11 +58,12 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
     [search] = alone["imitation"]["phases"]
     assert search["source"] == str(path) and search["epochs"] == 2
 
-    # The search's visit shares are fitted by default and the model plays its most likely move; --target move
-    # fits the moves played, as the models shipped before did, and such a model plays its most likely position.
+    # The search's visit shares are fitted by default; --target move fits the moves played, as the models shipped
+    # before did. Either plays its most likely move unless --play-by position says otherwise, as those played.
     moves = main(["--run-dir", str(tmp_path / "moves"), "--data-dir", str(data)] + TINY
-                 + ["--expert-games", "0", "--target", "move"])
+                 + ["--expert-games", "0", "--target", "move", "--play-by", "position"])
     assert (alone["args"]["imitation_target"], moves["args"]["imitation_target"]) == ("visits", "move")
+    assert (alone["args"]["play_by"], moves["args"]["play_by"]) == ("move", "position")
     assert TrainedPolicy(tmp_path / "alone" / "model.npz").choose == "move"
     assert TrainedPolicy(tmp_path / "moves" / "model.npz").choose == "position"
     with np.load(tmp_path / "alone" / "model.npz") as shares, np.load(tmp_path / "moves" / "model.npz") as played:

@@ -95,8 +95,10 @@ def test_tiny_run_writes_every_output(tmp_path):
         players = [make_agent("random") for _ in range(3)]
         players[seat] = Checked(TrainedPolicy(run / "model.npz"))
         play_game(players, seed=seat)
-    # The MaskablePPO checkpoint and the numpy export choose the same flips.
-    view_source = TrainedPolicy(run / "model.npz"), TrainedPolicy(run / "final.zip")
+    # The model plays by its most likely move (the default --play-by); by position, the MaskablePPO checkpoint
+    # and the numpy export choose the same flips.
+    assert TrainedPolicy(run / "model.npz").choose == "move" and 0 <= phase["move_matches"] <= 1
+    view_source = TrainedPolicy(run / "model.npz", choose="position"), TrainedPolicy(run / "final.zip")
     result = play_game([view_source[0], make_agent("random")], seed=4)
     replay = play_game([view_source[1], make_agent("random")], seed=4)
     assert result.record["flips"] == replay.record["flips"]
@@ -130,6 +132,18 @@ def test_killed_run_resumes_from_its_last_checkpoint(tmp_path):
     steps = [int(line.split(",")[0]) for line in (run / "eval.csv").read_text().splitlines()[1:]]
     assert steps == sorted(steps) and steps[0] == 256 and steps[-1] == 4096  # evaluations before and after the kill
     assert (run / "model.npz").is_file()
+
+
+def test_a_run_from_before_play_by_resumes_playing_as_it_did(tmp_path):
+    run = tmp_path / "run"
+    main(["--run-dir", str(run)] + TINY + ["--total-timesteps", "128", "--eval-every", "128",
+                                           "--checkpoint-every", "128"])
+    assert TrainedPolicy(run / "model.npz").choose == "move"
+    saved = json.loads((run / "args.json").read_text())
+    del saved["play_by"]  # as written before the option: a model without visit shares played by position
+    (run / "args.json").write_text(json.dumps(saved))
+    summary = main(["--resume", str(run)])
+    assert summary["args"]["play_by"] == "position" and TrainedPolicy(run / "model.npz").choose == "position"
 
 
 def test_evaluation_is_reproducible_with_a_seed(tmp_path):
@@ -305,7 +319,7 @@ def test_a_warm_start_fits_saved_decisions_after_the_games(tmp_path, monkeypatch
     monkeypatch.setattr(torch, "set_num_threads", threads.append)
     summary = main(["--run-dir", str(run)] + TINY + ["--imitation-data", str(data), "--imitation-data-epochs", "2",
                                                      "--imitation-target", "move", "--total-timesteps", "0",
-                                                     "--torch-threads", "1"])
+                                                     "--torch-threads", "1", "--play-by", "position"])
     assert threads and set(threads) == {1}  # the warm start too keeps to an explicit --torch-threads
     games, saved = summary["imitation"]["phases"]
     assert games["source"] == "2 games of expert" and saved["source"] == str(data)
@@ -314,7 +328,7 @@ def test_a_warm_start_fits_saved_decisions_after_the_games(tmp_path, monkeypatch
     assert summary["steps"] == 0 and [r["opponent"] for r in summary["final_evaluation"]] == ["random", "greedy"]
     assert (run / "model.npz").is_file() and not (run / "checkpoints").exists()
     with np.load(run / "model.npz") as model:
-        assert "config.choose" not in model.files  # played by its most likely position, as models always were
+        assert "config.choose" not in model.files  # --play-by position: read as models written before the option
     shares = tmp_path / "shares"
     summary = main(["--run-dir", str(shares)] + TINY + ["--imitation-games", "0", "--imitation-data", str(data),
                                                         "--total-timesteps", "0"])

@@ -80,6 +80,11 @@ class Args:
     """What the network copies from the --imitation-data files: the search's share of visits per position (the
     model then plays its most likely move, see agents.trained), or the move it played (files collected before
     the shares were recorded hold only that)."""
+    play_by: Literal["move", "position"] = "move"
+    """How the saved model plays, deterministic (agents.trained.TrainedPolicy's ``choose``): its most likely
+    move, the probabilities of positions it cannot tell apart (every unknown card, two remembered cards of one
+    kind) added up, or its single most likely position, as MaskablePPO's own predict(deterministic=True) does.
+    By move plays better (README); evaluations during the run play the same way."""
     num_envs: int = 8
     """Games played in parallel to collect experience."""
     vec_env: Literal["subproc", "dummy", "batched"] = "subproc"
@@ -169,12 +174,6 @@ class Args:
                                     "train.imitation)")
         if self.ship and self.num_players != 2:
             raise GoldRushError("--ship is for the 2-player model: use --num-players 2")
-
-    @property
-    def choose(self) -> str:
-        """How the saved model plays (``agents.trained.TrainedPolicy``'s ``choose``): by its most likely move when
-        it was fitted to visit shares, else by its most likely position."""
-        return "move" if self.imitation_data and self.imitation_target == "visits" else "position"
 
     @property
     def threads(self) -> int:
@@ -293,7 +292,7 @@ def _make_callback(args: Args, run_dir: Path, state: RunState, started: float):
             self.training_env.env_method("set_mix", mix)
 
         def evaluate(self, step: int) -> None:
-            model_path = _export(self.model, run_dir / "eval_model.npz", args.choose)
+            model_path = _export(self.model, run_dir / "eval_model.npz", args.play_by)
             rows = evaluate(str(model_path), args.evaluation_agents, num_players=args.num_players,
                             games=args.eval_games, seed=args.seed, workers=1, memory=args.memory)
             curriculum = args.curriculum_agents
@@ -400,7 +399,7 @@ def _warm_start(args: Args, model: Any) -> dict[str, Any]:
         fitted = pretrain(net, data, epochs=epochs, lr=args.imitation_lr, seed=args.seed)
         fitted.update(source=source, decisions=len(data["actions"]), epochs=epochs)
         picks = f"picks {fitted['agreement']:.1%} of the teacher's flips"
-        if args.choose == "move":  # the share of its most likely position understates a copy of visit shares
+        if args.play_by == "move":  # as the model plays; by position understates a copy of visit shares
             fitted["move_matches"] = score(net, data)["move_matches"]
             picks = f"plays the teacher's move at {fitted['move_matches']:.1%} of them (by move)"
         stats["phases"].append(fitted)
@@ -430,6 +429,9 @@ def train(args: Args) -> dict[str, Any]:
             raise GoldRushError(f"cannot resume {str(run_dir)!r}: it holds no args.json/state.json of a run "
                                 "that reached a checkpoint")
         saved = json.loads((run_dir / "args.json").read_text())
+        if "play_by" not in saved:  # a run started before --play-by: its models play as they did then
+            by_move = saved.get("imitation_data") and saved.get("imitation_target") == "visits"
+            saved["play_by"] = "move" if by_move else "position"
         args = Args(**{**saved, "resume": args.resume})
     else:
         run_dir = Path(args.run_dir)
@@ -477,7 +479,7 @@ def train(args: Args) -> dict[str, Any]:
             model.learn(total_timesteps=remaining, callback=callback, reset_num_timesteps=not resuming)
         steps = model.num_timesteps
         model.save(run_dir / "final.zip")
-        model_path = _export(model, run_dir / "model.npz", args.choose)
+        model_path = _export(model, run_dir / "model.npz", args.play_by)
     finally:
         venv.close()
         logger.close()  # its CSV file, left open, would be closed (with a warning) whenever it is collected

@@ -22,8 +22,8 @@ The recipe chains tools that also run alone:
 3. **Warm start, no PPO** (``python -m train.ppo --total-timesteps 0``): the
    network copies the search player's share of visits per position (its
    move played, with ``--target move``) from the files above (and any
-   ``extra_data``) for ``search_epochs`` passes; fitted to the shares, the
-   model file says to play it by its most likely move (``agents.trained``).
+   ``extra_data``) for ``search_epochs`` passes; the model file says to
+   play it by its most likely move (``play_by``, ``agents.trained``).
    With ``expert_games`` above 0 it first copies the expert's flips from
    that many games (the recipe of an earlier model; 48 passes over the
    search data made that phase unnecessary). DAgger data did not make the
@@ -90,6 +90,9 @@ class Recipe:
     target: Literal["move", "visits"] = "visits"
     """What the network copies from the search data: its share of visits per position, or the move it played
     (the recipe of the models shipped before)."""
+    play_by: Literal["move", "position"] = "move"
+    """How the model plays (train.ppo's --play-by): its most likely move, or its most likely position (the way
+    models fitted to moves were played before that option, as in the README's earlier tables)."""
     lr: float = 2e-3
     """Adam's step size for the fit."""
     width: int = 64
@@ -231,7 +234,7 @@ def _args(recipe: Recipe, run_dir: Path, paths: list[str]) -> Any:
                 imitation_data_epochs=recipe.search_epochs, imitation_target=recipe.target, imitation_lr=recipe.lr,
                 teacher="expert", imitation_data=tuple(paths), num_envs=1, vec_env="dummy", width=recipe.width,
                 context=recipe.context, memory="perfect", eval_agents=recipe.agents, final_games=recipe.games,
-                ship=recipe.ship)
+                play_by=recipe.play_by, ship=recipe.ship)
 
 
 def run(recipe: Recipe) -> dict[str, Any]:
