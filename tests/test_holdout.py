@@ -62,6 +62,23 @@ def test_a_copy_of_the_visit_shares_plays_the_teachers_move_by_move_not_by_posit
     assert figures["matches"] < 0.95 < figures["move_matches"]
 
 
+def test_a_copy_of_a_teacher_that_records_only_its_flip_plays_its_move_by_move():
+    import numpy as np
+
+    from agents.trained import best_moves
+
+    data = collect(2, teacher="expert", seed=3, workers=1)  # the expert records the position it flipped, no more
+    figures = _score_a_perfect_copy(data)
+    assert figures["matches"] == figures["move_matches"] == 1
+    # Played by move, the copy flips the first of the positions it cannot tell apart (the expert picked one of
+    # many unknown cards at random): on the teacher's move, though often not the teacher's own position.
+    indexed = data["observations"].copy()
+    indexed[:, 0] = range(len(indexed))
+    logits = np.where(data["masks"], np.log(np.maximum(data["targets"], 1e-30)), -np.inf)
+    flipped = best_moves(indexed, logits)
+    assert (data["targets"][np.arange(len(flipped)), flipped] > 0).mean() < 0.5
+
+
 def test_the_curve_scores_held_out_games_every_few_epochs(files, capsys):
     rows = curve([files[0]], [files[1]], epochs=3, every=2, width=8, context=4)
     assert [row["epoch"] for row in rows] == [2, 3]

@@ -262,11 +262,11 @@ def score(net: Any, data: dict[str, np.ndarray], batch_size: int = 4096) -> dict
 
     ``cross_entropy``: against the targets (the teacher's move, or its visit shares), over legal flips;
     ``excess``: the same less the targets' own entropy (0 for a perfect copy: what is left to learn);
-    ``matches``: as in :func:`pretrain` (the network's most likely *position*); ``move_matches``: the same for
-    the first position of its most likely *move*, as a model plays with ``choose="move"``
-    (:func:`agents.trained.best_move`): the figure to read for a network fitted to visit shares, whose most
-    likely position is often not on its most likely move; ``value_error``: the mean squared error of the value
-    against the returns.
+    ``matches``: as in :func:`pretrain` (the network's most likely *position*); ``move_matches``: how often
+    the first position of its most likely *move*, the flip a model plays with ``choose="move"``
+    (:func:`agents.trained.best_move`), is on the teacher's move (:func:`same_move`): the figure to read for a
+    model played by move, whose most likely position is often not on its most likely move;
+    ``value_error``: the mean squared error of the value against the returns.
     """
     import torch
 
@@ -282,13 +282,28 @@ def score(net: Any, data: dict[str, np.ndarray], batch_size: int = 4096) -> dict
             logits, cross, hits, values = _compare(net, torch.as_tensor(observations), torch.as_tensor(masks),
                                                    targets, torch.as_tensor(moves))
             logits = np.where(masks, logits.numpy(), -np.inf)
-            move_hits = moves[np.arange(len(moves)), best_moves(observations, logits)] > 0
+            move_hits = same_move(observations, best_moves(observations, logits), moves)
             entropy = -(targets * torch.log(targets.clamp_min(1e-12))).sum(dim=1)
             error = (values - torch.as_tensor(data["returns"][part])) ** 2
             totals += [float(cross.sum()), float((cross - entropy).sum()), float(hits.sum()), float(move_hits.sum()),
                        float(error.sum())]
     totals /= len(data["actions"])
     return dict(zip(("cross_entropy", "excess", "matches", "move_matches", "value_error"), totals.tolist()))
+
+
+def same_move(observations: np.ndarray, chosen: np.ndarray, moves: np.ndarray) -> np.ndarray:
+    """Whether each ``chosen`` position is on the teacher's move (``moves``, a row of weights over positions per
+    decision): a position the move stands for, or one the network cannot tell from such a position (the same
+    board features: every unknown card, remembered cards of one kind). A teacher without ``decide`` records
+    only the position it flipped, one of several equivalent ones; a model played by move flips the first."""
+    from agents.trained import BOARD_SIZE, PLANES
+
+    boards = np.asarray(observations)[:, :BOARD_SIZE].reshape(len(chosen), PLANES, NUM_POSITIONS)
+    hits = np.empty(len(chosen), bool)
+    for i, (board, position, move) in enumerate(zip(boards, chosen, moves)):
+        on_move = np.flatnonzero(move > 0)
+        hits[i] = (board[:, on_move] == board[:, [position]]).all(axis=0).any()
+    return hits
 
 
 def main(argv: Sequence[str] | None = None) -> Path:
