@@ -80,6 +80,12 @@ class Args:
     """What the network copies from the --imitation-data files: the search's share of visits per position (the
     model then plays its most likely move, see agents.trained), or the move it played (files collected before
     the shares were recorded hold only that)."""
+    anchor_data: tuple[str, ...] = ()
+    """Decision files (as --imitation-data) PPO keeps fitting: every PPO gradient step adds --anchor-coef times
+    the cross-entropy against the --imitation-target of a batch of their decisions, which holds the policy near
+    its teacher while PPO moves it (a behaviour-cloning anchor; empty: none)."""
+    anchor_coef: float = 1.0
+    """Weight of the anchor's cross-entropy next to the PPO loss (with --anchor-data)."""
     play_by: Literal["move", "position"] = "move"
     """How the saved model plays, deterministic (agents.trained.TrainedPolicy's ``choose``): its most likely
     move, the probabilities of positions it cannot tell apart (every unknown card, two remembered cards of one
@@ -168,10 +174,14 @@ class Args:
         if self.vec_env == "batched" and self.memory != "perfect":
             raise GoldRushError("--vec-env batched plays with perfect memory: use --memory perfect or another "
                                 "--vec-env")
-        for path in self.imitation_data:
-            if not Path(path).is_file():
-                raise GoldRushError(f"--imitation-data {path!r} is not a file (write one with python -m "
-                                    "train.imitation)")
+        for option, paths in (("--imitation-data", self.imitation_data), ("--anchor-data", self.anchor_data)):
+            for path in paths:
+                if not Path(path).is_file():
+                    raise GoldRushError(f"{option} {path!r} is not a file (write one with python -m "
+                                        "train.imitation)")
+        if isinstance(self.anchor_coef, bool) or not isinstance(self.anchor_coef, (int, float)) \
+                or not 0 <= self.anchor_coef < float("inf"):
+            raise GoldRushError(f"--anchor-coef must be a finite number >= 0, got {self.anchor_coef!r}")
         if self.ship and self.num_players != 2:
             raise GoldRushError("--ship is for the 2-player model: use --num-players 2")
 
@@ -374,6 +384,39 @@ def _load_weights(model: Any, path: str) -> None:
     net.load_state_dict({name: torch.as_tensor(array) for name, array in weights.items()})
 
 
+def _anchor(args: Args, model: Any) -> None:
+    """Make every PPO gradient step also fit a batch of the --anchor-data decisions (see ``anchor_data``).
+
+    MaskablePPO zeroes the gradients, back-propagates its loss, clips the gradients' norm and steps, once per
+    minibatch; the anchor's gradient is added when they are zeroed, so it is clipped and stepped with PPO's.
+    The last batch's cross-entropy is logged as ``train/anchor_cross_entropy``."""
+    import torch
+
+    from train.imitation import _compare, load
+
+    data = load(*args.anchor_data, num_players=args.num_players, target=args.imitation_target)
+    tensors = {key: torch.as_tensor(data[key]) for key in ("observations", "masks", "targets")}
+    tensors["masks"] = tensors["masks"].bool()
+    moves = torch.as_tensor(data.get("moves", data["targets"]))
+    net, optimizer = model.policy.gold_net(), model.policy.optimizer
+    zero_grad = optimizer.zero_grad
+    generator = torch.Generator().manual_seed(args.seed)
+    size = min(args.batch_size, len(moves))
+
+    def zero_grad_then_anchor(*arguments: Any, **options: Any) -> None:
+        zero_grad(*arguments, **options)
+        index = torch.randint(len(moves), (size,), generator=generator)
+        _, cross, _, _ = _compare(net, tensors["observations"][index], tensors["masks"][index],
+                                  tensors["targets"][index], moves[index])
+        loss = cross.mean()
+        (args.anchor_coef * loss).backward()
+        model.logger.record("train/anchor_cross_entropy", float(loss.detach()))
+
+    optimizer.zero_grad = zero_grad_then_anchor
+    print(f"anchor: {len(moves):,} decisions ({', '.join(args.anchor_data)}), weight {args.anchor_coef}",
+          flush=True)
+
+
 def _warm_start(args: Args, model: Any) -> dict[str, Any]:
     """Copy the teacher's flips into the network before PPO (see train/imitation.py): first those of
     --imitation-games games, then those of the --imitation-data files."""
@@ -473,6 +516,8 @@ def train(args: Args) -> dict[str, Any]:
             state.imitation = _warm_start(args, model)
             state.wall_s = time.perf_counter() - started
             state.save()
+        if args.anchor_data and args.anchor_coef > 0:
+            _anchor(args, model)
         callback = _make_callback(args, run_dir, state, started)
         remaining = args.total_timesteps - model.num_timesteps
         if remaining > 0:
