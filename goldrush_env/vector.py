@@ -217,6 +217,10 @@ class GoldRushVectorEnv(VectorEnv):
         self._weights = weights / weights.sum()
         self._assignment = np.zeros((self.num_envs, self.config.num_players), dtype=np.int64)
         if self._rng is not None:
+            # Policies are reseeded on a reset given a seed; one that joins later is seeded here, from the env.
+            for policy in self.opponents:
+                if hasattr(policy, "reset"):
+                    policy.reset(seed=int(self._rng.integers(2**63)))
             self._deal_opponents(np.arange(self.num_envs))
 
     def _deal_opponents(self, envs: np.ndarray) -> None:

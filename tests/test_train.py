@@ -53,6 +53,24 @@ def test_opponent_mix_follows_the_curriculum_and_the_league():
         opponent_mix(["random"], 3, [], 0.0)
 
 
+def test_an_opponent_that_joins_the_mix_later_plays_from_a_seed():
+    from goldrush_env.gym_env import GoldRushEnv
+    from train.opponents import OpponentMix
+
+    def state_of_a_greedy_that_joined(seed):
+        """The random state of a greedy player made when the mix changed, after it played a few games."""
+        env = OpponentMix(GoldRushEnv(num_players=2), {"random": 1.0}, seed=seed)
+        env.reset(seed=seed)
+        env.set_mix({"greedy": 1.0})  # as a promotion does, between resets given no seed
+        for _ in range(3):
+            env.reset()
+        return env._policy("greedy").rng.integers(2**32, size=4).tolist()
+
+    # Without a seed of its own it drew one from the system: a run with promotions did not repeat itself.
+    assert state_of_a_greedy_that_joined(5) == state_of_a_greedy_that_joined(5)
+    assert state_of_a_greedy_that_joined(5) != state_of_a_greedy_that_joined(6)
+
+
 @pytest.mark.parametrize("bad, message", [(["--total-timesteps", "-1"], "--total-timesteps must be an int >= 0"),
                                           (["--promote-at", "1.5"], "--promote-at must be in"),
                                           (["--num-players", "6"], "--num-players must be 2 to 5"),

@@ -213,6 +213,20 @@ def test_opponents_drawn_from_a_mix_play_their_seats():
     assert env.opponent_names[0] == "greedy" and env.opponent_names[1].endswith("ppo_2p.npz")
 
 
+def test_opponents_that_join_between_resets_play_from_the_env_seed():
+    def tables_after_a_change_of_mix(seed):
+        env = GoldRushVectorEnv(8, opponents="random")
+        env.reset(seed=seed)
+        env.set_opponents(batched_mix({"expert": 1}))  # the expert has a generator of its own
+        actions = np.random.default_rng(0)
+        for _ in range(30):
+            legal = env.action_masks()
+            env.step(np.array([actions.choice(np.flatnonzero(row)) for row in legal]))
+        return env.games.table.copy()
+
+    np.testing.assert_array_equal(tables_after_a_change_of_mix(4), tables_after_a_change_of_mix(4))
+
+
 def test_registered_as_the_vector_entry_point_of_the_gymnasium_id():
     import gymnasium as gym
 

@@ -44,6 +44,9 @@ class OpponentMix(gym.Wrapper):
     def __init__(self, env: GoldRushEnv, mix: dict[str, float], seed: int) -> None:
         super().__init__(env)
         self.rng = np.random.default_rng(seed)
+        self._policy_seeds = np.random.default_rng([seed, 1])
+        """Seeds each opponent as it is made. The env reseeds its opponents only on a reset given a seed (the
+        first): a player that joins later, when the mix changes, plays from this seed."""
         self._cache: dict[str, Policy] = {}
         self.names: list[str] = []
         self.set_mix(mix)
@@ -60,7 +63,7 @@ class OpponentMix(gym.Wrapper):
 
     def _policy(self, name: str) -> Policy:
         if name not in self._cache:
-            self._cache[name] = make_agent(name)
+            self._cache[name] = make_agent(name, seed=int(self._policy_seeds.integers(2**63)))
         return self._cache[name]
 
     def reset(self, **kwargs: Any) -> tuple[np.ndarray, dict]:
