@@ -16,6 +16,9 @@ a mix (:mod:`train.opponents`): the curriculum's current stage (random, then
 greedy, then expert by default), a share of the stages already passed, and a
 ``self_play`` share of frozen snapshots of itself (the league). The stage
 moves on when an evaluation shows a win share of ``promote_at`` against it.
+With ``anchor_data`` every PPO gradient step also fits a batch of a
+teacher's saved decisions, which keeps the policy near the copy it started
+from.
 
 Every ``eval_every`` steps the policy (deterministic, masks honoured) plays
 ``eval_games`` against each scripted player; results go to TensorBoard, to
