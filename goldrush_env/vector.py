@@ -216,12 +216,15 @@ class GoldRushVectorEnv(VectorEnv):
         self.opponent_names = [getattr(policy, "name", repr(policy)) for policy in self.opponents]
         self._weights = weights / weights.sum()
         self._assignment = np.zeros((self.num_envs, self.config.num_players), dtype=np.int64)
-        if self._rng is not None:
-            # Policies are reseeded on a reset given a seed; one that joins later is seeded here, from the env.
-            for policy in self.opponents:
-                if hasattr(policy, "reset"):
-                    policy.reset(seed=int(self._rng.integers(2**63)))
+        if self._rng is not None:  # a player joining between resets plays from the env's seed too
+            self._seed_opponents()
             self._deal_opponents(np.arange(self.num_envs))
+
+    def _seed_opponents(self) -> None:
+        """Seed each opponent that has a generator of its own from the env's."""
+        for policy in self.opponents:
+            if hasattr(policy, "reset"):
+                policy.reset(seed=int(self._rng.integers(2**63)))
 
     def _deal_opponents(self, envs: np.ndarray) -> None:
         """Draw from the mix which entrant plays each seat of games ``envs``."""
@@ -237,9 +240,7 @@ class GoldRushVectorEnv(VectorEnv):
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
             self.games.seed(int(self._rng.integers(2**63)))
-            for policy in self.opponents:  # policies with generators of their own
-                if hasattr(policy, "reset"):
-                    policy.reset(seed=int(self._rng.integers(2**63)))
+            self._seed_opponents()
         self._start(np.ones(self.num_envs, dtype=bool))
         self._started = True
         return self._observe(), self._info()

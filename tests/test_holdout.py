@@ -28,9 +28,15 @@ def test_pretrain_reports_each_epoch_and_the_moves_it_matches(files):
     assert all(0 <= stats["agreement"] <= stats["matches"] <= 1 for _, stats in seen)
 
 
+def _indexed(data):
+    """``data`` with each decision's index written into its first observation feature (for a copy to look up)."""
+    indexed = dict(data, observations=data["observations"].copy())
+    indexed["observations"][:, 0] = range(len(indexed["actions"]))
+    return indexed
+
+
 def _score_a_perfect_copy(data, **kwargs):
-    """score() of a network whose logits are the log of ``data``'s own targets, and its exact returns (each
-    decision's index is written into its first observation feature, for the network to look its row up)."""
+    """score() of a network whose logits are the log of ``data``'s own targets, and its exact returns."""
     import torch
 
     class Copy(torch.nn.Module):
@@ -39,9 +45,7 @@ def _score_a_perfect_copy(data, **kwargs):
             targets = torch.as_tensor(data["targets"][index])
             return torch.log(targets.clamp_min(1e-30)), torch.as_tensor(data["returns"][index])
 
-    indexed = dict(data, observations=data["observations"].copy())
-    indexed["observations"][:, 0] = range(len(indexed["actions"]))
-    return score(Copy(), indexed, **kwargs)
+    return score(Copy(), _indexed(data), **kwargs)
 
 
 def test_score_of_a_perfect_copy_has_no_excess(files):
@@ -72,10 +76,8 @@ def test_a_copy_of_a_teacher_that_records_only_its_flip_plays_its_move_by_move()
     assert figures["matches"] == figures["move_matches"] == 1
     # Played by move, the copy flips the first of the positions it cannot tell apart (the expert picked one of
     # many unknown cards at random): on the teacher's move, though often not the teacher's own position.
-    indexed = data["observations"].copy()
-    indexed[:, 0] = range(len(indexed))
     logits = np.where(data["masks"], np.log(np.maximum(data["targets"], 1e-30)), -np.inf)
-    flipped = best_moves(indexed, logits)
+    flipped = best_moves(_indexed(data)["observations"], logits)
     assert (data["targets"][np.arange(len(flipped)), flipped] > 0).mean() < 0.5
 
 

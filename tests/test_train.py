@@ -358,7 +358,6 @@ def test_a_warm_start_fits_saved_decisions_after_the_games(tmp_path, monkeypatch
     assert 0 <= fitted["move_matches"] <= 1 and "move_matches" not in saved
 
 
-
 def test_an_anchor_keeps_ppo_fitting_the_teachers_decisions(tmp_path):
     from train.imitation import collect, load, save, score
 
