@@ -358,6 +358,12 @@ class Game:
         return len(self._positions)
 
     @property
+    def gold_on_table(self) -> int:
+        """The points of gold still on the table, seen or not."""
+        golds = self._golds
+        return golds[1] + 2 * golds[2] + 3 * golds[3] + 4 * golds[4]
+
+    @property
     def is_over(self) -> bool:
         """True once the last card has left the table."""
         return not self._positions

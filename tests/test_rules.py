@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from goldrush_env.cards import BOX_COUNT, CODE, EMPTY, NUM_CARD_TYPES, card_code, parse_card
+from goldrush_env.cards import BOX_COUNT, CODE, EMPTY, IS_GOLD, NUM_CARD_TYPES, VALUE, card_code, parse_card
 from goldrush_env.engine import Game, Outcome, colour_owners, pair_outcome
 from goldrush_env.errors import GoldRushError, IllegalFlipError, LayoutError
 from conftest import layout
@@ -234,6 +234,22 @@ def test_the_gold_rush_lasts_to_the_end():
     assert game.gold_rush_from_turn == 0
     assert (game.scores, game.gold_cards, game.turn, game.is_over) == ((12, 18), (6, 6), 12, True)
 
+
+
+def test_gold_on_table_counts_the_points_of_gold_still_down():
+    """Gold leaves the count as it leaves the table: taken in the Gold Rush, or lost to dynamite."""
+    game = new_game(dict(enumerate("G1 G4 D G3 M13 G2".split())), background=False)
+    assert (game.gold_rush, game.gold_on_table) == (True, 10)
+    left = []
+    for position in range(6):
+        game.flip(position)
+        left.append(game.gold_on_table)
+    assert left == [9, 5, 5, 2, 2, 0]
+    game = new_game({0: "G3", 1: "D"})
+    shown = sum(VALUE[card] for card in game.table if card != EMPTY and IS_GOLD[card])
+    assert game.gold_on_table == shown > 3
+    play(game, 0, 1)
+    assert game.gold_on_table == shown - 3
 
 # --- D3 stalemate ---------------------------------------------------------------------------------
 
