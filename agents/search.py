@@ -189,13 +189,18 @@ class ISMCTSAgent(SeededPolicy):
     ``"rollout"``, by the rollout policy (a model of the opponent as a quick
     greedy player; the tree then branches on the searching seat's flips and
     the cards revealed only).
+    ``objective``: what a simulation is scored by: ``"points"`` (default),
+    each seat's gain since the root, or ``"win"``, each seat's chance of
+    winning: exact at the end of a game, otherwise read from its lead with
+    the gold left on the table as the spread (:data:`WIN_SPREAD`), as
+    ``2 P(win) - 1``.
     """
 
     name = "ismcts"
 
     def __init__(self, seed: int | None = None, iterations: int = 2000, horizon: int | None = 1,
                  exploration: float = 0.7, material: float = MATERIAL, widening: float | None = 1.0,
-                 opponents: str = "search") -> None:
+                 opponents: str = "search", objective: str = "points") -> None:
         super().__init__(seed)
         if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 1:
             raise GoldRushError(f"iterations must be an int >= 1, got {iterations!r}")
@@ -215,6 +220,9 @@ class ISMCTSAgent(SeededPolicy):
                                 f"got {widening!r}")
         if opponents not in ("search", "rollout"):
             raise GoldRushError(f"opponents must be 'search' or 'rollout', got {opponents!r}")
+        if objective not in ("points", "win"):
+            raise GoldRushError(f"objective must be 'points' or 'win', got {objective!r}")
+        self.objective = objective
         self.iterations = int(iterations)
         self.opponents = opponents
         self.horizon = None if horizon is None else int(horizon)
@@ -225,7 +233,8 @@ class ISMCTSAgent(SeededPolicy):
 
     def __repr__(self) -> str:
         return (f"ISMCTSAgent(iterations={self.iterations}, horizon={self.horizon}, exploration={self.exploration}, "
-                f"material={self.material}, widening={self.widening}, opponents={self.opponents!r})")
+                f"material={self.material}, widening={self.widening}, opponents={self.opponents!r}, "
+                f"objective={self.objective!r})")
 
     # --- the decision -----------------------------------------------------------
 
@@ -411,6 +420,8 @@ class ISMCTSAgent(SeededPolicy):
         plus part of the strike waiting for the seat to move, less the miners each seat lost against the
         others' mean (``material``)."""
         game = sim.game
+        if self.objective == "win":
+            return self._win_value(sim)
         value = [now - before for now, before in zip(self._standing(game), start)]
         if not game.is_finished and not game.gold_rush:
             mover = game.current_player
@@ -424,6 +435,32 @@ class ISMCTSAgent(SeededPolicy):
                 value[seat] -= weight * (lost[seat] - (total_lost - lost[seat]) / (n - 1))
         return value
 
+    def _win_value(self, sim: _Table) -> list[float]:
+        """Each seat's ``2 P(win) - 1``: from the result once the game is over (a shared win counts as
+        ``2 / winners - 1``), otherwise from its lead over the others' mean, with the same strike and
+        material terms as the points objective, against a spread of ``WIN_SPREAD * sqrt(gold left + 0.5)``."""
+        game = sim.game
+        n = game.num_players
+        if game.is_finished:
+            winners = game.winners
+            share = 2.0 / len(winners) - 1.0
+            return [share if seat in winners else -1.0 for seat in range(n)]
+        lead = [v * SCORE_SCALE for v in self._standing(game)]
+        if not game.gold_rush:
+            mover = game.current_player
+            gain = _best_strike(sim, mover)[0] * STRIKE_SHARE
+            lost = sim.miners_lost
+            total_lost = sum(lost)
+            for seat in range(n):
+                lead[seat] += gain if seat == mover else -gain / (n - 1)
+                lead[seat] -= self.material * (lost[seat] - (total_lost - lost[seat]) / (n - 1))
+        scale = WIN_SPREAD * math.sqrt(2.0 * (game.gold_on_table + 0.5))
+        return [math.erf(x / scale) for x in lead]
+
+
+WIN_SPREAD = 1.3
+"""How far a 2-player lead moves by the end, per square root of the gold points left on the table (standard
+deviation), for the ``"win"`` objective. Measured by ``benchmarks/lead_spread.py``."""
 
 STRIKE_SHARE = 0.8
 """Share of the best remembered strike credited to the seat to move when a rollout stops."""

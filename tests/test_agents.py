@@ -139,7 +139,7 @@ def test_options_in_brackets_reach_the_constructor():
     ("ismcts[=3]", "each option is name=value, got '=3'"),
     ("ismcts[iterations=5,iterations=6]", "option 'iterations' is given twice"),
     ("ismcts[budget=5]",
-     "unknown option 'budget'; it takes iterations, horizon, exploration, material, widening, opponents$"),
+     "unknown option 'budget'; it takes iterations, horizon, exploration, material, widening, opponents, objective$"),
     ("ismcts[opponents=greedy]", "opponents must be 'search' or 'rollout', got 'greedy'"),
     ("greedy[seed=5]", "unknown option 'seed'; it takes no options"),
     ("ppo[path='x.npz']", "unknown option 'path'; it takes deterministic, choose$"),

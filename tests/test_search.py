@@ -17,7 +17,7 @@ import pytest
 
 from agents import AGENTS, make_agent
 from agents.arena import play_game
-from agents.search import SCORE_SCALE, ISMCTSAgent, _Node, _Table, card_kinds
+from agents.search import SCORE_SCALE, WIN_SPREAD, ISMCTSAgent, _Node, _Table, card_kinds
 from goldrush_env.aec import raw_env
 from goldrush_env.cards import CODE, COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE
 from goldrush_env.engine import Game, Outcome, colour_owners
@@ -58,7 +58,8 @@ def test_plays_only_legal_flips(num_players, memory):
 
 @pytest.mark.parametrize("options", [{"horizon": None, "iterations": 10}, {"horizon": 0}, {"exploration": 0},
                                      {"exploration": 3.0, "horizon": 5}, {"widening": None},
-                                     {"widening": 0.2, "horizon": 2}])
+                                     {"widening": 0.2, "horizon": 2}, {"objective": "win"},
+                                     {"objective": "win", "horizon": None}])
 def test_other_settings_also_play_legally(options):
     search = Checked(ISMCTSAgent(**{"iterations": SMALL, **options}))
     result = play_game([make_agent("expert"), search], seed=21, memory="human", memory_capacity=6)
@@ -217,6 +218,40 @@ def test_a_simulation_counts_the_miners_each_seat_lost(material):
     assert sim.miners_lost == [0, 4] and game.current_player == 1
     swing = material * 4 / SCORE_SCALE
     assert agent._evaluate(sim, start) == pytest.approx([swing, -swing])
+
+
+def test_the_win_objective_reads_a_lead_against_the_gold_left():
+    # The duel above again: no points have moved and seat 1, to move, has no strike, so each seat's lead is
+    # the miner term alone, 0.3 * 4 = 1.2 points, read against the gold of the twelve background cards.
+    game = Game(2, layout({0: "M05", 1: "M24"}))
+    agent = ISMCTSAgent(objective="win")
+    start = agent._standing(game)
+    sim = _Table(game, {}, [], colour_owners(2), random.Random(0))
+    sim.flip(0), sim.flip(1)
+    gold = sum(VALUE[card] for card in game.table if card != -1 and IS_GOLD[card])
+    assert game.gold_on_table == gold > 0
+    chance = math.erf(1.2 / (WIN_SPREAD * math.sqrt(2 * (gold + 0.5))))
+    assert agent._evaluate(sim, start) == pytest.approx([chance, -chance])
+    assert 0 < chance < 0.5
+
+
+@pytest.mark.parametrize("num_players, codes, values", [
+    (2, "G4 G1", [1.0, -1.0]),
+    (2, "G1 G4", [-1.0, 1.0]),
+    (2, "G4 G4", [0.0, 0.0]),  # level on points and gold cards: both win, as a coin toss would give
+    (3, "G4 G4 G1", [0.0, 0.0, -1.0]),
+])
+def test_the_win_objective_scores_a_finished_game_by_its_winners(num_players, codes, values):
+    # So few cards are a Gold Rush from the start: each seat in turn takes the next gold.
+    cards = dict(enumerate(codes.split()))
+    game = Game(num_players, layout(cards, False))
+    agent = ISMCTSAgent(objective="win")
+    start = agent._standing(game)
+    sim = _Table(game, {}, [], colour_owners(num_players), random.Random(0))
+    for position in cards:
+        sim.flip(position)
+    assert game.is_finished
+    assert agent._evaluate(sim, start) == values
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
@@ -442,6 +477,7 @@ def test_gold_rush_takes_the_remembered_gold_with_human_memory(seed):
     ("material", math.inf),
     ("widening", 0), ("widening", -1.0), ("widening", True), ("widening", "1"), ("widening", math.nan),
     ("widening", math.inf),
+    ("opponents", "greedy"), ("objective", "wins"), ("objective", None),
 ])
 def test_bad_arguments_are_refused_naming_the_value(argument, value):
     with pytest.raises(GoldRushError, match=re.escape(argument) + " must be .*got " + re.escape(repr(value))):
