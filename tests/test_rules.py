@@ -235,7 +235,6 @@ def test_the_gold_rush_lasts_to_the_end():
     assert (game.scores, game.gold_cards, game.turn, game.is_over) == ((12, 18), (6, 6), 12, True)
 
 
-
 def test_gold_on_table_counts_the_points_of_gold_still_down():
     """Gold leaves the count as it leaves the table: taken in the Gold Rush, or lost to dynamite."""
     game = new_game(dict(enumerate("G1 G4 D G3 M13 G2".split())), background=False)
@@ -250,6 +249,7 @@ def test_gold_on_table_counts_the_points_of_gold_still_down():
     assert game.gold_on_table == shown > 3
     play(game, 0, 1)
     assert game.gold_on_table == shown - 3
+
 
 # --- D3 stalemate ---------------------------------------------------------------------------------
 
