@@ -409,11 +409,16 @@ class ISMCTSAgent(SeededPolicy):
         return choice
 
     @staticmethod
-    def _standing(game: Game) -> list[float]:
+    def _leads(game: Game) -> list[float]:
+        """Each seat's points over the others' mean."""
         scores = game.scores
         n = len(scores)
         total = sum(scores)
-        return [(s - (total - s) / (n - 1)) / SCORE_SCALE for s in scores]
+        return [s - (total - s) / (n - 1) for s in scores]
+
+    @staticmethod
+    def _standing(game: Game) -> list[float]:
+        return [lead / SCORE_SCALE for lead in ISMCTSAgent._leads(game)]
 
     def _evaluate(self, sim: _Table, start: list[float]) -> list[float]:
         """Each seat's gain since the root against the others' mean; if the game goes on before the Gold Rush,
@@ -424,36 +429,34 @@ class ISMCTSAgent(SeededPolicy):
             return self._win_value(sim)
         value = [now - before for now, before in zip(self._standing(game), start)]
         if not game.is_finished and not game.gold_rush:
-            mover = game.current_player
-            gain = _best_strike(sim, mover)[0] * STRIKE_SHARE / SCORE_SCALE
-            n = len(value)
-            lost = sim.miners_lost
-            total_lost = sum(lost)
-            weight = self.material / SCORE_SCALE
-            for seat in range(n):
-                value[seat] += gain if seat == mover else -gain / (n - 1)
-                value[seat] -= weight * (lost[seat] - (total_lost - lost[seat]) / (n - 1))
+            self._add_pending(sim, value, SCORE_SCALE)
         return value
+
+    def _add_pending(self, sim: _Table, values: list[float], scale: float) -> None:
+        """Add to ``values`` (in units of ``scale`` points) the share of the best remembered strike waiting for
+        the seat to move, and take off the miners each seat lost against the others' mean (``material``)."""
+        mover = sim.game.current_player
+        gain = _best_strike(sim, mover)[0] * STRIKE_SHARE / scale
+        n = len(values)
+        lost = sim.miners_lost
+        total_lost = sum(lost)
+        weight = self.material / scale
+        for seat in range(n):
+            values[seat] += gain if seat == mover else -gain / (n - 1)
+            values[seat] -= weight * (lost[seat] - (total_lost - lost[seat]) / (n - 1))
 
     def _win_value(self, sim: _Table) -> list[float]:
         """Each seat's ``2 P(win) - 1``: from the result once the game is over (a shared win counts as
         ``2 / winners - 1``), otherwise from its lead over the others' mean, with the same strike and
         material terms as the points objective, against a spread of ``WIN_SPREAD * sqrt(gold left + 0.5)``."""
         game = sim.game
-        n = game.num_players
         if game.is_finished:
             winners = game.winners
             share = 2.0 / len(winners) - 1.0
-            return [share if seat in winners else -1.0 for seat in range(n)]
-        lead = [v * SCORE_SCALE for v in self._standing(game)]
+            return [share if seat in winners else -1.0 for seat in range(game.num_players)]
+        lead = self._leads(game)
         if not game.gold_rush:
-            mover = game.current_player
-            gain = _best_strike(sim, mover)[0] * STRIKE_SHARE
-            lost = sim.miners_lost
-            total_lost = sum(lost)
-            for seat in range(n):
-                lead[seat] += gain if seat == mover else -gain / (n - 1)
-                lead[seat] -= self.material * (lost[seat] - (total_lost - lost[seat]) / (n - 1))
+            self._add_pending(sim, lead, 1.0)
         scale = WIN_SPREAD * math.sqrt(2.0 * (game.gold_on_table + 0.5))
         return [math.erf(x / scale) for x in lead]
 
