@@ -27,25 +27,21 @@ import time
 import numpy as np
 
 from agents import make_agent
-from goldrush_env.aec import raw_env
+from agents.arena import play_game
+from goldrush_env.engine import Game
 
 NUM_PLAYERS = 2
 
 
 def play(specs: tuple[str, str], seed: int, first_player: int) -> list[tuple[int, float]]:
     """One game; for each flip, (gold left on the table, final lead - lead then), leads as seat 0 over seat 1."""
-    env = raw_env(num_players=NUM_PLAYERS, memory="perfect")
-    env.reset(seed=seed, options={"first_player": first_player})
-    players = [make_agent(spec) for spec in specs]
-    for player, player_seed in zip(players, np.random.SeedSequence(seed).spawn(NUM_PLAYERS)):
-        player.reset(seed=int(player_seed.generate_state(1)[0]))
-    game = env.game
+    record = play_game([make_agent(spec) for spec in specs], seed=seed, first_player=first_player,
+                       memory="perfect").record
+    game = Game.from_dict({**record, "flips": []})
     states = []
-    while not game.is_finished:
-        scores = game.scores
-        states.append((game.gold_on_table, scores[0] - scores[1]))
-        mover = game.current_player
-        env.step(players[mover].act(env.view(mover)))
+    for position in record["flips"]:
+        states.append((game.gold_on_table, game.scores[0] - game.scores[1]))
+        game.flip(position)
     final = game.scores[0] - game.scores[1]
     return [(gold, final - lead) for gold, lead in states]
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from agents import make_agent
 from agents.arena import play_game
 from benchmarks.lead_spread import play
+from goldrush_env.cards import EMPTY, IS_GOLD, VALUE, parse_card
 from goldrush_env.engine import Game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -15,17 +16,22 @@ SCRIPT = str(ROOT / "benchmarks" / "lead_spread.py")
 
 def test_a_game_gives_each_flip_its_gold_left_and_how_far_the_lead_moved_after_it():
     states = play(("expert", "greedy"), seed=5, first_player=1)
-    # The arena seeds its players the same way, so it plays the same game; replay its record flip by flip.
-    record = play_game([make_agent("expert"), make_agent("greedy")], seed=5, first_player=1).record
-    game = Game.from_dict({**record, "flips": []})
-    before = []
-    for position in record["flips"]:
-        before.append((game.gold_on_table, game.scores[0] - game.scores[1]))
-        game.flip(position)
-    final = game.scores[0] - game.scores[1]
-    assert game.is_finished and game.gold_on_table == 0
-    assert before[0][1] == 0 and before[0][0] >= sum(game.scores) > 0  # some gold may go with dynamite
-    assert states == [(gold, final - lead) for gold, lead in before]
+    # The same game from the arena, counted by hand from its deal and its events: the gold that each flip
+    # removes leaves the count, and goes to the seat that receives it.
+    result = play_game([make_agent("expert"), make_agent("greedy")], seed=5, first_player=1)
+    game = Game.from_dict(result.record)
+    deal = [parse_card(code) for code in result.record["layout"]]
+    gold_of = [VALUE[card] if card != EMPTY and IS_GOLD[card] else 0 for card in deal]
+    gold, lead, before = sum(gold_of), 0, []
+    for event in game.history:
+        before.append((gold, lead))
+        taken = sum(gold_of[position] for position in event.removed)
+        gold -= taken
+        if event.receiver is not None:
+            lead += taken if event.receiver == 0 else -taken
+    assert game.is_finished and gold == 0 and lead == result.scores[0] - result.scores[1]
+    assert states == [(left, lead - then) for left, then in before]
+    assert len(states) > 20 and any(change != 0 for _, change in states)
 
 
 def test_the_script_prints_the_pooled_spread_and_refuses_bad_arguments():

@@ -227,7 +227,8 @@ def test_the_win_objective_reads_a_lead_against_the_gold_left():
     agent = ISMCTSAgent(objective="win")
     start = agent._standing(game)
     sim = _Table(game, {}, [], colour_owners(2), random.Random(0))
-    sim.flip(0), sim.flip(1)
+    sim.flip(0)
+    sim.flip(1)
     gold = sum(VALUE[card] for card in game.table if card != -1 and IS_GOLD[card])
     assert game.gold_on_table == gold > 0
     chance = math.erf(1.2 / (WIN_SPREAD * math.sqrt(2 * (gold + 0.5))))
