@@ -3,7 +3,7 @@
 
 ``make_agent("greedy", seed=1)`` builds one by name; ``"ppo"`` is the
 trained model the package ships, a path ending in ``.npz`` or ``.zip`` any
-trained model (:mod:`agents.trained`), and a ``"module:Class"`` import path
+trained model (:mod:`goldrush_agents.trained`), and a ``"module:Class"`` import path
 any class that follows the protocol. Any of them may end in keyword
 arguments for its constructor in brackets, ``"ismcts[iterations=500,horizon=2]"``:
 each value is read as a Python literal (``500``, ``0.3``, ``None``,
@@ -20,10 +20,10 @@ from typing import Any, Callable
 from goldrush_env.errors import GoldRushError
 from goldrush_env.policy import Policy
 
-from agents.expert import ExpertAgent
-from agents.greedy import GreedyAgent
-from agents.random_agent import RandomAgent
-from agents.search import ISMCTSAgent
+from goldrush_agents.expert import ExpertAgent
+from goldrush_agents.greedy import GreedyAgent
+from goldrush_agents.random_agent import RandomAgent
+from goldrush_agents.search import ISMCTSAgent
 
 AGENTS: dict[str, Callable[..., Policy]] = {
     "random": RandomAgent,
@@ -101,7 +101,7 @@ def make_agent(spec: str, seed: int | None = None) -> Policy:
     if name in AGENTS:
         return _build(spec, AGENTS[name], options, seed=seed)
     if name == "ppo" or name.endswith((".npz", ".zip")):
-        from agents.trained import SHIPPED_MODEL, TrainedPolicy
+        from goldrush_agents.trained import SHIPPED_MODEL, TrainedPolicy
 
         return _build(spec, TrainedPolicy, options, SHIPPED_MODEL if name == "ppo" else name, seed=seed)
     if ":" not in name:

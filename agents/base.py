@@ -6,7 +6,7 @@ from goldrush_env.cards import IS_GOLD, VALUE
 from goldrush_env.policy import SeededPolicy
 from goldrush_env.view import PlayerView
 
-from agents.knowledge import Knowledge
+from goldrush_agents.knowledge import Knowledge
 
 
 class ScriptedAgent(SeededPolicy):

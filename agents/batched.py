@@ -1,6 +1,6 @@
 """Players for many games at once, on the batched engine.
 
-:func:`batched_policy` turns any entrant ``agents.make_agent`` knows into a
+:func:`batched_policy` turns any entrant ``goldrush_agents.make_agent`` knows into a
 :class:`goldrush_env.vector.BatchedPolicy`: ``greedy`` is vectorized
 (:class:`BatchedGreedy`), a trained model runs its network on every game in
 one batch (:class:`BatchedModel`), and any other player is asked game by game
@@ -9,11 +9,11 @@ from the same structured view it gets in the single-game environments
 
 The ``greedy`` player, vectorized:
 
-:class:`BatchedGreedy` follows the rules of :class:`agents.greedy.GreedyAgent`
+:class:`BatchedGreedy` follows the rules of :class:`goldrush_agents.greedy.GreedyAgent`
 (read that module for them) for every game of a
 :class:`~goldrush_env.batched.BatchedGames` in a few array operations, so the
 vectorized environment can play it inside its step. The worth of each pair
-of cards is taken from :meth:`agents.knowledge.Knowledge.pair_value` itself,
+of cards is taken from :meth:`goldrush_agents.knowledge.Knowledge.pair_value` itself,
 tabulated per seat, so the two agree to the last bit; they differ only in
 the random numbers that break ties among equally good flips (a greedy
 player's random choices are its own). ``tests/test_batched_agents.py``
@@ -36,9 +36,9 @@ from goldrush_env.policy import Policy
 from goldrush_env.vector import BatchedObservations, BatchedPolicy, BatchedRandom
 from goldrush_env.view import UNKNOWN, PlayerView
 
-from agents import make_agent
-from agents.knowledge import Knowledge
-from agents.trained import TrainedPolicy
+from goldrush_agents import make_agent
+from goldrush_agents.knowledge import Knowledge
+from goldrush_agents.trained import TrainedPolicy
 
 _NONE = NUM_CARD_TYPES  # the card id used for "no known card" in lookups
 # Facts of each card id, with one more entry for _NONE.
@@ -185,7 +185,7 @@ class BatchedGreedy:
 
 def batched_policy(spec: str | BatchedPolicy, seed: int | None = None) -> BatchedPolicy:
     """The batched form of an entrant: ``"random"``, ``"greedy"``, a trained model (``"ppo"``, a
-    ``.npz``/``.zip`` file) or any other name or import path ``agents.make_agent`` accepts
+    ``.npz``/``.zip`` file) or any other name or import path ``goldrush_agents.make_agent`` accepts
     (a :class:`BatchedPolicy` is returned as it is).
 
     >>> from goldrush_env.vector import GoldRushVectorEnv

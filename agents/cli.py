@@ -24,8 +24,8 @@ from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_env.render import parse_square, square_name, to_text
 from goldrush_env.view import UNKNOWN, PlayerView
 
-from agents import AGENTS, make_agent, split_entrants
-from agents.arena import play_game
+from goldrush_agents import AGENTS, make_agent, split_entrants
+from goldrush_agents.arena import play_game
 
 
 def _names(text: str) -> list[str]:
@@ -105,7 +105,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
-    from agents.tournament import run_tournament
+    from goldrush_agents.tournament import run_tournament
 
     result = run_tournament(_names(args.agents), num_players=args.players, games=args.games, seed=args.seed,
                             workers=args.workers, match_mode=args.match, progress=not args.no_progress,

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from goldrush_env.cards import DYNAMITE, IS_MINER
 
-from agents.base import ScriptedAgent
-from agents.knowledge import Knowledge
+from goldrush_agents.base import ScriptedAgent
+from goldrush_agents.knowledge import Knowledge
 
 
 class GreedyAgent(ScriptedAgent):

@@ -33,8 +33,8 @@ import numpy as np
 from goldrush_env.errors import GoldRushError
 from goldrush_env.match import match_winners
 
-from agents import make_agent
-from agents.arena import GameResult, play_game
+from goldrush_agents import make_agent
+from goldrush_agents.arena import GameResult, play_game
 
 
 def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -228,7 +228,7 @@ def run_tournament(entrants: Sequence[str], num_players: int = 2, games: int = 2
                    batched: bool = False, **config: Any) -> TournamentResult:
     """Play the tournament (in parallel on ``workers`` processes, default: all cores) and rank the entrants.
 
-    ``entrants`` are agent names or ``"module:Class"`` paths (see :func:`agents.make_agent`);
+    ``entrants`` are agent names or ``"module:Class"`` paths (see :func:`goldrush_agents.make_agent`);
     ``config`` takes the environment's options (``memory``, ``max_turns``, ...).
 
     ``batched=True`` plays all games at once on the batched engine in this
@@ -281,7 +281,7 @@ def play_batched(fixtures: Sequence[Fixture], num_players: int, seed: int, *, pr
     from goldrush_env.engine import Game
     from goldrush_env.vector import step_entrants
 
-    from agents.batched import batched_policy
+    from goldrush_agents.batched import batched_policy
 
     unknown = sorted(set(config) - {"memory", "max_turns"})
     if unknown or config.get("memory", "perfect") != "perfect":

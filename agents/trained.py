@@ -1,14 +1,16 @@
-"""Trained models as players: the policy network of :mod:`train.network`, run in numpy.
+"""Trained models as players: the policy network of :mod:`goldrush_train.network`, run in numpy.
 
-A model is a ``.npz`` file of the network's weights (``train/ppo.py`` writes
+A model is a ``.npz`` file of the network's weights (``python -m goldrush_train.ppo`` writes
 one at the end of a run, beside its MaskablePPO checkpoints). Playing it
-needs only numpy; a MaskablePPO ``.zip`` checkpoint also loads when torch and
-sb3-contrib are installed. The package ships one 2-player model,
+needs only numpy; a MaskablePPO ``.zip`` checkpoint also loads when torch is
+installed. The package ships one 2-player model,
 :data:`SHIPPED_MODEL` (entrant name ``"ppo"``).
 """
 
 from __future__ import annotations
 
+import io
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,7 @@ from goldrush_env.policy import SeededPolicy
 from goldrush_env.view import PlayerView
 
 SHIPPED_MODEL = Path(__file__).with_name("models") / "ppo_2p.npz"
-"""The 2-player model the package ships (``python -m train.recipe --seed 0 --ship`` reproduces it)."""
+"""The 2-player model the package ships (``python -m goldrush_train.recipe --seed 0 --ship`` reproduces it)."""
 
 BOARD_SIZE = SLICES["cards"].stop
 """The board planes come first in the observation, plane by plane (position fastest)."""
@@ -38,7 +40,7 @@ def _relu(x: np.ndarray) -> np.ndarray:
 
 
 class GoldNetNumpy:
-    """The forward pass of :class:`train.network.GoldNet` in numpy (float32)."""
+    """The forward pass of :class:`goldrush_train.network.GoldNet` in numpy (float32)."""
 
     def __init__(self, weights: dict[str, Any]) -> None:
         missing = [f"{layer}.{kind}" for layer in _WEIGHTS for kind in ("weight", "bias")
@@ -79,18 +81,44 @@ def load_weights(path: str | Path) -> dict[str, Any]:
     if not path.is_file():
         raise GoldRushError(f"no model file at {str(path)!r}")
     if path.suffix == ".npz":
-        with np.load(path) as data:
-            return {name: data[name] for name in data.files}
-    if path.suffix == ".zip":
+        if not zipfile.is_zipfile(path):
+            raise GoldRushError(f"{str(path)!r} is not a .npz model: the file is not a numpy archive")
         try:
-            from sb3_contrib import MaskablePPO
-
-            from train.network import export_weights
-        except ImportError as error:
-            raise GoldRushError(f"loading a MaskablePPO checkpoint needs the 'train' extra: {error}") from None
-        model = MaskablePPO.load(path, device="cpu")
-        return export_weights(model.policy.gold_net())
+            with np.load(path) as data:
+                return {name: data[name] for name in data.files}
+        except (OSError, ValueError, zipfile.BadZipFile) as error:
+            raise GoldRushError(f"{str(path)!r} is not a readable .npz model: {error}") from None
+    if path.suffix == ".zip":
+        return _weights_in_checkpoint(path)
     raise GoldRushError(f"unknown model format {path.suffix!r} for {str(path)!r}: expected .npz or .zip")
+
+
+_NET_PREFIX = "mlp_extractor.net."
+"""Where :class:`goldrush_train.network.MaskableGoldPolicy` keeps the network in its state dict."""
+
+
+def _weights_in_checkpoint(path: Path) -> dict[str, Any]:
+    """The network's weights in a MaskablePPO ``.zip``, read from its ``policy.pth`` with torch alone.
+
+    Reading the state dict, not unpickling the model, keeps players free of the
+    training code (``goldrush_train`` builds on this package, not the other way).
+    """
+    try:
+        import torch
+    except ImportError:
+        raise GoldRushError(f"loading the MaskablePPO checkpoint {str(path)!r} needs torch: "
+                            "pip install 'goldrush-env[train]', or play its .npz model instead") from None
+    try:
+        with zipfile.ZipFile(path) as archive, archive.open("policy.pth") as handle:
+            state = torch.load(io.BytesIO(handle.read()), map_location="cpu", weights_only=True)
+    except (zipfile.BadZipFile, KeyError, RuntimeError, EOFError) as error:
+        raise GoldRushError(f"{str(path)!r} is not a MaskablePPO checkpoint of this package: {error}") from None
+    weights = {name[len(_NET_PREFIX):]: tensor.numpy() for name, tensor in state.items()
+               if name.startswith(_NET_PREFIX)}
+    if not weights:
+        raise GoldRushError(f"{str(path)!r} holds a policy without the GoldNet network "
+                            f"(no weights named {_NET_PREFIX}*): it was not trained by goldrush_train.ppo")
+    return weights
 
 
 _CONTROLLER = None
@@ -125,7 +153,7 @@ class TrainedPolicy(SeededPolicy):
     "an unknown card", spread thin over many positions, is otherwise lost to
     a remembered card with a smaller share of its own; a network fitted to
     the moves plays better by move too (README). ``None`` (default):
-    what the model file says (``train.ppo`` writes ``"move"`` for a network
+    what the model file says (``goldrush_train.ppo`` writes ``"move"`` for a network
     fitted to visit shares), else ``"position"``.
     """
 

@@ -40,7 +40,7 @@ import numpy as np
 from pettingzoo.classic import connect_four_v3
 
 import goldrush_env
-from agents.batched import batched_policy
+from goldrush_agents.batched import batched_policy
 from goldrush_env.batched import BatchedGames, random_in_masks, numba_available
 from goldrush_env.engine import Game
 from goldrush_env.vector import GoldRushVectorEnv
@@ -83,7 +83,7 @@ def engine_flips(steps: int, seed: int) -> float:
 
 
 def gym_steps(steps: int, seed: int, opponents: str) -> float:
-    from agents import make_agent
+    from goldrush_agents import make_agent
 
     env = goldrush_env.GoldRushEnv(opponents=make_agent(opponents, seed=seed))
     rng = np.random.default_rng(seed)

@@ -2,7 +2,7 @@
 
 Training: MaskablePPO steps per second with each way of running the
 environments. Each case builds the training script's model (train/ppo.py defaults: the
-GoldNet policy, 4 epochs, batch 512) on ``train.ppo.make_vec_env`` and times
+GoldNet policy, 4 epochs, batch 512) on ``goldrush_train.ppo.make_vec_env`` and times
 ``learn()`` over the same number of steps, with the same rollout size (2,048
 steps) whatever the number of games, so the PPO updates cost the same and
 only the collection differs. The first case, the Gymnasium env in
@@ -32,8 +32,8 @@ def steps_per_second(vec_env: str, num_envs: int, opponents: str, steps: int, se
     import torch
     from sb3_contrib import MaskablePPO
 
-    from train.network import MaskableGoldPolicy
-    from train.ppo import Args, make_vec_env
+    from goldrush_train.network import MaskableGoldPolicy
+    from goldrush_train.ppo import Args, make_vec_env
 
     args = Args(vec_env=vec_env, num_envs=num_envs, n_steps=ROLLOUT // num_envs, seed=seed)
     torch.set_num_threads(args.threads)  # as train/ppo.py: one with subprocesses, every core otherwise
@@ -49,7 +49,7 @@ def steps_per_second(vec_env: str, num_envs: int, opponents: str, steps: int, se
 
 
 def tournament_games_per_second(entrants: list[str], games: int, batched: bool, seed: int) -> float:
-    from agents.tournament import run_tournament
+    from goldrush_agents.tournament import run_tournament
 
     start = time.perf_counter()
     result = run_tournament(entrants, num_players=2, games=games, seed=seed, batched=batched)
@@ -72,7 +72,7 @@ def tournaments(args: argparse.Namespace) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--opponents", default="greedy", help="the opponents' entrant (agents.make_agent name)")
+    parser.add_argument("--opponents", default="greedy", help="the opponents' entrant (goldrush_agents.make_agent name)")
     parser.add_argument("--steps", type=int, default=5 * ROLLOUT, help="training steps per repeat")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)

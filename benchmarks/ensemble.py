@@ -4,7 +4,7 @@ Used to ask whether the copies of the search differ in their mistakes (then aver
 than any one) or share them::
 
     M=runs/recipe48-0/model.npz+runs/recipe48-1/model.npz+runs/recipe48-2/model.npz
-    python -m train.evaluate "benchmarks.ensemble:Ensemble[models=$M]" --agents greedy,expert --games 2000
+    python -m goldrush_train.evaluate "benchmarks.ensemble:Ensemble[models=$M]" --agents greedy,expert --games 2000
 
 ``models`` is a ``+``-separated list of model files (.npz or .zip, as for ``TrainedPolicy``).
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.trained import GoldNetNumpy, TrainedPolicy, _one_blas_thread, load_weights
+from goldrush_agents.trained import GoldNetNumpy, TrainedPolicy, _one_blas_thread, load_weights
 from goldrush_env.errors import GoldRushError
 
 

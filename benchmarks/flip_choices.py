@@ -22,7 +22,7 @@ import collections
 from goldrush_env.aec import raw_env
 from goldrush_env.cards import CODE
 
-from agents import make_agent
+from goldrush_agents import make_agent
 
 
 def what(view, position: int) -> str:

@@ -16,8 +16,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from agents import split_entrants
-from agents.tournament import run_tournament
+from goldrush_agents import split_entrants
+from goldrush_agents.tournament import run_tournament
 
 LADDER = "greedy/random,expert/greedy"
 """The default rungs, stronger/weaker."""

@@ -32,8 +32,8 @@ from typing import Sequence
 
 import numpy as np
 
-from agents import make_agent
-from agents.tournament import wilson_interval
+from goldrush_agents import make_agent
+from goldrush_agents.tournament import wilson_interval
 from goldrush_env.aec import raw_env
 from goldrush_env.cards import NUM_CARD_TYPES
 from goldrush_env.errors import IllegalFlipError

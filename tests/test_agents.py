@@ -5,11 +5,11 @@ import functools
 import numpy as np
 import pytest
 
-from agents import AGENTS, make_agent, parse_spec, split_entrants
-from agents.arena import play_game
-from agents.expert import ExpertAgent
-from agents.greedy import GreedyAgent
-from agents.search import ISMCTSAgent
+from goldrush_agents import AGENTS, make_agent, parse_spec, split_entrants
+from goldrush_agents.arena import play_game
+from goldrush_agents.expert import ExpertAgent
+from goldrush_agents.greedy import GreedyAgent
+from goldrush_agents.search import ISMCTSAgent
 from goldrush_env.aec import raw_env
 from goldrush_env.engine import Outcome
 from goldrush_env.errors import GoldRushError
@@ -109,11 +109,11 @@ def test_agents_follow_the_protocol_and_replay_with_a_seed(name):
 
 
 def test_make_agent_by_import_path_and_errors():
-    assert isinstance(make_agent("agents.greedy:GreedyAgent", seed=1), GreedyAgent)
+    assert isinstance(make_agent("goldrush_agents.greedy:GreedyAgent", seed=1), GreedyAgent)
     with pytest.raises(GoldRushError, match="unknown agent 'grandmaster'"):
         make_agent("grandmaster")
-    with pytest.raises(GoldRushError, match="cannot load agent 'agents.nothing:Agent'"):
-        make_agent("agents.nothing:Agent")
+    with pytest.raises(GoldRushError, match="cannot load agent 'goldrush_agents.nothing:Agent'"):
+        make_agent("goldrush_agents.nothing:Agent")
     with pytest.raises(GoldRushError, match="does not follow the policy protocol"):
         make_agent("collections:OrderedDict")
 
@@ -121,7 +121,7 @@ def test_make_agent_by_import_path_and_errors():
 def test_options_in_brackets_reach_the_constructor():
     agent = make_agent("ismcts[iterations=50, horizon=None,exploration=0.5]", seed=3)
     assert (agent.iterations, agent.horizon, agent.exploration) == (50, None, 0.5)
-    assert make_agent("agents.search:ISMCTSAgent[material=0]").material == 0.0
+    assert make_agent("goldrush_agents.search:ISMCTSAgent[material=0]").material == 0.0
     assert make_agent("ppo[deterministic=False]").deterministic is False
     assert parse_spec("expert") == ("expert", {}) and parse_spec("greedy[]") == ("greedy", {})
     assert parse_spec("x[a=1,b=two,c='3',d=True]") == ("x", {"a": 1, "b": "two", "c": "3", "d": True})
@@ -172,7 +172,7 @@ def test_play_game_names_the_agent_that_flips_illegally():
 
 
 def test_small_ladder_greedy_beats_random_and_expert_beats_random():
-    from agents.tournament import run_tournament
+    from goldrush_agents.tournament import run_tournament
 
     result = run_tournament(["greedy", "random"], games=100, seed=7, workers=1)
     (pairing,) = result.pairings

@@ -8,7 +8,7 @@ import pytest
 
 
 def goldrush(*args, stdin=""):
-    return subprocess.run([sys.executable, "-m", "agents.cli", *args], input=stdin, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "goldrush_agents.cli", *args], input=stdin, capture_output=True,
                           text=True, timeout=300)
 
 
@@ -98,7 +98,7 @@ def test_batched_tournament_command(tmp_path):
 
 
 def test_play_against_the_shipped_model_and_watch_it():
-    from agents.trained import SHIPPED_MODEL
+    from goldrush_agents.trained import SHIPPED_MODEL
 
     if not SHIPPED_MODEL.is_file():
         pytest.fail(f"the package ships no model at {SHIPPED_MODEL}")

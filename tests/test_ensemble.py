@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from agents import make_agent
-from agents.trained import SHIPPED_MODEL
+from goldrush_agents import make_agent
+from goldrush_agents.trained import SHIPPED_MODEL
 from benchmarks.ensemble import Ensemble
 from goldrush_env.aec import raw_env
 from goldrush_env.errors import GoldRushError

@@ -1,13 +1,13 @@
-"""The held-out curve of the warm start (train/holdout.py) and the figures it reads (train.imitation.score)."""
+"""The held-out curve of the warm start (train/holdout.py) and the figures it reads (goldrush_train.imitation.score)."""
 
 import pytest
 
 pytest.importorskip("torch")
 
 from goldrush_env.errors import GoldRushError  # noqa: E402
-from train.holdout import curve, main  # noqa: E402
-from train.imitation import collect, pretrain, save, score  # noqa: E402
-from train.network import GoldNet  # noqa: E402
+from goldrush_train.holdout import curve, main  # noqa: E402
+from goldrush_train.imitation import collect, pretrain, save, score  # noqa: E402
+from goldrush_train.network import GoldNet  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -18,7 +18,7 @@ def files(tmp_path_factory):
 
 
 def test_pretrain_reports_each_epoch_and_the_moves_it_matches(files):
-    from train.imitation import load
+    from goldrush_train.imitation import load
 
     data, seen = load(files[0]), []
     last = pretrain(GoldNet(width=8, context=4), data, epochs=3, seed=0,
@@ -49,7 +49,7 @@ def _score_a_perfect_copy(data, **kwargs):
 
 
 def test_score_of_a_perfect_copy_has_no_excess(files):
-    from train.imitation import load
+    from goldrush_train.imitation import load
 
     figures = _score_a_perfect_copy(load(files[0]), batch_size=7)
     assert figures["excess"] == pytest.approx(0, abs=1e-4) and figures["matches"] == figures["move_matches"] == 1
@@ -57,7 +57,7 @@ def test_score_of_a_perfect_copy_has_no_excess(files):
 
 
 def test_a_copy_of_the_visit_shares_plays_the_teachers_move_by_move_not_by_position(files):
-    from train.imitation import load
+    from goldrush_train.imitation import load
 
     figures = _score_a_perfect_copy(load(*files, target="visits"))
     # "An unknown card" spreads its share thin over many positions: the single most likely position often
@@ -69,7 +69,7 @@ def test_a_copy_of_the_visit_shares_plays_the_teachers_move_by_move_not_by_posit
 def test_a_copy_of_a_teacher_that_records_only_its_flip_plays_its_move_by_move():
     import numpy as np
 
-    from agents.trained import best_moves
+    from goldrush_agents.trained import best_moves
 
     data = collect(2, teacher="expert", seed=3, workers=1)  # the expert records the position it flipped, no more
     figures = _score_a_perfect_copy(data)
@@ -109,7 +109,7 @@ def test_a_file_both_fitted_and_held_out_is_refused(files):
 
 
 def test_the_target_chooses_what_is_fitted_and_scored(files):
-    shares = curve([files[0]], [files[1]], epochs=1, width=8, context=4)  # the visit shares, as train.ppo
+    shares = curve([files[0]], [files[1]], epochs=1, width=8, context=4)  # the visit shares, as goldrush_train.ppo
     moves = main(["--fit", files[0], "--holdout", files[1], "--epochs", "1", "--width", "8", "--context", "4",
                   "--target", "move"])
     assert shares[0]["loss"] != moves[0]["loss"]

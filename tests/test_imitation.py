@@ -8,11 +8,11 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from agents.trained import SHIPPED_MODEL  # noqa: E402
+from goldrush_agents.trained import SHIPPED_MODEL  # noqa: E402
 from goldrush_env.cards import NUM_POSITIONS  # noqa: E402
 from goldrush_env.encoder import OBSERVATION_SIZE  # noqa: E402
-from train.imitation import FIELDS, collect, load, main, pretrain, save  # noqa: E402
-from train.network import GoldNet  # noqa: E402
+from goldrush_train.imitation import FIELDS, collect, load, main, pretrain, save  # noqa: E402
+from goldrush_train.network import GoldNet  # noqa: E402
 
 
 def test_a_scripted_teacher_teaches_its_flips():
@@ -143,7 +143,7 @@ def test_the_command_writes_a_data_set(tmp_path, capsys):
 def replay_student(seed, game, num_players, student, opponents, teacher):
     """The student's game ``game`` of ``collect(seed=seed, student=...)`` played again by hand: its views at the
     student's turns and the teacher's flips there."""
-    from agents import make_agent
+    from goldrush_agents import make_agent
     from goldrush_env.aec import raw_env
 
     deal = seed * 1_000_003 + game

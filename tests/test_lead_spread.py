@@ -4,8 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from agents import make_agent
-from agents.arena import play_game
+from goldrush_agents import make_agent
+from goldrush_agents.arena import play_game
 from benchmarks.lead_spread import play
 from goldrush_env.cards import EMPTY, IS_GOLD, VALUE, parse_card
 from goldrush_env.engine import Game

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agents import make_agent
+from goldrush_agents import make_agent
 from benchmarks.oracle import play
 from goldrush_env.view import UNKNOWN
 

@@ -5,6 +5,7 @@ import os
 import re
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -22,9 +23,28 @@ def imported_modules(path: Path) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "goldrush_env").rglob("*.py")), ids=lambda p: p.name)
-def test_goldrush_env_never_imports_agents_or_train(path):
-    assert not imported_modules(path) & {"agents", "train"}
+LAYERS = {"goldrush_env": "goldrush_env", "agents": "goldrush_agents", "train": "goldrush_train",
+          "benchmarks": "benchmarks"}
+"""Each folder of the repository and the name it is imported by, from the bottom layer up: a layer may import
+the layers before it, never one after it."""
+ORDER = list(LAYERS.values())
+SOURCES = [(folder, path) for folder in LAYERS for path in sorted((ROOT / folder).rglob("*.py"))]
+
+
+@pytest.mark.parametrize(("folder", "path"), SOURCES, ids=lambda v: str(v.relative_to(ROOT)) if isinstance(v, Path)
+                         else None)
+def test_dependencies_point_one_way(folder, path):
+    imported = imported_modules(path)
+    level = ORDER.index(LAYERS[folder])
+    assert not imported & set(ORDER[level + 1:]), f"{path.relative_to(ROOT)} imports a layer above its own"
+    # The folders' own names are not what is installed: importing them would load a second copy.
+    assert not imported & {"agents", "train"}, f"{path.relative_to(ROOT)} imports a folder, not a package"
+
+
+def test_the_layer_check_sees_a_crossing(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("import numpy\nfrom goldrush_train.network import GoldNet\n\ndef f():\n    import benchmarks.bench\n")
+    assert imported_modules(bad) == {"numpy", "goldrush_train", "benchmarks"}
 
 
 @pytest.mark.parametrize("name", ["cards.py", "engine.py", "errors.py", "match.py"])
@@ -33,9 +53,15 @@ def test_rules_core_imports_no_rl_library(name):
                                                                  "stable_baselines3", "sb3_contrib"}
 
 
-def test_the_three_folders_are_packages():
-    for package in ("goldrush_env", "agents", "train"):
-        __import__(package)
+def test_the_wheel_installs_names_of_its_own(tmp_path):
+    """No top-level ``agents`` or ``train`` in the wheel: other distributions own such names."""
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
+                    str(tmp_path), str(ROOT)], check=True, capture_output=True)
+    (wheel,) = tmp_path.glob("*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")} == {
+        "goldrush_env", "goldrush_agents", "goldrush_train"}
+    assert "goldrush_agents/models/ppo_2p.npz" in names
 
 
 def test_demo_prints_a_whole_game():

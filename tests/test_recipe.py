@@ -9,11 +9,11 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from agents.trained import TrainedPolicy  # noqa: E402
+from goldrush_agents.trained import TrainedPolicy  # noqa: E402
 from goldrush_env.errors import GoldRushError  # noqa: E402
-from train.imitation import collect, load, save  # noqa: E402
-from train.ppo import main as ppo_main  # noqa: E402
-from train.recipe import main  # noqa: E402
+from goldrush_train.imitation import collect, load, save  # noqa: E402
+from goldrush_train.ppo import main as ppo_main  # noqa: E402
+from goldrush_train.recipe import main  # noqa: E402
 
 TEACHER = "ismcts[iterations=10]"
 TINY = ["--teacher", TEACHER, "--search-seeds", "2", "--search-games", "1", "--expert-games", "2",
@@ -38,12 +38,12 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
     # Another seed of the recipe reuses the search data instead of collecting it again; --ship copies its model.
     written = path.stat().st_mtime_ns
     capsys.readouterr()
-    monkeypatch.setattr("train.ppo.SHIP_PATH", tmp_path / "package" / "ppo_2p.npz")
+    monkeypatch.setattr("goldrush_train.ppo.SHIP_PATH", tmp_path / "package" / "ppo_2p.npz")
     main(["--run-dir", str(tmp_path / "b"), "--data-dir", str(data), "--seed", "1", "--ship"] + TINY)
     assert "already collected" in capsys.readouterr().out and path.stat().st_mtime_ns == written
     assert (tmp_path / "package" / "ppo_2p.npz").read_bytes() == (tmp_path / "b" / "model.npz").read_bytes()
 
-    # The recipe is train.ppo's warm start with no PPO: the same command gives the same weights.
+    # The recipe is goldrush_train.ppo's warm start with no PPO: the same command gives the same weights.
     ppo_main(["--run-dir", str(tmp_path / "ppo"), "--imitation-games", "2", "--imitation-epochs", "1",
               "--imitation-data", str(path), "--imitation-data-epochs", "2", "--imitation-target", "visits",
               "--total-timesteps", "0", "--width", "8", "--context", "4",

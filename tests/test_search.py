@@ -15,9 +15,9 @@ import re
 import numpy as np
 import pytest
 
-from agents import AGENTS, make_agent
-from agents.arena import play_game
-from agents.search import SCORE_SCALE, WIN_SPREAD, ISMCTSAgent, _Node, _Table, card_kinds
+from goldrush_agents import AGENTS, make_agent
+from goldrush_agents.arena import play_game
+from goldrush_agents.search import SCORE_SCALE, WIN_SPREAD, ISMCTSAgent, _Node, _Table, card_kinds
 from goldrush_env.aec import raw_env
 from goldrush_env.cards import CODE, COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE
 from goldrush_env.engine import Game, Outcome, colour_owners

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from agents.tournament import run_tournament, schedule, wilson_interval
+from goldrush_agents.tournament import run_tournament, schedule, wilson_interval
 from goldrush_env.errors import GoldRushError
 
 

@@ -1,9 +1,9 @@
 """Evaluate a trained model (or any entrant) against scripted players, seats and start player rotated.
 
-    python -m train.evaluate agents/models/ppo_2p.npz --agents random,greedy,expert --games 2000
+    python -m goldrush_train.evaluate agents/models/ppo_2p.npz --agents random,greedy,expert --games 2000
 
 Each opponent is a separate head-to-head run of the tournament harness
-(:func:`agents.tournament.run_tournament`): the model alone against a field
+(:func:`goldrush_agents.tournament.run_tournament`): the model alone against a field
 of that opponent, with seeded deals, so a run is reproducible. Prints the
 win share with its Wilson 95% interval against the fair share (1/n), and the
 mean points of each side.
@@ -19,8 +19,8 @@ from typing import Annotated, Any, Literal, Sequence
 
 import tyro
 
-from agents import split_entrants
-from agents.tournament import run_tournament
+from goldrush_agents import split_entrants
+from goldrush_agents.tournament import run_tournament
 
 
 @dataclass

@@ -1,13 +1,13 @@
 """Is the warm start short of data or short of fitting? Score the copy on games it never saw, epoch by epoch.
 
-The network is fitted (:func:`train.imitation.pretrain`, as ``train.ppo``'s
+The network is fitted (:func:`goldrush_train.imitation.pretrain`, as ``goldrush_train.ppo``'s
 warm start does, from fresh weights) to the decisions of the ``--fit`` files
-and, every ``--every`` epochs, scored (:func:`train.imitation.score`) on the
+and, every ``--every`` epochs, scored (:func:`goldrush_train.imitation.score`) on the
 ``--holdout`` files, whose games it never fits::
 
-    python -m train.holdout --fit runs/ismcts-{1,2,3,4,5}.npz --holdout runs/ismcts-9.npz --epochs 48
+    python -m goldrush_train.holdout --fit runs/ismcts-{1,2,3,4,5}.npz --holdout runs/ismcts-9.npz --epochs 48
 
-``--target`` says what is fitted and scored, as ``train.ppo --imitation-target``
+``--target`` says what is fitted and scored, as ``goldrush_train.ppo --imitation-target``
 does: the search's visit shares (default) or its moves. If the held-out
 figures keep improving with the epochs, the fit stops too early; if they
 stall while the fitted games' loss keeps falling, more games are what helps.
@@ -26,11 +26,11 @@ def curve(fit: Sequence[str], holdout: Sequence[str], epochs: int = 48, every: i
           context: int = 32, lr: float = 2e-3, seed: int = 0, num_players: int = 2,
           target: str = "visits") -> list[dict[str, Any]]:
     """One row per scored epoch: the fit's own figures (``loss``, ``matches``) and the held-out ones
-    (:func:`train.imitation.score`'s, prefixed ``holdout_``), fitting ``target`` (``"visits"`` or ``"move"``)."""
+    (:func:`goldrush_train.imitation.score`'s, prefixed ``holdout_``), fitting ``target`` (``"visits"`` or ``"move"``)."""
     import torch
 
-    from train.imitation import load, pretrain, score
-    from train.network import GoldNet
+    from goldrush_train.imitation import load, pretrain, score
+    from goldrush_train.network import GoldNet
 
     for name, value in (("epochs", epochs), ("every", every), ("width", width), ("context", context)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -63,9 +63,9 @@ def curve(fit: Sequence[str], holdout: Sequence[str], epochs: int = 48, every: i
 
 
 def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
-    parser = argparse.ArgumentParser(prog="python -m train.holdout",
+    parser = argparse.ArgumentParser(prog="python -m goldrush_train.holdout",
                                      description="Fit the network to some decision files, score it on others.")
-    parser.add_argument("--fit", nargs="+", required=True, help="the .npz files fitted (python -m train.imitation)")
+    parser.add_argument("--fit", nargs="+", required=True, help="the .npz files fitted (python -m goldrush_train.imitation)")
     parser.add_argument("--holdout", nargs="+", required=True, help="the .npz files scored, never fitted")
     parser.add_argument("--epochs", type=int, default=48, help="passes over the fitted decisions (default: 48)")
     parser.add_argument("--every", type=int, default=4, help="score every this many epochs (default: 4)")

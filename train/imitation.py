@@ -16,15 +16,15 @@ most of a training budget.
 A search teacher costs seconds a game, so its decisions are collected once
 and saved (:func:`save`, :func:`load`), from the command line::
 
-    python -m train.imitation --teacher ismcts --games 100 --seed 1 --out runs/ismcts-1.npz
+    python -m goldrush_train.imitation --teacher ismcts --games 100 --seed 1 --out runs/ismcts-1.npz
 
-and given to ``python -m train.ppo --imitation-data FILE...``.
+and given to ``python -m goldrush_train.ppo --imitation-data FILE...``.
 
 A copy sees only the states its teacher's own games lead to. With
 ``--student`` (DAgger) the copy plays instead, one seat against scripted
 opponents, and the teacher labels the states the copy's play leads to::
 
-    python -m train.imitation --teacher ismcts --student runs/recipe48-0/model.npz --opponents greedy,expert \
+    python -m goldrush_train.imitation --teacher ismcts --student runs/recipe48-0/model.npz --opponents greedy,expert \
         --games 100 --seed 101 --out runs/dagger-101.npz
 """
 
@@ -41,7 +41,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from agents import make_agent, split_entrants
+from goldrush_agents import make_agent, split_entrants
 from goldrush_env.aec import raw_env
 from goldrush_env.cards import NUM_POSITIONS
 from goldrush_env.errors import GoldRushError
@@ -187,7 +187,7 @@ def load(*paths: str | Path, num_players: int | None = None, target: str = "move
                 raise GoldRushError(f"{path} is not an imitation data set: it lacks {missing}")
             if target == "visits" and "visits" not in stored:
                 raise GoldRushError(f"{path} holds no visit shares (it was collected before they were recorded): "
-                                    "collect it again with python -m train.imitation, or fit the moves")
+                                    "collect it again with python -m goldrush_train.imitation, or fit the moves")
             part = {key: stored[key] for key in FIELDS}
             if target == "visits":  # fit the shares, but keep the moves to count matches against
                 part["moves"], part["targets"] = part["targets"], stored["visits"]
@@ -218,7 +218,7 @@ def _compare(net: Any, obs: Any, masks: Any, targets: Any, moves: Any) -> tuple[
 
 def pretrain(net: Any, data: dict[str, np.ndarray], epochs: int = 3, batch_size: int = 512, lr: float = 1e-3,
              seed: int = 0, after_epoch: Callable[[int, dict[str, float]], None] | None = None) -> dict[str, float]:
-    """Fit ``net`` (a :class:`train.network.GoldNet`) to the teacher's targets (its moves, or its visit shares:
+    """Fit ``net`` (a :class:`goldrush_train.network.GoldNet`) to the teacher's targets (its moves, or its visit shares:
     see :func:`load`) and the returns.
 
     Returns the last epoch's mean loss, the share of the teacher's flips that are the network's most likely
@@ -264,13 +264,13 @@ def score(net: Any, data: dict[str, np.ndarray], batch_size: int = 4096) -> dict
     ``excess``: the same less the targets' own entropy (0 for a perfect copy: what is left to learn);
     ``matches``: as in :func:`pretrain` (the network's most likely *position*); ``move_matches``: how often
     the first position of its most likely *move*, the flip a model plays with ``choose="move"``
-    (:func:`agents.trained.best_move`), is on the teacher's move (:func:`same_move`): the figure to read for a
+    (:func:`goldrush_agents.trained.best_move`), is on the teacher's move (:func:`same_move`): the figure to read for a
     model played by move, whose most likely position is often not on its most likely move;
     ``value_error``: the mean squared error of the value against the returns.
     """
     import torch
 
-    from agents.trained import best_moves
+    from goldrush_agents.trained import best_moves
 
     totals = np.zeros(5)
     with torch.no_grad():
@@ -296,7 +296,7 @@ def same_move(observations: np.ndarray, chosen: np.ndarray, moves: np.ndarray) -
     decision): a position the move stands for, or one the network cannot tell from such a position (the same
     board features: every unknown card, remembered cards of one kind). A teacher without ``decide`` records
     only the position it flipped, one of several equivalent ones; a model played by move flips the first."""
-    from agents.trained import BOARD_SIZE, PLANES
+    from goldrush_agents.trained import BOARD_SIZE, PLANES
 
     boards = np.asarray(observations)[:, :BOARD_SIZE].reshape(len(chosen), PLANES, NUM_POSITIONS)
     hits = np.empty(len(chosen), bool)
@@ -307,8 +307,8 @@ def same_move(observations: np.ndarray, chosen: np.ndarray, moves: np.ndarray) -
 
 
 def main(argv: Sequence[str] | None = None) -> Path:
-    parser = argparse.ArgumentParser(prog="python -m train.imitation",
-                                     description="Collect a teacher's decisions for the warm start of train.ppo.")
+    parser = argparse.ArgumentParser(prog="python -m goldrush_train.imitation",
+                                     description="Collect a teacher's decisions for the warm start of goldrush_train.ppo.")
     parser.add_argument("--teacher", default="ismcts", help="the agent copied, against itself (default: ismcts)")
     parser.add_argument("--games", type=int, default=100, help="games to play (default: 100)")
     parser.add_argument("--num-players", type=int, default=2, help="players per game (default: 2)")

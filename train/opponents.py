@@ -13,7 +13,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from agents import make_agent
+from goldrush_agents import make_agent
 from goldrush_env.errors import GoldRushError
 from goldrush_env.gym_env import GoldRushEnv
 from goldrush_env.policy import Policy

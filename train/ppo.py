@@ -1,18 +1,18 @@
 """Train a MaskablePPO agent for Gold, with a curriculum of scripted opponents and a self-play league.
 
-    python -m train.ppo                                   # a short run (minutes), then its evaluation table
-    python -m train.ppo --total-timesteps 2000000         # a full run
-    python -m train.ppo --resume runs/ppo                 # continue a run that was stopped
-    python -m train.ppo --help                            # every argument
+    python -m goldrush_train.ppo                                   # a short run (minutes), then its evaluation table
+    python -m goldrush_train.ppo --total-timesteps 2000000         # a full run
+    python -m goldrush_train.ppo --resume runs/ppo                 # continue a run that was stopped
+    python -m goldrush_train.ppo --help                            # every argument
 
 One file, one dataclass of arguments. First a warm start
-(:mod:`train.imitation`): the network learns to copy the expert's flips from
+(:mod:`goldrush_train.imitation`): the network learns to copy the expert's flips from
 ``imitation_games`` games, which brings it near the expert's strength in a
 few minutes, then, if given, the decisions saved in ``imitation_data`` files
-(e.g. of the search player, collected once with ``python -m train.imitation``).
+(e.g. of the search player, collected once with ``python -m goldrush_train.imitation``).
 Then PPO: the learner plays the Gymnasium
 environment from a random seat against opponents drawn at every episode from
-a mix (:mod:`train.opponents`): the curriculum's current stage (random, then
+a mix (:mod:`goldrush_train.opponents`): the curriculum's current stage (random, then
 greedy, then expert by default), a share of the stages already passed, and a
 ``self_play`` share of frozen snapshots of itself (the league). The stage
 moves on when an evaluation shows a win share of ``promote_at`` against it.
@@ -26,7 +26,7 @@ Every ``eval_every`` steps the policy (deterministic, masks honoured) plays
 the run's state (curriculum stage, league, evaluations) are saved, so
 ``--resume RUN_DIR`` continues from the last checkpoint with the same step
 count. At the end: ``final.zip`` (MaskablePPO), ``model.npz`` (the weights,
-which :class:`agents.trained.TrainedPolicy` plays with numpy alone), a final
+which :class:`goldrush_agents.trained.TrainedPolicy` plays with numpy alone), a final
 evaluation, ``summary.json`` and ``curves.png``.
 """
 
@@ -44,7 +44,7 @@ from typing import Any, Literal, Sequence
 
 import numpy as np
 
-from agents import split_entrants
+from goldrush_agents import split_entrants
 from goldrush_env.errors import GoldRushError
 
 SHIP_PATH = Path(__file__).resolve().parent.parent / "agents" / "models" / "ppo_2p.npz"
@@ -75,13 +75,13 @@ class Args:
     teacher: str = "expert"
     """The player the warm start copies in --imitation-games games against itself."""
     imitation_data: tuple[str, ...] = ()
-    """Decisions saved by ``python -m train.imitation`` (.npz files, e.g. of the ismcts search), fitted after
+    """Decisions saved by ``python -m goldrush_train.imitation`` (.npz files, e.g. of the ismcts search), fitted after
     the --imitation-games ones with the same step size."""
     imitation_data_epochs: int = 0
     """Passes over the --imitation-data decisions; 0: as many as --imitation-epochs."""
     imitation_target: Literal["move", "visits"] = "visits"
     """What the network copies from the --imitation-data files: the search's share of visits per position (the
-    model then plays its most likely move, see agents.trained), or the move it played (files collected before
+    model then plays its most likely move, see goldrush_agents.trained), or the move it played (files collected before
     the shares were recorded hold only that)."""
     anchor_data: tuple[str, ...] = ()
     """Decision files (as --imitation-data) PPO keeps fitting: every PPO gradient step adds --anchor-coef times
@@ -90,7 +90,7 @@ class Args:
     anchor_coef: float = 1.0
     """Weight of the anchor's cross-entropy next to the PPO loss (with --anchor-data)."""
     play_by: Literal["move", "position"] = "move"
-    """How the saved model plays, deterministic (agents.trained.TrainedPolicy's ``choose``): its most likely
+    """How the saved model plays, deterministic (goldrush_agents.trained.TrainedPolicy's ``choose``): its most likely
     move, the probabilities of positions it cannot tell apart (every unknown card, two remembered cards of one
     kind) added up, or its single most likely position, as MaskablePPO's own predict(deterministic=True) does.
     By move plays better (README); evaluations during the run play the same way."""
@@ -181,7 +181,7 @@ class Args:
             for path in paths:
                 if not Path(path).is_file():
                     raise GoldRushError(f"{option} {path!r} is not a file (write one with python -m "
-                                        "train.imitation)")
+                                        "goldrush_train.imitation)")
         if isinstance(self.anchor_coef, bool) or not isinstance(self.anchor_coef, (int, float)) \
                 or not 0 <= self.anchor_coef < float("inf"):
             raise GoldRushError(f"--anchor-coef must be a finite number >= 0, got {self.anchor_coef!r}")
@@ -209,7 +209,7 @@ def make_env(args: Args, index: int, mix: dict[str, float]):
     from stable_baselines3.common.monitor import Monitor
 
     from goldrush_env.gym_env import GoldRushEnv
-    from train.opponents import OpponentMix
+    from goldrush_train.opponents import OpponentMix
 
     env = GoldRushEnv(num_players=args.num_players, seat="random", reward=args.reward, memory=args.memory)
     return Monitor(OpponentMix(env, mix, seed=args.seed * 10_007 + index))
@@ -220,7 +220,7 @@ def make_vec_env(args: Args, mix: dict[str, float]):
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     if args.vec_env == "batched":
-        from train.vec_env import BatchedVecEnv
+        from goldrush_train.vec_env import BatchedVecEnv
 
         return VecMonitor(BatchedVecEnv(args.num_envs, opponents=mix, num_players=args.num_players,
                                         reward=args.reward, memory=args.memory))
@@ -255,9 +255,9 @@ class RunState:
 
 
 def _export(model: Any, path: Path, choose: str = "position") -> Path:
-    """Save the model's network as a numpy model (``agents.trained``), played by its most likely ``choose``
+    """Save the model's network as a numpy model (``goldrush_agents.trained``), played by its most likely ``choose``
     (recorded only when it is not the default, "position", so such models stay as they were written before)."""
-    from train.network import export_weights
+    from goldrush_train.network import export_weights
 
     arrays = export_weights(model.policy.gold_net())
     if choose != "position":
@@ -271,8 +271,8 @@ def _export(model: Any, path: Path, choose: str = "position") -> Path:
 def _make_callback(args: Args, run_dir: Path, state: RunState, started: float):
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from train.evaluate import evaluate
-    from train.opponents import opponent_mix
+    from goldrush_train.evaluate import evaluate
+    from goldrush_train.opponents import opponent_mix
 
     class TrainerCallback(BaseCallback):
         """Evaluations, curriculum, league snapshots and checkpoints, on their step intervals."""
@@ -375,7 +375,7 @@ def _load_weights(model: Any, path: str) -> None:
     """Put a saved model's network weights into ``model`` (same width and context, or a clear error)."""
     import torch
 
-    from agents.trained import load_weights
+    from goldrush_agents.trained import load_weights
 
     net = model.policy.gold_net()
     weights = {name: array for name, array in load_weights(path).items() if not name.startswith("config.")}
@@ -395,7 +395,7 @@ def _anchor(args: Args, model: Any) -> None:
     The last batch's cross-entropy is logged as ``train/anchor_cross_entropy``."""
     import torch
 
-    from train.imitation import _compare, load
+    from goldrush_train.imitation import _compare, load
 
     data = load(*args.anchor_data, num_players=args.num_players, target=args.imitation_target)
     tensors = {key: torch.as_tensor(data[key]) for key in ("observations", "masks", "targets")}
@@ -423,7 +423,7 @@ def _anchor(args: Args, model: Any) -> None:
 def _warm_start(args: Args, model: Any) -> dict[str, Any]:
     """Copy the teacher's flips into the network before PPO (see train/imitation.py): first those of
     --imitation-games games, then those of the --imitation-data files."""
-    from train.imitation import collect, load, pretrain, score
+    from goldrush_train.imitation import collect, load, pretrain, score
 
     import torch
 
@@ -464,9 +464,9 @@ def train(args: Args) -> dict[str, Any]:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import configure
     from stable_baselines3.common.utils import set_random_seed
-    from train.evaluate import evaluate, table
-    from train.network import MaskableGoldPolicy
-    from train.opponents import opponent_mix
+    from goldrush_train.evaluate import evaluate, table
+    from goldrush_train.network import MaskableGoldPolicy
+    from goldrush_train.opponents import opponent_mix
 
     resuming = args.resume is not None
     if resuming:

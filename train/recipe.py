@@ -1,13 +1,13 @@
 """The shipped 2-player model, rebuilt from a seed in one command.
 
-    python -m train.recipe --seed 0 --ship      # ~23 min on two cores from nothing, ~5 min with its data there
-    python -m train.recipe --help               # every argument
+    python -m goldrush_train.recipe --seed 0 --ship      # ~23 min on two cores from nothing, ~5 min with its data there
+    python -m goldrush_train.recipe --help               # every argument
 
 The recipe chains tools that also run alone:
 
 1. **Search data.** For each of ``search_seeds``, ``search_games`` games of
    the search player against itself, saved as ``DATA_DIR/ismcts-SEED.npz``
-   (what ``python -m train.imitation --teacher ismcts --games 100 --seed
+   (what ``python -m goldrush_train.imitation --teacher ismcts --games 100 --seed
    SEED --out ...`` writes). A file already there is used when its record
    says it holds exactly those games (teacher, games, players, seed, memory)
    and refused otherwise, so one collection, the slow part, serves every
@@ -15,15 +15,15 @@ The recipe chains tools that also run alone:
 2. **DAgger data**, with ``dagger_seeds``: a first fit (steps 3 and 4
    without DAgger, seed 0) plays one seat against ``dagger_opponents`` in
    ``dagger_games`` games per seed while the search labels its decisions
-   (``python -m train.imitation --student``), saved as
+   (``python -m goldrush_train.imitation --student``), saved as
    ``DATA_DIR/dagger-SEED.npz`` beside the student,
    ``DATA_DIR/dagger-student.npz``. Reused and checked as the search data
    is (the student by its SHA-256), so it too serves every seed.
-3. **Warm start, no PPO** (``python -m train.ppo --total-timesteps 0``): the
+3. **Warm start, no PPO** (``python -m goldrush_train.ppo --total-timesteps 0``): the
    network copies the search player's share of visits per position (its
    move played, with ``--target move``) from the files above (and any
    ``extra_data``) for ``search_epochs`` passes; the model file says to
-   play it by its most likely move (``play_by``, ``agents.trained``).
+   play it by its most likely move (``play_by``, ``goldrush_agents.trained``).
    With ``expert_games`` above 0 it first copies the expert's flips from
    that many games (the recipe of an earlier model; 48 passes over the
    search data made that phase unnecessary). DAgger data did not make the
@@ -49,7 +49,7 @@ from typing import Any, Literal, Sequence
 
 import numpy as np
 
-from agents import make_agent, parse_spec, split_entrants
+from goldrush_agents import make_agent, parse_spec, split_entrants
 from goldrush_env.errors import GoldRushError
 
 
@@ -60,7 +60,7 @@ class Recipe:
     seed: int = 0
     """Seeds the expert's games, the network's initial weights and the fit's batches (not the search data)."""
     run_dir: str = ""
-    """Where the run writes its outputs (train.ppo's); empty: runs/recipe-SEED."""
+    """Where the run writes its outputs (goldrush_train.ppo's); empty: runs/recipe-SEED."""
     data_dir: str = "runs"
     """Where the search data files are read from, or written to when missing."""
     teacher: str = "ismcts"
@@ -79,7 +79,7 @@ class Recipe:
     dagger_opponents: str = "greedy,expert"
     """The fields the first fit plays in the DAgger games, in turn, comma-separated."""
     extra_data: tuple[str, ...] = ()
-    """Further decision files (``python -m train.imitation``'s, e.g. DAgger files written with ``--student``),
+    """Further decision files (``python -m goldrush_train.imitation``'s, e.g. DAgger files written with ``--student``),
     fitted together with the search data."""
     expert_games: int = 0
     """Games of the expert against itself copied first (0: none, the search data alone)."""
@@ -91,14 +91,14 @@ class Recipe:
     """What the network copies from the search data: its share of visits per position, or the move it played
     (the recipe of the models shipped before)."""
     play_by: Literal["move", "position"] = "move"
-    """How the model plays (train.ppo's --play-by): its most likely move, or its most likely position (the way
+    """How the model plays (goldrush_train.ppo's --play-by): its most likely move, or its most likely position (the way
     models fitted to moves were played before that option, as in the README's earlier tables)."""
     lr: float = 2e-3
     """Adam's step size for the fit."""
     width: int = 64
-    """The network's width (train.ppo's --width)."""
+    """The network's width (goldrush_train.ppo's --width)."""
     context: int = 32
-    """The size of the table summary fed back to each position (train.ppo's --context)."""
+    """The size of the table summary fed back to each position (goldrush_train.ppo's --context)."""
     games: int = 2000
     """Games against each of ``agents`` at the end."""
     agents: str = "random,greedy,expert"
@@ -128,7 +128,7 @@ class Recipe:
             make_agent(spec, seed=0)  # a misspelt agent fails now, not after hours of collection
         for path in self.extra_data:
             if not Path(path).is_file():
-                raise GoldRushError(f"--extra-data {path!r} is not a file (write one with python -m train.imitation)")
+                raise GoldRushError(f"--extra-data {path!r} is not a file (write one with python -m goldrush_train.imitation)")
         if isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 0:
             raise GoldRushError(f"--workers must be an int >= 0 (0: every core), got {self.workers!r}")
 
@@ -146,13 +146,13 @@ class Recipe:
         return Path(self.data_dir) / f"dagger-{seed}.npz"
 
     def dagger_about(self, seed: int, student_sha256: str | None) -> dict[str, Any]:
-        """What the DAgger file of ``seed`` must say it holds (as ``python -m train.imitation --student`` records
+        """What the DAgger file of ``seed`` must say it holds (as ``python -m goldrush_train.imitation --student`` records
         it, less the student's path: the student is known by its digest)."""
         return {**self.about(seed), "games": self.dagger_games, "opponents": split_entrants(self.dagger_opponents),
                 "student_sha256": student_sha256}
 
     def about(self, seed: int) -> dict[str, Any]:
-        """What the data file of ``seed`` must say it holds (as :func:`train.imitation.main` records it)."""
+        """What the data file of ``seed`` must say it holds (as :func:`goldrush_train.imitation.main` records it)."""
         return {"teacher": self.teacher, "games": self.search_games, "num_players": 2, "seed": seed,
                 "memory": "perfect"}
 
@@ -173,7 +173,7 @@ def _reuse(path: Path, wanted: dict[str, Any], stage: str, ignore: tuple[str, ..
 
 def search_data(recipe: Recipe) -> list[str]:
     """The search data files, collected where missing; a file that holds other games is refused by name."""
-    from train.imitation import collect, save
+    from goldrush_train.imitation import collect, save
 
     paths = []
     for seed in recipe.search_seeds:
@@ -194,8 +194,8 @@ def dagger_data(recipe: Recipe, search_paths: list[str]) -> list[str]:
     """The DAgger files, collected where missing (after fitting their student, if it is missing too); a file
     that holds other games, or was played by another student than ``DATA_DIR/dagger-student.npz``, is refused
     by name."""
-    from train.imitation import collect, file_digest, save
-    from train.ppo import train
+    from goldrush_train.imitation import collect, file_digest, save
+    from goldrush_train.ppo import train
 
     student = recipe.student_path
     if not student.exists():
@@ -225,9 +225,9 @@ def dagger_data(recipe: Recipe, search_paths: list[str]) -> list[str]:
 
 
 def _args(recipe: Recipe, run_dir: Path, paths: list[str]) -> Any:
-    """train.ppo's arguments for the fit: one process, no PPO (the environments only give the model its
+    """goldrush_train.ppo's arguments for the fit: one process, no PPO (the environments only give the model its
     spaces)."""
-    from train.ppo import Args
+    from goldrush_train.ppo import Args
 
     return Args(run_dir=str(run_dir), seed=recipe.seed, num_players=2, total_timesteps=0,
                 imitation_games=recipe.expert_games, imitation_epochs=recipe.expert_epochs,
@@ -238,8 +238,8 @@ def _args(recipe: Recipe, run_dir: Path, paths: list[str]) -> Any:
 
 
 def run(recipe: Recipe) -> dict[str, Any]:
-    """Follow ``recipe``; returns the run's summary (train.ppo's, with the recipe added)."""
-    from train.ppo import train
+    """Follow ``recipe``; returns the run's summary (goldrush_train.ppo's, with the recipe added)."""
+    from goldrush_train.ppo import train
 
     recipe.check()
     run_dir = Path(recipe.run_dir or f"runs/recipe-{recipe.seed}")

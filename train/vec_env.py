@@ -8,7 +8,7 @@ conventions: ``reset()`` returns the observations only, a finished game is
 reset at once and its last observation is in
 ``infos[i]["terminal_observation"]``, with ``"TimeLimit.truncated"`` set for
 a game stopped by the turn limit. ``env_method("set_mix", mix)`` changes the
-opponent mix, as with :class:`train.opponents.OpponentMix` in subprocesses.
+opponent mix, as with :class:`goldrush_train.opponents.OpponentMix` in subprocesses.
 Wrap it in ``VecMonitor`` for episode statistics.
 """
 
@@ -19,7 +19,7 @@ from typing import Any, Sequence
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
-from agents.batched import batched_mix
+from goldrush_agents.batched import batched_mix
 from goldrush_env.vector import GoldRushVectorEnv
 
 
