@@ -1,17 +1,18 @@
 """
 # Gold
 
-=====================  ==================================================
-Import                 ``from goldrush_env import env`` (or ``raw_env``)
-Actions                Discrete
-Parallel API           No
-Manual control         No
-Agents                 ``agents = ['player_0', ..., 'player_{n-1}']``, n = 2..5
-Action shape           (1,)
-Action values          Discrete(64)
-Observation shape      ``observation`` (2102,), ``action_mask`` (64,)
-Observation values     [0, 1]
-=====================  ==================================================
+| | |
+|---|---|
+| Import | `from goldrush_env import env` (or `raw_env`) |
+| Registered as | `goldrush_env/gold-v0` (PettingZoo), `goldrush_env:GoldRush-v0` (Gymnasium, one learner) |
+| Actions | Discrete |
+| Parallel API | No |
+| Manual control | `goldrush play` |
+| Agents | `agents = ['player_0', ..., 'player_{n-1}']`, n = 2..5 |
+| Action shape | (1,) |
+| Action values | Discrete(64) |
+| Observation shape | `observation` (2102,), `action_mask` (64,) |
+| Observation values | [0, 1] |
 
 Reiner Knizia's *Gold*: 64 cards face down on an 8x8 grid. On your turn you
 flip two cards one after the other; a miner at least as strong as a gold
@@ -23,97 +24,95 @@ and each agent observes what *it* remembers.
 
 ## Observation Space
 
-A dict: ``observation``, a float32 vector described below, and
-``action_mask``. Everything is from the observing agent's point of view:
+A dict: `observation`, a float32 vector described below, and
+`action_mask`. Everything is from the observing agent's point of view:
 seats are relative to it (relative seat 0 is the observer, 1 plays after it,
 ...), miners are described by their owner (*me*, *opponent k*, *unowned*)
 rather than their colour, so one policy can play any seat. The 29 card
-categories, in order: ``gold_1``..``gold_4``, ``dynamite``, then
-``miner_<owner>_<value>`` for owner in me, opponent_1..opponent_4, unowned
-and value 2..5 (``goldrush_env.encoder.CATEGORY_NAMES``). Positions follow
+categories, in order: `gold_1`..`gold_4`, `dynamite`, then
+`miner_<owner>_<value>` for owner in me, opponent_1..opponent_4, unowned
+and value 2..5 (`goldrush_env.encoder.CATEGORY_NAMES`). Positions follow
 the 8x8 grid row by row (D7).
 
-=========  ==========  =====  ==============================================================================
-Index      Name        Shape  Meaning
-=========  ==========  =====  ==============================================================================
-0-63       empty       64     1 where the position holds no card
-64-127     unknown     64     1 where a card lies face down and this seat does not know it
-128-191    face_up     64     1 at the face-up first card of the current turn
-192-2047   cards       29x64  one plane per card category: 1 where this seat sees or remembers such a card
-2048-2052  scores      5      points per relative seat / 60
-2053-2057  gold_cards  5      gold cards per relative seat / 24
-2058-2062  seats       5      1 for each relative seat in the game
-2063-2067  to_play     5      relative seat of the player to flip (all 0 once the game has ended)
-2068-2070  phase       3      one-hot: first flip of a normal turn, second flip, Gold Rush flip
-2071-2071  cards_left  1      cards on the table / 64
-2072-2072  turn        1      completed turns / turn limit (0 without a limit)
-2073-2101  unseen      29     per category, face-down cards this seat cannot place (unseen or forgotten) / 7
-=========  ==========  =====  ==============================================================================
+| Index | Name | Shape | Meaning |
+|---|---|---|---|
+| 0-63 | `empty` | 64 | 1 where the position holds no card |
+| 64-127 | `unknown` | 64 | 1 where a card lies face down and this seat does not know it |
+| 128-191 | `face_up` | 64 | 1 at the face-up first card of the current turn |
+| 192-2047 | `cards` | 29x64 | one plane per card category: 1 where this seat sees or remembers such a card |
+| 2048-2052 | `scores` | 5 | points per relative seat / 60 |
+| 2053-2057 | `gold_cards` | 5 | gold cards per relative seat / 24 |
+| 2058-2062 | `seats` | 5 | 1 for each relative seat in the game |
+| 2063-2067 | `to_play` | 5 | relative seat of the player to flip (all 0 once the game has ended) |
+| 2068-2070 | `phase` | 3 | one-hot: first flip of a normal turn, second flip, Gold Rush flip |
+| 2071-2071 | `cards_left` | 1 | cards on the table / 64 |
+| 2072-2072 | `turn` | 1 | completed turns / turn limit (0 without a limit) |
+| 2073-2101 | `unseen` | 29 | per category, face-down cards this seat cannot place (unseen or forgotten) / 7 |
 
 The composition of the deal is public (the full box, or the cards of a
-custom layout), so ``unseen`` is what card counting needs. What an agent
-remembers depends on the memory model (``memory``): with ``"perfect"`` it
-knows every card revealed and still on the table; with ``"human"`` it forgets
-(see :mod:`goldrush_env.memory`). ``observe(agent)`` is valid for every
+custom layout), so `unseen` is what card counting needs. What an agent
+remembers depends on the memory model (`memory`): with `"perfect"` it
+knows every card revealed and still on the table; with `"human"` it forgets
+(see :mod:`goldrush_env.memory`). `observe(agent)` is valid for every
 agent at any time.
 
 ## Action Space
 
-``Discrete(64)``: the position to flip. A normal turn is two actions in a row
+`Discrete(64)`: the position to flip. A normal turn is two actions in a row
 by the same agent, which sees its first card (face up, in the observation)
 before choosing the second. In the Gold Rush a turn is one action.
 
 ## Action Mask
 
-``action_mask`` (int8, 64) is 1 at the face-down cards the agent may flip
+`action_mask` (int8, 64) is 1 at the face-down cards the agent may flip
 now, and all 0 for agents whose turn it is not (and once the game has ended).
-``raw_env`` refuses an illegal action with ``IllegalFlipError`` naming the
-position and why; ``env()`` follows PettingZoo's convention for classic
-games: an illegal move ends the game, with ``-1`` for the agent that made it
-and ``0`` for the others (the rule of ``TerminateIllegalWrapper``; ``env()``
+`raw_env` refuses an illegal action with `IllegalFlipError` naming the
+position and why; `env()` follows PettingZoo's convention for classic
+games: an illegal move ends the game, with `-1` for the agent that made it
+and `0` for the others (the rule of `TerminateIllegalWrapper`; `env()`
 makes the checks of PettingZoo's three standard wrappers in one faster layer,
 :class:`goldrush_env.wrappers.ClassicChecks`).
 
 ## Rewards
 
-``reward="win"`` (default), paid when the game ends (or is truncated by the
+`reward="win"` (default), paid when the game ends (or is truncated by the
 turn limit, judged on the scores so far):
 
-================================  =====
-A sole winner                     +1
-Each of several co-winners (D5)   0
-Every other seat                  -1
-================================  =====
+| Outcome | Reward |
+|---|---|
+| A sole winner | +1 |
+| Each of several co-winners (D5) | 0 |
+| Every other seat | -1 |
 
 A shared victory counts as a draw between the co-winners: in two-player
 games the rewards are therefore always zero-sum.
 
-``reward="score"``: after each flip every agent receives
-``(its gold gained - mean gold gained by the other seats) / 10``, so the sum
-over a game is ``(own score - mean opponent score) / 10``; zero-sum with two
+`reward="score"`: after each flip every agent receives
+`(its gold gained - mean gold gained by the other seats) / 10`, so the sum
+over a game is `(own score - mean opponent score) / 10`; zero-sum with two
 players. Gold may be struck by another seat's flip (an opponent flipping your
 miner), so rewards reach agents when they are not acting; PettingZoo's
-``last()`` hands them over at the agent's next turn.
+`last()` hands them over at the agent's next turn.
 
 ## Arguments
 
-``env(num_players=2, reward="win", memory="perfect", forget_prob=0.1,
-memory_capacity=12, max_turns=200, render_mode=None, render_view="active")``:
+`env(num_players=2, reward="win", memory="perfect", forget_prob=0.1,
+memory_capacity=12, max_turns=200, render_mode=None, render_view="active")`:
 the fields of :class:`goldrush_env.config.EnvConfig`, which documents each;
-an unknown argument is refused. ``max_turns`` is the turn limit (D4): the
+an unknown argument is refused. `max_turns` is the turn limit (D4): the
 game is then truncated, not terminated.
 
-``reset(seed=None, options=None)``: ``seed`` deals the table and seeds each
-agent's forgetting. ``options`` may hold ``layout`` (64 card codes, see
-:mod:`goldrush_env.cards`) and ``first_player`` (a seat); other keys are
+`reset(seed=None, options=None)`: `seed` deals the table and seeds each
+agent's forgetting. `options` may hold `layout` (64 card codes, see
+:mod:`goldrush_env.cards`) and `first_player` (a seat); other keys are
 ignored with a warning (PettingZoo's own API test passes one).
 
 ## Rendering
 
-``"ansi"`` returns the grid as text as the viewer knows it (``render_view``:
-the agent to play, a seat, or ``"table"`` for every card face up) with
-scores and whose turn it is; ``"human"`` prints that text to stdout;
-``"rgb_array"`` returns a picture of the table (uint8, H x W x 3). The
+`"ansi"` returns the grid as text as the viewer knows it (`render_view`:
+the agent to play, a seat, or `"table"` for every card face up) with
+scores and whose turn it is; `"human"` prints that text to stdout;
+`"rgb_array"` returns a picture of the table (uint8, H x W x 3). The
 drawing code is in :mod:`goldrush_env.render`.
 
 ## Version History

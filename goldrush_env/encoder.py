@@ -105,14 +105,12 @@ def category_table(num_players: int, owners: Sequence[int]) -> list[list[int]]:
 
 
 def index_table() -> str:
-    """The vector's layout as a reStructuredText table (it is in the env's docstring)."""
-    header = ("Index", "Name", "Shape", "Meaning")
-    rows = [(f"{SLICES[name].start}-{SLICES[name].stop - 1}", name, "x".join(map(str, shape)), meaning)
+    """The vector's layout as a Markdown table (it is in the env's docstring)."""
+    rows = [(f"{SLICES[name].start}-{SLICES[name].stop - 1}", f"`{name}`", "x".join(map(str, shape)), meaning)
             for name, shape, meaning in LAYOUT]
-    widths = [max(len(row[i]) for row in [header] + rows) for i in range(4)]
-    rule = "  ".join("=" * w for w in widths)
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in [header] + rows]
-    return "\n".join([rule, lines[0], rule] + lines[1:] + [rule])
+    lines = ["| Index | Name | Shape | Meaning |", "|---|---|---|---|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
 
 
 class ObservationEncoder:

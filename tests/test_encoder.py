@@ -10,7 +10,6 @@ cards nobody flips that keep more than ten cards and a dynamite on the table
 
 from __future__ import annotations
 
-import re
 
 import numpy as np
 import pytest
@@ -293,25 +292,17 @@ def test_docstring_table_parsed_back_matches_the_slices():
 
 
 def docstring_index_rows(doc: str) -> list[tuple[tuple[int, int], str, tuple[int, ...], str]]:
-    """The rows of the reStructuredText table whose header starts with ``Index``.
-
-    Columns are cut where the ``=====`` rule puts them.
-    """
+    """The rows of the Markdown table whose header starts with ``| Index |``."""
     lines = doc.splitlines()
-    header = next(i for i, line in enumerate(lines) if line.startswith("Index") and "Name" in line)
-    rule = lines[header - 1]
-    assert set(rule) <= {"=", " "} and lines[header + 1] == rule
-    columns = [match.span() for match in re.finditer(r"=+", rule)]
+    header = lines.index("| Index | Name | Shape | Meaning |")
+    assert lines[header + 1] == "|---|---|---|---|"
     rows = []
     for line in lines[header + 2:]:
-        if line == rule:
+        if not line.startswith("|"):
             break
-        cells = [line[start:end if k < len(columns) - 1 else None].strip()
-                 for k, (start, end) in enumerate(columns)]
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
         first, last = map(int, cells[0].split("-"))
-        rows.append(((first, last), cells[1], tuple(int(s) for s in cells[2].split("x")), cells[3]))
-    else:
-        raise AssertionError("the index table has no closing rule")
+        rows.append(((first, last), cells[1].strip("`"), tuple(int(s) for s in cells[2].split("x")), cells[3]))
     return rows
 
 
