@@ -10,7 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from goldrush_env.cards import COLOUR, DYNAMITE, EMPTY, GRID_SIZE, IS_GOLD, NUM_COLOURS, NUM_POSITIONS, VALUE, card_code
+from typing import Sequence
+
+from goldrush_env.cards import (
+    COLOUR, DYNAMITE, EMPTY, GOLD_RUSH_THRESHOLD, GOLD_VALUES, GRID_SIZE, IS_GOLD, MINER_VALUES, NUM_COLOURS,
+    NUM_POSITIONS, VALUE, card_code,
+)
+from goldrush_env.engine import colour_owners
 from goldrush_env.view import UNKNOWN, PlayerView
 
 COLUMNS = "abcdefgh"
@@ -30,15 +36,54 @@ def parse_square(name: str) -> int:
     return (int(text[1]) - 1) * GRID_SIZE + COLUMNS.index(text[0])
 
 
-def _owners_line(view: PlayerView) -> str:
+def ownership(owners: Sequence[int]) -> str:
+    """Who owns which miner colour, e.g. ``"seat 0: colours 0+1; seat 1: colours 2+3; unowned: 4"``.
+
+    ``owners[c]`` is the seat owning colour ``c`` (``-1``: nobody), as
+    :func:`~goldrush_env.engine.colour_owners` gives it.
+    """
     parts = []
-    for seat in range(view.num_players):
-        colours = [str(c) for c in range(NUM_COLOURS) if view.owners[c] == seat]
+    for seat in range(max(owners) + 1):
+        colours = [str(c) for c in range(NUM_COLOURS) if owners[c] == seat]
         parts.append(f"seat {seat}: colour{'s' if len(colours) > 1 else ''} {'+'.join(colours)}")
-    unowned = [str(c) for c in range(NUM_COLOURS) if view.owners[c] < 0]
+    unowned = [str(c) for c in range(NUM_COLOURS) if owners[c] < 0]
     if unowned:
         parts.append(f"unowned: {'+'.join(unowned)}")
-    return "miners  " + "; ".join(parts)
+    return "; ".join(parts)
+
+
+def legend(num_players: int) -> str:
+    """What the card codes, the board's symbols and the event words mean, and what a turn does.
+
+    The help of ``goldrush play``; kept beside :func:`to_text` so that the
+    symbols it explains are the ones drawn.
+    """
+    gold_low, gold_high = GOLD_VALUES[0], GOLD_VALUES[-1]
+    low, high = MINER_VALUES[0], MINER_VALUES[-1]
+    return "\n".join([
+        "Cards",
+        f"  G{gold_low}..G{gold_high}   gold worth {gold_low} to {gold_high} points",
+        f"  M<c><s>  a miner of colour c (0-{NUM_COLOURS - 1}) and strength s ({low}-{high}): "
+        "M13 is colour 1, strength 3",
+        "  D        dynamite",
+        f"  colours  {ownership(colour_owners(num_players))} (with {num_players} players)",
+        "Board",
+        "  a1..h8   the squares: column letter, then row number (a1 is top left)",
+        "  ??       a face-down card you do not know (never seen, or forgotten)",
+        "  G3       a face-down card you remember",
+        "  [G3]     the card lying face up: the first card of this turn",
+        "  .        an empty square: its card has left the game",
+        "A turn: flip two face-down cards, one after the other (everyone sees both), then",
+        "  strike   gold and a miner at least as strong: the gold goes to the miner's owner (to the",
+        "           flipper if nobody owns the colour), and the miner leaves",
+        "  duel     two miners of different strength: the weaker leaves",
+        "  dynamite dynamite and any card: both leave",
+        "  nothing  anything else: both go back face down where they were",
+        f"Gold Rush: once {GOLD_RUSH_THRESHOLD} or fewer cards are left, one card a turn; gold goes to whoever",
+        "  flips it (rush_gold), any other card just leaves (rush_discard).",
+        "In the event lines, strike:1 and rush_gold:1 name the seat that gets the gold.",
+        "When the table is empty, most points wins (a tie: most gold cards).",
+    ])
 
 
 def to_text(view: PlayerView) -> str:
@@ -56,7 +101,7 @@ def to_text(view: PlayerView) -> str:
             text = "." if card == EMPTY else "??" if card == UNKNOWN else card_code(card)
             cells.append((f"[{text}]" if position == view.face_up else text).center(6))
         lines.append(f"  {row + 1}  " + "".join(cells).rstrip())
-    lines.append(_owners_line(view))
+    lines.append("miners  " + ownership(view.owners))
     lines.append("scores  " + "  ".join(f"seat {s}: {view.scores[s]} ({view.gold_cards[s]} cards)"
                                          for s in range(view.num_players)))
     limit = f"/{view.max_turns}" if view.max_turns else ""

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 import goldrush_env
-from goldrush_env.render import FELT, HIGHLIGHT, parse_square, square_name, to_rgb, to_text
+from goldrush_env.engine import colour_owners
+from goldrush_env.render import FELT, HIGHLIGHT, legend, ownership, parse_square, square_name, to_rgb, to_text
 from conftest import layout_of
 
 TABLE = layout_of({0: "G3", 9: "M25", 20: "D", 63: "G1", **dict(zip(range(40, 52), ["G2"] * 7 + ["G4"] * 5))})
@@ -75,3 +76,25 @@ def test_picture_of_the_table_view_differs_from_a_seat_view():
     assert not np.array_equal(view_env.render(), seat_env.render())
     assert np.array_equal(to_rgb(seat_env.view(0)), seat_env.render())
     assert to_text(seat_env.view(0)).startswith("Gold, seat 0's memory")
+
+
+@pytest.mark.parametrize("players, line", [
+    (2, "seat 0: colours 0+1; seat 1: colours 2+3; unowned: 4"),
+    (3, "seat 0: colour 0; seat 1: colour 1; seat 2: colour 2; unowned: 3+4"),
+    (5, "seat 0: colour 0; seat 1: colour 1; seat 2: colour 2; seat 3: colour 3; seat 4: colour 4"),
+])
+def test_ownership_names_each_seats_colours(players, line):
+    assert ownership(colour_owners(players)) == line
+    assert legend(players).count(line) == 1
+
+
+def test_legend_explains_what_the_board_draws():
+    env = started(render_mode="ansi", render_view=0)
+    env.step(0)  # G3 face up: the board shows ??, [G3], . and the miners line
+    board, text = env.render(), legend(2)
+    assert all(symbol in board for symbol in ("??", "[G3]", " . ", "miners  " + ownership(colour_owners(2))))
+    for entry in ("  ??  ", "  G3  ", "  [G3]  ", "  .  ", "  G1..G4  ", "  M<c><s>  ", "  D  ", "  a1..h8  "):
+        assert any(line.startswith(entry.rstrip()) for line in text.splitlines()), entry
+    for word in ("strike", "duel", "dynamite", "nothing", "Gold Rush", "rush_gold", "rush_discard"):
+        assert word in text
+    assert "10 or fewer cards" in text
