@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
+import secrets
 from dataclasses import replace
 import sys
 import time
@@ -17,11 +20,11 @@ from pathlib import Path
 from typing import Any, Sequence, TextIO
 
 from goldrush_env.aec import raw_env
-from goldrush_env.cards import MAX_PLAYERS, MIN_PLAYERS, card_code
+from goldrush_env.cards import EMPTY, MAX_PLAYERS, MIN_PLAYERS, card_code
 from goldrush_env.config import EnvConfig
-from goldrush_env.engine import Game
+from goldrush_env.engine import Game, colour_owners
 from goldrush_env.errors import GoldRushError, IllegalFlipError
-from goldrush_env.render import parse_square, square_name, to_text
+from goldrush_env.render import legend, ownership, parse_square, square_name, to_text
 from goldrush_env.view import UNKNOWN, PlayerView
 
 from goldrush_agents import AGENTS, make_agent, split_entrants
@@ -53,6 +56,16 @@ def _config(args: argparse.Namespace) -> dict[str, Any]:
     return {"memory": args.memory, "max_turns": args.max_turns}
 
 
+def _seed(args: argparse.Namespace, out: TextIO) -> int:
+    """The seed given with --seed, or else a fresh one from the system's entropy, printed so the game can be
+    played again."""
+    if args.seed is not None:
+        return args.seed
+    seed = secrets.randbelow(10 ** 9)  # from the system's entropy: a new deal each run; short enough to retype
+    print(f"seed {seed}: replay this deal with --seed {seed}", file=out)
+    return seed
+
+
 # --- watch / replay --------------------------------------------------------------------
 
 
@@ -60,7 +73,8 @@ def cmd_watch(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     names = _names(args.agents)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise GoldRushError(f"--agents needs {MIN_PLAYERS} to {MAX_PLAYERS} names (one per seat), got {names}")
-    result = play_game([make_agent(name) for name in names], args.seed, names=names, **_config(args))
+    seed = _seed(args, out)
+    result = play_game([make_agent(name) for name in names], seed, names=names, **_config(args))
     _print_game(result.record, out, delay=args.delay)
     _save(result.record, args.save, out)
     return 0
@@ -72,6 +86,7 @@ def _print_game(record: dict[str, Any], out: TextIO, delay: float = 0.0) -> Game
                 max_turns=record["max_turns"])
     names = record.get("players") or [f"seat {s}" for s in range(game.num_players)]
     print(f"Gold, {game.num_players} players: " + ", ".join(f"seat {s} {n}" for s, n in enumerate(names)), file=out)
+    print("miners  " + ownership(colour_owners(game.num_players)), file=out)
     recorded = record.get("events")
     for index, position in enumerate(record["flips"]):
         event = game.flip(position)
@@ -120,23 +135,24 @@ def cmd_tournament(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 # --- play ------------------------------------------------------------------------------
 
 
+HELP_ANSWERS = ("?", "help", "h")
+QUIT_ANSWERS = ("q", "quit", "exit")
+
+
 def cmd_play(args: argparse.Namespace, out: TextIO = sys.stdout, read=input) -> int:
     """A person at one seat against agents, in the terminal."""
-    opponents = _names(args.opponents)
-    others = args.players - 1
-    if len(opponents) == 1:
-        opponents *= others
-    if len(opponents) != others:
-        raise GoldRushError(f"--opponents needs 1 or {others} names for {args.players} players, got {opponents}")
+    opponents = _opponents(args.opponents, args.players)
     if not 0 <= args.seat < args.players:
         raise GoldRushError(f"--seat must be a seat from 0 to {args.players - 1}, got {args.seat}")
+    print(f"Gold: you are seat {args.seat} of {args.players}; type a square such as c4 to flip it, "
+          "? for the card codes and the rules, q to quit.", file=out)
+    seed = _seed(args, out)
     env = raw_env(num_players=args.players, **_config(args))
-    env.reset(seed=args.seed)
+    env.reset(seed=seed)
     names = opponents[:args.seat] + ["you"] + opponents[args.seat:]
-    agents = {s: make_agent(name, seed=args.seed + s) for s, name in enumerate(names) if s != args.seat}
+    agents = {s: make_agent(name, seed=seed + s) for s, name in enumerate(names) if s != args.seat}
     game = env.game
     shown_from = 0  # in "real" memory mode: the events the person may still see
-    print(f"Gold: you are seat {args.seat}; type a square such as c4 to flip it, q to quit.", file=out)
     while not game.is_finished:
         seat = game.current_player
         if seat != args.seat:
@@ -150,27 +166,63 @@ def cmd_play(args: argparse.Namespace, out: TextIO = sys.stdout, read=input) -> 
         print(to_text(view), file=out)
         while True:
             try:
-                answer = read("your flip> ").strip().lower()
+                answer = read("your flip> ").strip()
             except EOFError:
                 answer = "q"
-            if answer in ("q", "quit", "exit"):
+            if answer.lower() in QUIT_ANSWERS:
                 print("bye", file=out)
                 return 0
-            try:
-                position = parse_square(answer)
-                env.step(position)
-                break
-            except (ValueError, IllegalFlipError) as error:
-                print(f"  {error}; try again", file=out)
+            if answer.lower() in HELP_ANSWERS:
+                print(legend(args.players), file=out)
+                continue
+            position, problem = _check_square(answer, view)
+            if problem is None:
+                try:
+                    env.step(position)
+                    break
+                except IllegalFlipError as error:  # not expected: _check_square knows every reason
+                    problem = f"{square_name(position)} cannot be flipped now ({error})"
+            print(f"  {problem}", file=out)
         print(_event_line(game.history[-1], names), file=out)
         if game.face_up is None:  # the turn is over: from now on "real" memory shows it and what follows
             shown_from = len(game.history) - (1 if game.history[-1].partner is None else 2)
     print(to_text(env.view(args.seat)), file=out)
     won = args.seat in game.winners
     print("you win!" if won and len(game.winners) == 1 else "a shared victory" if won else "you lose", file=out)
-    _save(dict(game.to_dict(), players=names, seed=args.seed, events=[e.label for e in game.history]),
-          args.save, out)
+    _save(dict(game.to_dict(), players=names, seed=seed, config=_config(args),
+               events=[e.label for e in game.history]), args.save, out)
     return 0
+
+
+def _opponents(text: str, players: int) -> list[str]:
+    """One name for every opponent, or one name per opponent."""
+    names, others = _names(text), players - 1
+    if len(names) == 1:
+        return names * others
+    if len(names) == others:
+        return names
+    if others == 1:
+        wanted = f"one name for the opponent of a {players}-player game"
+    else:
+        wanted = (f"one name for {'both' if others == 2 else f'all {others}'} opponents of a {players}-player game, "
+                  f"or {others} names (one per opponent)")
+    raise GoldRushError(f"--opponents needs {wanted}, got {len(names)}: {names}")
+
+
+def _check_square(answer: str, view: PlayerView) -> tuple[int | None, str | None]:
+    """The position the person typed and why it cannot be flipped (None if it can), in the board's terms."""
+    if not answer:
+        return None, "type a square such as c4, ? for help, or q to quit"
+    try:
+        position = parse_square(answer)
+    except ValueError:
+        return None, f"{answer} is not a square: columns a-h, rows 1-8, e.g. c4 (? for help)"
+    square = square_name(position)
+    if position == view.face_up:
+        return position, f"{square} is already face up: choose a face-down card"
+    if view.cards[position] == EMPTY:
+        return position, f"{square} is empty (its card has left the game): choose a face-down card"
+    return position, None
 
 
 def _forget_all_but(view: PlayerView, positions: set[int | None]) -> PlayerView:
@@ -182,18 +234,44 @@ def _forget_all_but(view: PlayerView, positions: set[int | None]) -> PlayerView:
 # --- the parser ------------------------------------------------------------------------
 
 
+def _at_least(low: int):
+    """An argparse type: an int >= ``low``, refused with a message naming the value."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an int >= {low}, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"expected an int >= {low}, got {value}")
+        return value
+    return parse
+
+
+def _delay(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds >= 0, got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     defaults = EnvConfig()
     parser = argparse.ArgumentParser(prog="goldrush", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
 
-    def game_options(sub: argparse.ArgumentParser) -> None:
+    def game_options(sub: argparse.ArgumentParser, seed_help: str, seed: int | None = None) -> None:
         sub.add_argument("--memory", default=defaults.memory, choices=["perfect", "human"],
                          help="every seat's memory model, the person's board included (default: %(default)s)")
-        sub.add_argument("--max-turns", type=int, default=defaults.max_turns,
+        sub.add_argument("--max-turns", type=_at_least(1), default=defaults.max_turns,
                          help="turn limit; the game is then truncated (default: %(default)s)")
-        sub.add_argument("--seed", type=int, default=0, help="seeds the deal and the agents (default: %(default)s)")
+        sub.add_argument("--seed", type=_at_least(0), default=seed, help=seed_help)
+
+    fresh_seed = ("seeds the deal and the agents: the same seed, the same game (default: a fresh deal each time, "
+                  "its seed printed)")
 
     agents_help = (f"agent names ({', '.join(AGENTS)}), 'ppo' (the shipped trained model), model files "
                    "(.npz, .zip) or package.module:Class paths, comma-separated")
@@ -205,33 +283,35 @@ def build_parser() -> argparse.ArgumentParser:
                       help="perfect: the board shows every card you have seen; real: only the cards "
                            "flipped since your last turn")
     play.add_argument("--save", help="save the game record (JSON) to this file")
-    game_options(play)
+    game_options(play, fresh_seed)
     play.set_defaults(run=cmd_play)
 
     watch = commands.add_parser("watch", help="print a game between agents, flip by flip")
     watch.add_argument("--agents", required=True, help=f"one per seat: {agents_help}")
-    watch.add_argument("--delay", type=float, default=0.0, help="seconds between flips")
+    watch.add_argument("--delay", type=_delay, default=0.0, help="seconds between flips")
     watch.add_argument("--save", help="save the game record (JSON) to this file")
-    game_options(watch)
+    game_options(watch, fresh_seed)
     watch.set_defaults(run=cmd_watch)
 
     replay = commands.add_parser("replay", help="replay a saved game record, checking every outcome")
     replay.add_argument("file")
-    replay.add_argument("--delay", type=float, default=0.0, help="seconds between flips")
+    replay.add_argument("--delay", type=_delay, default=0.0, help="seconds between flips")
     replay.set_defaults(run=cmd_replay)
 
     tournament = commands.add_parser("tournament", help="rank agents over many seeded games")
     tournament.add_argument("--agents", required=True, help=agents_help)
     tournament.add_argument("--players", type=int, default=2, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1))
-    tournament.add_argument("--games", type=int, default=200, help="games per pairing (default: %(default)s)")
-    tournament.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    tournament.add_argument("--games", type=_at_least(1), default=200,
+                            help="games per pairing (default: %(default)s)")
+    tournament.add_argument("--workers", type=_at_least(1), default=None, help="processes (default: all cores)")
     tournament.add_argument("--match", action="store_true", help="also score blocks of n games as matches (D6)")
     tournament.add_argument("--out", help="folder for results.json, standings.csv, games.csv and chart.png")
     tournament.add_argument("--no-progress", action="store_true", help="no progress bar")
     tournament.add_argument("--batched", action="store_true",
                             help="play all games at once on the batched engine (same deals; fast for random, "
                                  "greedy and trained models; perfect memory only)")
-    game_options(tournament)
+    game_options(tournament, "seeds the deals and the agents (default: %(default)s, so that a tournament "
+                             "gives the same results every time it is run)", seed=0)
     tournament.set_defaults(run=cmd_tournament)
     return parser
 
@@ -246,6 +326,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (goldrush watch ... | head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so that the exit's flush cannot fail
+        return 1
 
 
 if __name__ == "__main__":

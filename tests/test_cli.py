@@ -1,10 +1,14 @@
 """The goldrush command line, driven end to end as a user would."""
 
+import io
 import json
+import re
 import subprocess
 import sys
 
 import pytest
+
+from goldrush_agents.cli import build_parser, main
 
 
 def goldrush(*args, stdin=""):
@@ -23,9 +27,10 @@ def test_watch_saves_a_game_that_replays_exactly(tmp_path):
     watched = goldrush("watch", "--agents", "greedy,expert,random", "--seed", "5", "--save", str(record))
     assert watched.returncode == 0, watched.stderr
     assert "seat 0 greedy, seat 1 expert, seat 2 random" in watched.stdout
+    assert "seed" not in watched.stdout  # a seed given is not repeated back
     replayed = goldrush("replay", str(record))
     assert replayed.returncode == 0, replayed.stderr
-    assert replayed.stdout.splitlines()[1:] == watched.stdout.splitlines()[1:-1]  # the same game, flip by flip
+    assert replayed.stdout.splitlines() == watched.stdout.splitlines()[:-1]  # the same game, flip by flip
     data = json.loads(record.read_text())
     assert data["players"] == ["greedy", "expert", "random"] and len(data["events"]) == len(data["flips"])
 
@@ -46,8 +51,8 @@ def test_play_reprompts_on_bad_input_and_quits_cleanly():
     result = goldrush("play", "--opponents", "greedy", "--seed", "1", stdin="zz\nc4\nc4\nd4\n\nq\n")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "square 'zz' is not a column a-h followed by a row 1-8" in out
-    assert "position 26 is already face up" in out
+    assert "zz is not a square: columns a-h, rows 1-8" in out
+    assert "c4 is already face up: choose a face-down card" in out and "position" not in out
     assert "you (seat 0) flips" in out and "greedy (seat 1) flips" in out
     assert out.rstrip().endswith("bye")
 
@@ -67,7 +72,9 @@ def test_bad_arguments_give_clear_errors():
     result = goldrush("watch", "--agents", "greedy")
     assert result.returncode == 2 and "--agents needs 2 to 5 names" in result.stderr
     result = goldrush("play", "--players", "3", "--opponents", "greedy,expert,random")
-    assert result.returncode == 2 and "--opponents needs 1 or 2 names" in result.stderr
+    assert result.returncode == 2
+    assert ("--opponents needs one name for both opponents of a 3-player game, or 2 names (one per opponent), "
+            "got 3: ['greedy', 'expert', 'random']") in result.stderr
     result = goldrush("tournament", "--agents", "greedy,wizard", "--games", "2")
     assert result.returncode == 2 and "unknown agent 'wizard'" in result.stderr
     result = goldrush("tournament", "--agents", "greedy,ismcts[iterations=-1]", "--games", "2")
@@ -107,3 +114,117 @@ def test_play_against_the_shipped_model_and_watch_it():
     assert "ppo (seat 1) flips" in result.stdout
     watched = goldrush("watch", "--agents", "ppo,expert", "--seed", "3")
     assert watched.returncode == 0 and "seat 0 ppo, seat 1 expert" in watched.stdout
+
+
+# --- the rough edges a new user meets, mostly checked in-process (fast) --------------------------------------------
+
+
+def run(*argv):
+    """Run a command in-process, as ``goldrush`` would; its stdout as a string."""
+    args = build_parser().parse_args(list(argv))
+    out = io.StringIO()
+    assert args.run(args, out=out) == 0
+    return out.getvalue()
+
+
+def printed_seed(text):
+    match = re.match(r"seed (\d+): replay this deal with --seed (\d+)\n", text)
+    assert match and match[1] == match[2], text[:200]
+    return int(match[1])
+
+
+def test_watch_without_a_seed_deals_afresh_and_prints_a_seed_that_replays_it(tmp_path):
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    one = run("watch", "--agents", "greedy,random", "--save", str(first))
+    two = run("watch", "--agents", "greedy,random", "--save", str(second))
+    seed_one, seed_two = printed_seed(one), printed_seed(two)
+    assert seed_one != seed_two
+    deal_one, deal_two = json.loads(first.read_text()), json.loads(second.read_text())
+    assert deal_one["layout"] != deal_two["layout"]
+    assert (deal_one["seed"], deal_two["seed"]) == (seed_one, seed_two)  # the record keeps the seed too
+    again = run("watch", "--agents", "greedy,random", "--seed", str(seed_one))
+    assert again.splitlines() == one.splitlines()[1:-1]  # the same game, less the seed and the 'saved' lines
+
+
+def test_tournament_keeps_a_fixed_default_seed(capsys):
+    assert build_parser().parse_args(["tournament", "--agents", "greedy,random"]).seed == 0
+    assert build_parser().parse_args(["watch", "--agents", "greedy,random"]).seed is None
+    assert build_parser().parse_args(["play"]).seed is None
+    with pytest.raises(SystemExit):
+        main(["tournament", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "(default: 0, so that a tournament gives the same results every time it is run)" in help_text
+
+
+def test_watch_prints_who_owns_each_colour_once():
+    out = run("watch", "--agents", "greedy,random,random", "--seed", "2")
+    assert out.splitlines()[1] == "miners  seat 0: colour 0; seat 1: colour 1; seat 2: colour 2; unowned: 3+4"
+    assert out.count("miners  ") == 1
+
+
+SECONDS = "argument --delay: expected a number of seconds >= 0, got"
+
+
+@pytest.mark.parametrize("argv, complaint", [
+    (["watch", "--agents", "greedy,random", "--delay", "-1"], f"{SECONDS} '-1'"),
+    (["watch", "--agents", "greedy,random", "--delay", "nan"], f"{SECONDS} 'nan'"),
+    (["replay", "game.json", "--delay", "-0.5"], f"{SECONDS} '-0.5'"),
+    (["tournament", "--agents", "greedy,random", "--games", "0"], "argument --games: expected an int >= 1, got 0"),
+    (["tournament", "--agents", "greedy,random", "--games", "-3"], "argument --games: expected an int >= 1, got -3"),
+    (["tournament", "--agents", "greedy,random", "--workers", "0"], "argument --workers: expected an int >= 1, got 0"),
+    (["watch", "--agents", "greedy,random", "--max-turns", "0"], "argument --max-turns: expected an int >= 1, got 0"),
+    (["play", "--max-turns", "-5"], "argument --max-turns: expected an int >= 1, got -5"),
+    (["play", "--max-turns", "ten"], "argument --max-turns: expected an int >= 1, got 'ten'"),
+    (["watch", "--agents", "greedy,random", "--seed", "-1"], "argument --seed: expected an int >= 0, got -1"),
+])
+def test_bad_numbers_are_refused_when_the_options_are_read(argv, complaint, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    assert f"goldrush {argv[0]}: error: {complaint}\n" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, complaint", [
+    (["play", "--seat", "2"], "--seat must be a seat from 0 to 1, got 2"),
+    (["play", "--players", "3", "--seat", "-1"], "--seat must be a seat from 0 to 2, got -1"),
+    (["play", "--players", "2", "--opponents", "greedy,expert"],
+     "--opponents needs one name for the opponent of a 2-player game, got 2: ['greedy', 'expert']"),
+    (["play", "--players", "5", "--opponents", "greedy,expert"],
+     "--opponents needs one name for all 4 opponents of a 5-player game, or 4 names (one per opponent), "
+     "got 2: ['greedy', 'expert']"),
+])
+def test_play_refuses_bad_seats_and_opponents_in_one_line(argv, complaint, capsys):
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"goldrush play: {complaint}\n"
+
+
+def test_a_negative_delay_gives_no_traceback():
+    result = goldrush("watch", "--agents", "greedy,random", "--delay", "-1")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.splitlines()[-1] == ("goldrush watch: error: argument --delay: "
+                                              "expected a number of seconds >= 0, got '-1'")
+
+
+@pytest.mark.parametrize("suffix, complaint", [(".zip", "is not a MaskablePPO checkpoint"),
+                                               (".npz", "is not a .npz model")])
+def test_a_corrupt_model_file_gives_one_clean_line(tmp_path, suffix, complaint):
+    bad = tmp_path / f"bad{suffix}"
+    bad.write_bytes(b"these are not the weights you are looking for" * 20)
+    result = goldrush("watch", "--agents", f"{bad},greedy", "--seed", "1")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"goldrush watch: {str(bad)!r} {complaint}")
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+
+
+def test_module_demo_says_what_it_is_and_ends_once(capsys):
+    from goldrush_env.__main__ import main as demo
+
+    assert demo(["--players", "3", "--seed", "0"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("A game of Gold between 3 seats that flip at random")
+    assert "seed 0" in out.splitlines()[0]
+    assert out.count("game over after") == 1
+    assert out.rstrip().splitlines()[-1].startswith("gold cards (")
+    with pytest.raises(SystemExit) as stop:
+        demo(["--seed", "-1"])
+    assert stop.value.code == 2 and "argument --seed: expected an int >= 0, got -1" in capsys.readouterr().err
