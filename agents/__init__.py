@@ -36,8 +36,9 @@ yet above it; see the README ladder)."""
 
 
 def split_entrants(text: str) -> list[str]:
-    """The entrants in a comma-separated list, blanks dropped; a comma inside brackets belongs to its entrant's
-    options (``"ismcts[iterations=500,horizon=2],expert"`` is two entrants)."""
+    """The entrants in a comma-separated list; a comma inside brackets belongs to its entrant's options
+    (``"ismcts[iterations=500,horizon=2],expert"`` is two entrants). An empty text is no entrant; an empty name
+    in a list (``"greedy,,expert"``) is refused, since it is more likely a typo than a wish for fewer seats."""
     entrants, depth, start = [], 0, 0
     for i, char in enumerate(text + ","):
         if char == "[":
@@ -47,7 +48,11 @@ def split_entrants(text: str) -> list[str]:
         elif char == "," and depth == 0:
             entrants.append(text[start:i].strip())
             start = i + 1
-    return [entrant for entrant in entrants if entrant]
+    if not text.strip():
+        return []
+    if not all(entrants):
+        raise GoldRushError(f"empty name in the list {text!r}: names are separated by single commas")
+    return entrants
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:

@@ -236,6 +236,8 @@ def run_tournament(entrants: Sequence[str], num_players: int = 2, games: int = 2
     game still recorded and replayable, much faster for ``random``,
     ``greedy`` and trained models; perfect memory only.
     """
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise GoldRushError(f"workers must be None (all cores) or an int >= 1, got {workers!r}")
     for name in dict.fromkeys(entrants):
         make_agent(name)  # refuse an unknown entrant before starting any work
     fixtures = schedule(entrants, num_players, games, seed)

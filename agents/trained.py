@@ -50,9 +50,11 @@ class GoldNetNumpy:
         self.layers = {layer: (np.asarray(weights[f"{layer}.weight"], np.float32).T.copy(),
                                np.asarray(weights[f"{layer}.bias"], np.float32))
                        for layer in _WEIGHTS}
-        if self.layers["globals"][0].shape[0] != GLOBALS:
-            raise GoldRushError(f"model expects {self.layers['globals'][0].shape[0]} game-wide features, "
-                                f"this version of the environment has {GLOBALS}")
+        context = self.layers["globals"][0].shape[1]
+        if self.layers["globals"][0].shape[0] != GLOBALS or self.layers["cell1"][0].shape[0] != PLANES + context:
+            raise GoldRushError(f"model expects {self.layers['globals'][0].shape[0]} game-wide features and "
+                                f"{self.layers['cell1'][0].shape[0] - context} planes a position; this version of "
+                                f"the observation has {GLOBALS} and {PLANES}")
 
     def _dense(self, name: str, x: np.ndarray) -> np.ndarray:
         weight, bias = self.layers[name]
@@ -166,7 +168,10 @@ class TrainedPolicy(SeededPolicy):
             raise GoldRushError(f"choose must be None or one of {list(CHOICES)}, got {choose!r}")
         self.path = Path(path)
         weights = load_weights(self.path)
-        self.net = GoldNetNumpy(weights)
+        try:
+            self.net = GoldNetNumpy(weights)
+        except GoldRushError as error:
+            raise GoldRushError(f"{str(self.path)!r} cannot be played: {error}") from None
         self.deterministic = bool(deterministic)
         self.choose = str(weights.get("config.choose", "position")) if choose is None else choose
         if self.choose not in CHOICES:

@@ -1,6 +1,7 @@
 """Scripted agents: legal moves always, the right move where it is unambiguous, and the protocol."""
 
 import functools
+import re
 
 import numpy as np
 import pytest
@@ -152,9 +153,15 @@ def test_bad_options_are_refused_by_name(spec, message):
 
 
 def test_entrant_lists_split_outside_brackets():
-    assert split_entrants("ismcts[iterations=500,horizon=2], expert,,greedy") == [
+    assert split_entrants("ismcts[iterations=500,horizon=2], expert,greedy") == [
         "ismcts[iterations=500,horizon=2]", "expert", "greedy"]
     assert split_entrants("") == [] and split_entrants("a/b,c[x=1,y=2]/d") == ["a/b", "c[x=1,y=2]/d"]
+
+
+@pytest.mark.parametrize("text", ["greedy,,expert", "greedy,", ",greedy", "greedy, ,expert"])
+def test_an_empty_name_in_a_list_is_refused(text):
+    with pytest.raises(GoldRushError, match=f"empty name in the list {re.escape(repr(text))}"):
+        split_entrants(text)
 
 
 def test_play_game_names_the_agent_that_flips_illegally():

@@ -38,6 +38,8 @@ def test_schedule_refuses_bad_input():
         schedule(["greedy", "random"], 2, 0, 0)
     with pytest.raises(GoldRushError, match="unknown agent 'nobody'"):
         run_tournament(["greedy", "nobody"], games=2)
+    with pytest.raises(GoldRushError, match="workers must be None \\(all cores\\) or an int >= 1, got 0"):
+        run_tournament(["greedy", "random"], games=2, workers=0)
 
 
 def test_tournament_is_reproducible_and_independent_of_the_worker_count():
