@@ -1,0 +1,142 @@
+"""What the training scripts share as commands: a mistake is one line, a rerun gets a new folder.
+
+:func:`command` makes a script's ``main(argv)`` behave as the ``goldrush`` CLI
+does: a missing optional dependency names the extra to install, and a
+:class:`~goldrush_env.errors.GoldRushError` (a bad value, a missing file) is
+printed as one line, ``python -m goldrush_train.X: <message>``, on stderr,
+with exit status 2 and no traceback; :func:`check_agent` makes every agent
+named by an option before any work starts. The scripts' functions (``train``,
+``run``, ``evaluate``, ``curve``...) still raise, for code that calls them.
+
+:func:`new_run_dir` names the fresh folder of a run given no ``--run-dir``,
+so that running a command twice never needs a folder deleted by hand.
+:class:`Ticker` prints a progress line every few seconds of a long loop.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from goldrush_agents import make_agent, split_entrants
+from goldrush_env.errors import GoldRushError
+
+TRAIN_EXTRA = ("tyro", "torch", "stable_baselines3", "sb3_contrib", "matplotlib", "tensorboard")
+"""The modules of the ``train`` extra (pyproject.toml), as imported."""
+
+
+def fail(message: str, status: int = 2) -> None:
+    """Print ``message`` on stderr as one line and exit with ``status``."""
+    print(message, file=sys.stderr, flush=True)
+    raise SystemExit(status)
+
+
+def missing_modules(modules: Sequence[str]) -> list[str]:
+    """Those of ``modules`` that cannot be imported (found without importing them)."""
+    missing = []
+    for name in modules:
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):  # a parent package missing, or a module blocked in sys.modules
+            found = False
+        if not found:
+            missing.append(name)
+    return missing
+
+
+def command(name: str, needs: Sequence[str] = ()) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Make ``main(argv)`` the command ``python -m name``: first check that the modules in ``needs`` (of the
+    ``train`` extra) are installed, then run it; a :class:`GoldRushError` becomes one line on stderr and exit
+    status 2, Ctrl-C exit status 130."""
+    def decorate(main: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(main)
+        def run(argv: Sequence[str] | None = None) -> Any:
+            missing = missing_modules(needs)
+            if missing:
+                fail(f"{name} needs the 'train' extra: pip install \"goldrush-env[train]\" "
+                     f"(missing: {', '.join(missing)})")
+            try:
+                return main(argv)
+            except GoldRushError as error:
+                fail(f"python -m {name}: {error}")
+            except KeyboardInterrupt:
+                fail(f"python -m {name}: interrupted", status=130)
+            except BrokenPipeError:  # e.g. --help | head: the reader left, nothing to report
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                raise SystemExit(1) from None
+
+        return run
+
+    return decorate
+
+
+def check_agent(option: str, spec: str) -> None:
+    """Make the agent ``spec`` once, here: a misspelt one is refused now, by the option that named it, and not in
+    a worker process minutes later."""
+    try:
+        make_agent(spec, seed=0)
+    except GoldRushError as error:
+        raise GoldRushError(f"{option}: {error}") from None
+
+
+def check_agents(option: str, text: str) -> list[str]:
+    """The agents ``text`` names (comma-separated, at least one), each checked by :func:`check_agent`."""
+    try:
+        names = split_entrants(text)
+    except GoldRushError as error:
+        raise GoldRushError(f"{option}: {error}") from None
+    if not names:
+        raise GoldRushError(f"{option} needs at least one agent name, got {text!r}")
+    for name in names:
+        check_agent(option, name)
+    return names
+
+
+def new_run_dir(prefix: str | Path) -> Path:
+    """A folder name no run has taken yet: ``PREFIX-YYYYmmdd-HHMMSS`` (local time), with ``-2``, ``-3``, ...
+    added when that one exists. The folder is not created."""
+    base = f"{prefix}-{time.strftime('%Y%m%d-%H%M%S')}"
+    path, count = Path(base), 1
+    while path.exists():
+        count += 1
+        path = Path(f"{base}-{count}")
+    return path
+
+
+def refuse_used_folder(run_dir: Path, option: str = "--run-dir", resumable: bool = False) -> None:
+    """Refuse (by name) a run folder that is a file, or a folder that already holds something."""
+    if run_dir.exists() and not run_dir.is_dir():
+        raise GoldRushError(f"{option} {str(run_dir)!r} is a file, not a folder: choose another {option}")
+    if run_dir.is_dir() and any(run_dir.iterdir()):
+        hint = f"continue it with --resume {run_dir}, or " if resumable else ""
+        raise GoldRushError(f"{option} {str(run_dir)!r} is not empty: {hint}choose another {option} "
+                            f"(or leave it out for a new folder)")
+
+
+def minutes(seconds: float) -> str:
+    """A duration for a person: ``42 s``, ``3.5 min``, ``1.2 h``."""
+    if seconds < 100:
+        return f"{seconds:.0f} s"
+    if seconds < 6000:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+class Ticker:
+    """Prints ``label: DONE/TOTAL UNIT, TIME`` at most every ``every`` seconds while a loop runs, and once at
+    the end, so a long step is never silent and a short one prints one line."""
+
+    def __init__(self, label: str, total: int, unit: str = "games", every: float = 10.0) -> None:
+        self.label, self.total, self.unit, self.every = label, total, unit, every
+        self.start = self.last = time.perf_counter()
+
+    def update(self, done: int) -> None:
+        now = time.perf_counter()
+        if done >= self.total or now - self.last >= self.every:
+            self.last = now
+            print(f"{self.label}: {done:,}/{self.total:,} {self.unit}, {minutes(now - self.start)}", flush=True)
