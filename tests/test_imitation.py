@@ -200,6 +200,6 @@ def test_the_command_records_the_student_and_refuses_an_unknown_agent(tmp_path, 
             main(["--student", "random", flag, bad, "--out", str(tmp_path / "x.npz")])
         assert f"unknown agent {bad.split(',')[-1]!r}" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        main(["--student", "random", "--opponents", ",", "--out", str(tmp_path / "x.npz")])
-    assert "--opponents names no agent: ','" in capsys.readouterr().err
+        main(["--student", "random", "--opponents", "", "--out", str(tmp_path / "x.npz")])
+    assert "--opponents needs at least one agent name, got ''" in capsys.readouterr().err
     assert not (tmp_path / "x.npz").exists()

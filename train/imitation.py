@@ -36,16 +36,18 @@ import json
 import multiprocessing
 import os
 import time
+import zipfile
 from pathlib import Path
 from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from goldrush_agents import make_agent, split_entrants
+from goldrush_agents import make_agent
 from goldrush_env.aec import raw_env
 from goldrush_env.cards import NUM_POSITIONS
 from goldrush_env.errors import GoldRushError
 from goldrush_env.encoder import OBSERVATION_SIZE
+from goldrush_train.cli import Ticker, check_agent, check_agents, command
 
 
 FIELDS = ("observations", "masks", "actions", "targets", "returns")
@@ -121,7 +123,7 @@ def _relative(scores: tuple[int, ...], seat: int) -> float:
 
 
 def collect(games: int, num_players: int = 2, teacher: str = "expert", seed: int = 0, workers: int | None = None,
-            student: str | None = None, opponents: Sequence[str] = ("greedy", "expert"),
+            student: str | None = None, opponents: Sequence[str] = ("greedy", "expert"), progress: str | None = None,
             **config: Any) -> dict[str, np.ndarray]:
     """Decisions of ``games`` seeded games: the arrays named in :data:`FIELDS`, and ``visits``, the teacher's
     share of visits per position (for a teacher without a ``decide`` method, its flip, as in ``targets``).
@@ -132,6 +134,9 @@ def collect(games: int, num_players: int = 2, teacher: str = "expert", seed: int
     are recorded, each labelled with the move ``teacher`` would make there; the game goes on with the
     student's flip (DAgger: the teacher's moves on the states the student's own play leads to). The returns
     are then those of the student's play.
+
+    With ``progress`` (a label), a line ``LABEL: DONE/GAMES games, TIME`` is printed every ten seconds or so,
+    and at the end.
     """
     if student is not None and not opponents:
         raise GoldRushError("collect with a student needs at least one opponent")
@@ -143,11 +148,17 @@ def collect(games: int, num_players: int = 2, teacher: str = "expert", seed: int
                                opponent=opponents[game % len(opponents)])
         jobs.append(job)
     workers = workers or os.cpu_count() or 1
+    ticker = Ticker(progress, games) if progress else None
+    parts = []
     if workers == 1:
-        parts = [_play(job) for job in jobs]
+        for job in jobs:
+            parts.append(_play(job))
+            ticker and ticker.update(len(parts))
     else:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            parts = pool.map(_play, jobs, chunksize=max(1, games // (workers * 8)))
+            for part in pool.imap(_play, jobs, chunksize=max(1, games // (workers * 8))):
+                parts.append(part)
+                ticker and ticker.update(len(parts))
     data = {key: np.concatenate([part[i] for part in parts]) for i, key in enumerate(FIELDS + ("visits",))}
     assert data["observations"].shape[1] == OBSERVATION_SIZE and data["masks"].shape[1] == NUM_POSITIONS
     return data
@@ -164,7 +175,13 @@ def save(data: dict[str, np.ndarray], path: str | Path, **about: Any) -> Path:
     """Write a data set to ``path`` (.npz), with ``about`` (teacher, games, seed...) kept beside the arrays."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, **data, about=np.array(json.dumps(about)))
+    partial = path.with_name(path.name + ".partial")  # an interrupted save leaves no half file at ``path``
+    try:
+        with open(partial, "wb") as handle:
+            np.savez_compressed(handle, **data, about=np.array(json.dumps(about)))
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
     return path
 
 
@@ -181,7 +198,16 @@ def load(*paths: str | Path, num_players: int | None = None, target: str = "move
         raise GoldRushError(f"target must be one of {list(TARGETS)}, got {target!r}")
     parts = []
     for path in paths:
-        with np.load(path) as stored:
+        if not Path(path).is_file():
+            raise GoldRushError(f"no data file at {str(path)!r} (write one with python -m goldrush_train.imitation)")
+        try:
+            stored = np.load(path)
+        except (OSError, ValueError, zipfile.BadZipFile):
+            stored = None
+        if not isinstance(stored, np.lib.npyio.NpzFile):
+            raise GoldRushError(f"{str(path)!r} is not a data file of python -m goldrush_train.imitation: "
+                                "it is not a .npz archive")
+        with stored:
             missing = [key for key in FIELDS if key not in stored]
             if missing:
                 raise GoldRushError(f"{path} is not an imitation data set: it lacks {missing}")
@@ -306,6 +332,7 @@ def same_move(observations: np.ndarray, chosen: np.ndarray, moves: np.ndarray) -
     return hits
 
 
+@command("goldrush_train.imitation")
 def main(argv: Sequence[str] | None = None) -> Path:
     parser = argparse.ArgumentParser(prog="python -m goldrush_train.imitation",
                                      description="Collect a teacher's decisions for the warm start of goldrush_train.ppo.")
@@ -324,22 +351,24 @@ def main(argv: Sequence[str] | None = None) -> Path:
     parser.add_argument("--out", required=True, help="the .npz file to write")
     args = parser.parse_args(argv)
     if args.games < 1:
-        parser.error(f"--games must be >= 1, got {args.games}")
+        raise GoldRushError(f"--games must be >= 1, got {args.games}")
     if not 2 <= args.num_players <= 5:
-        parser.error(f"--num-players must be 2 to 5, got {args.num_players}")
+        raise GoldRushError(f"--num-players must be 2 to 5, got {args.num_players}")
     if args.workers is not None and args.workers < 1:
-        parser.error(f"--workers must be >= 1, got {args.workers}")
-    opponents = split_entrants(args.opponents)
-    if args.student is not None and not opponents:
-        parser.error(f"--opponents names no agent: {args.opponents!r}")
-    for spec in [args.teacher, *([args.student, *opponents] if args.student is not None else [])]:
-        try:  # a misspelt agent fails here, not in a worker after minutes of search
-            make_agent(spec, seed=0)
-        except GoldRushError as error:
-            parser.error(str(error))
+        raise GoldRushError(f"--workers must be >= 1, got {args.workers}")
+    if Path(args.out).is_dir():
+        raise GoldRushError(f"--out {args.out!r} is a folder: name the .npz file to write")
+    # A misspelt agent fails here, not in a worker after minutes of search.
+    check_agent("--teacher", args.teacher)
+    opponents: list[str] = []
+    if args.student is not None:
+        check_agent("--student", args.student)
+        opponents = check_agents("--opponents", args.opponents)
     start = time.perf_counter()
+    print(f"collecting {args.games} games of {args.teacher}...", flush=True)
     data = collect(args.games, num_players=args.num_players, teacher=args.teacher, seed=args.seed,
-                   workers=args.workers, student=args.student, opponents=opponents, memory=args.memory)
+                   workers=args.workers, student=args.student, opponents=opponents, memory=args.memory,
+                   progress="collect")
     about = {} if args.student is None else {"student": args.student, "opponents": opponents,
                                               "student_sha256": file_digest(args.student)}
     path = save(data, args.out, teacher=args.teacher, games=args.games, num_players=args.num_players,
