@@ -15,12 +15,18 @@ import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal, Sequence
-
-import tyro
+from typing import Annotated, Any, Callable, Literal, Sequence
 
 from goldrush_agents import split_entrants
 from goldrush_agents.tournament import run_tournament
+from goldrush_env.cards import MAX_PLAYERS, MIN_PLAYERS
+from goldrush_env.errors import GoldRushError
+from goldrush_train.cli import check_agent, check_agents, command
+
+try:  # the Args annotations name it; main() says which extra to install when it is missing
+    import tyro
+except ModuleNotFoundError:
+    tyro = None
 
 
 @dataclass
@@ -38,8 +44,10 @@ class Row:
 
 
 def evaluate(model: str, opponents: Sequence[str], num_players: int = 2, games: int = 200, seed: int = 0,
-             workers: int | None = None, progress: bool = False, **config: Any) -> list[Row]:
-    """Play ``model`` against each of ``opponents`` (``games`` games each) and return one :class:`Row` per opponent."""
+             workers: int | None = None, progress: bool = False, on_row: Callable[[Row], None] | None = None,
+             **config: Any) -> list[Row]:
+    """Play ``model`` against each of ``opponents`` (``games`` games each) and return one :class:`Row` per opponent
+    (also given to ``on_row``, if given, as soon as it is played)."""
     rows = []
     for index, opponent in enumerate(opponents):
         result = run_tournament([model, opponent], num_players=num_players, games=games, seed=seed + index,
@@ -49,6 +57,8 @@ def evaluate(model: str, opponents: Sequence[str], num_players: int = 2, games: 
         low, high = pairing.interval
         rows.append(Row(opponent, pairing.games, pairing.win_share, low, high, 1 / num_players,
                         mine.score / mine.games, theirs.score / theirs.games))
+        if on_row is not None:
+            on_row(rows[-1])
     return rows
 
 
@@ -64,6 +74,9 @@ def table(rows: Sequence[Row]) -> str:
 
 @dataclass
 class Args:
+    """Evaluate a model (or any entrant) against scripted players, seats and start player rotated: its win share
+    with a 95% interval against the fair share, and the mean points of each side."""
+
     model: Annotated[str, tyro.conf.Positional, tyro.conf.arg(metavar="MODEL")]
     """The entrant to evaluate: a model file (.npz or MaskablePPO .zip), 'ppo' (the shipped model) or an agent name."""
     agents: str = "random,greedy,expert"
@@ -82,15 +95,35 @@ class Args:
     """Also write the rows to this JSON file."""
 
 
+    def check(self) -> None:
+        """Refuse values that cannot work, naming them, before any game is played."""
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise GoldRushError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {self.players}")
+        if self.games < 1:
+            raise GoldRushError(f"--games must be an int >= 1, got {self.games}")
+        if self.workers is not None and self.workers < 1:
+            raise GoldRushError(f"--workers must be an int >= 1 (leave it out for every core), got {self.workers}")
+        check_agent("MODEL", self.model)
+        opponents = check_agents("--agents", self.agents)
+        if self.model in opponents:
+            raise GoldRushError(f"--agents names the model itself, {self.model!r}: it needs other opponents")
+        if self.out is not None and Path(self.out).is_dir():
+            raise GoldRushError(f"--out {self.out!r} is a folder: name the JSON file to write")
+
+
+@command("goldrush_train.evaluate", needs=("tyro",))
 def main(argv: Sequence[str] | None = None) -> list[Row]:
-    args = tyro.cli(Args, args=argv)
+    args = tyro.cli(Args, args=argv, prog="python -m goldrush_train.evaluate")
+    args.check()
     start = time.perf_counter()
     rows = evaluate(args.model, split_entrants(args.agents), num_players=args.players,
                     games=args.games, seed=args.seed, workers=args.workers, progress=True, memory=args.memory)
     print(table(rows))
     print(f"({args.players} players, {args.memory} memory, seed {args.seed}, {time.perf_counter() - start:.0f} s)")
     if args.out:
-        Path(args.out).write_text(json.dumps({"args": asdict(args), "rows": [asdict(r) for r in rows]}, indent=2))
+        out = Path(args.out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps({"args": asdict(args), "rows": [asdict(r) for r in rows]}, indent=2))
     return rows
 
 
