@@ -20,6 +20,7 @@ import time
 from typing import Any, Sequence
 
 from goldrush_env.errors import GoldRushError
+from goldrush_train.cli import command
 
 
 def curve(fit: Sequence[str], holdout: Sequence[str], epochs: int = 48, every: int = 4, width: int = 64,
@@ -38,8 +39,13 @@ def curve(fit: Sequence[str], holdout: Sequence[str], epochs: int = 48, every: i
     overlap = sorted(set(fit) & set(holdout))
     if overlap:
         raise GoldRushError(f"a file cannot be both fitted and held out: {overlap}")
-    fitted = load(*fit, num_players=num_players, target=target)
-    kept = load(*holdout, num_players=num_players, target=target)
+    data = {}
+    for option, paths in (("--fit", fit), ("--holdout", holdout)):
+        try:
+            data[option] = load(*paths, num_players=num_players, target=target)
+        except GoldRushError as error:
+            raise GoldRushError(f"{option}: {error}") from None
+    fitted, kept = data["--fit"], data["--holdout"]
     torch.manual_seed(seed)
     net = GoldNet(width=width, context=context)
     rows: list[dict[str, Any]] = []
@@ -62,6 +68,7 @@ def curve(fit: Sequence[str], holdout: Sequence[str], epochs: int = 48, every: i
     return rows
 
 
+@command("goldrush_train.holdout", needs=("torch", "stable_baselines3", "sb3_contrib"))
 def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     parser = argparse.ArgumentParser(prog="python -m goldrush_train.holdout",
                                      description="Fit the network to some decision files, score it on others.")
@@ -78,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--threads", type=int, default=0, help="torch threads (default: 0, torch's choice)")
     args = parser.parse_args(argv)
     if args.threads < 0:
-        parser.error(f"--threads must be >= 0, got {args.threads}")
+        raise GoldRushError(f"--threads must be >= 0 (0: torch's choice), got {args.threads}")
     if args.threads:
         import torch
 
