@@ -8,12 +8,13 @@ import pytest
 
 pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
+tyro = pytest.importorskip("tyro")
 
 from goldrush_agents.trained import TrainedPolicy  # noqa: E402
 from goldrush_env.errors import GoldRushError  # noqa: E402
 from goldrush_train.imitation import collect, load, save  # noqa: E402
 from goldrush_train.ppo import main as ppo_main  # noqa: E402
-from goldrush_train.recipe import main  # noqa: E402
+from goldrush_train.recipe import Recipe, main, run  # noqa: E402
 
 TEACHER = "ismcts[iterations=10]"
 TINY = ["--teacher", TEACHER, "--search-seeds", "2", "--search-games", "1", "--expert-games", "2",
@@ -78,8 +79,10 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
     assert search["source"] == f"{path}, {extra}" and search["decisions"] == len(load(path, extra)["actions"])
 
     # A data file that holds other games is refused by name, before anything is trained.
-    with pytest.raises(GoldRushError, match=r"ismcts-2\.npz holds other games than this recipe needs"):
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
         main(["--run-dir", str(tmp_path / "c"), "--data-dir", str(data)] + TINY + ["--search-games", "3"])
+    assert "ismcts-2.npz holds other games than this recipe needs" in capsys.readouterr().err
     assert not (tmp_path / "c").exists()
 
 
@@ -92,21 +95,25 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
     (["--teacher", "ismcts[iterations=10"], "cannot read agent 'ismcts\\[iterations=10'"),
     (["--teacher", "mcts"], "unknown agent 'mcts'"),
     (["--dagger-seeds", "4", "4"], r"--dagger-seeds repeats a seed: \[4, 4\]"),
-    (["--dagger-seeds", "4", "--dagger-opponents", ","], "--dagger-opponents names no agent: ','"),
+    (["--dagger-seeds", "4", "--dagger-opponents", ""], "--dagger-opponents needs at least one agent name, got ''"),
+    (["--dagger-seeds", "4", "--dagger-opponents", ","], "--dagger-opponents: empty name in the list ','"),
+    (["--agents", "random,wizard"], "--agents: unknown agent 'wizard'"),
     (["--dagger-seeds", "4", "--dagger-opponents", "greedy,nobody"], "unknown agent 'nobody'"),
     (["--dagger-games", "0"], "--dagger-games must be an int >= 1, got 0"),
     (["--extra-data", "nowhere.npz"], r"--extra-data 'nowhere\.npz' is not a file"),
 ])
 def test_bad_arguments_are_refused(tmp_path, bad, message):
     with pytest.raises(GoldRushError, match=message):
-        main(["--run-dir", str(tmp_path / "run"), "--data-dir", str(tmp_path)] + TINY + bad)
+        run(tyro.cli(Recipe, args=["--run-dir", str(tmp_path / "run"), "--data-dir", str(tmp_path)] + TINY + bad))
+    assert list(tmp_path.iterdir()) == []
 
 
-def test_a_used_run_folder_is_refused_before_collecting(tmp_path):
+def test_a_used_run_folder_is_refused_before_collecting(tmp_path, capsys):
     (tmp_path / "run").mkdir()
     (tmp_path / "run" / "something").write_text("x")
-    with pytest.raises(GoldRushError, match="is not empty"):
+    with pytest.raises(SystemExit) as stop:
         main(["--run-dir", str(tmp_path / "run"), "--data-dir", str(tmp_path / "data")] + TINY)
+    assert stop.value.code == 2 and "is not empty" in capsys.readouterr().err
     assert not (tmp_path / "data").exists()
 
 
@@ -118,7 +125,7 @@ def test_dagger_fits_a_student_collects_its_games_once_and_refits(tmp_path, caps
     # The student is the recipe without DAgger, seed 0, fitted in its own folder beside the data.
     alone = main(["--run-dir", str(tmp_path / "alone"), "--data-dir", str(data)] + TINY + ["--expert-games", "0"])
     assert student.read_bytes() == (tmp_path / "alone" / "model.npz").read_bytes()
-    assert (data / "dagger-student" / "summary.json").exists()
+    [fit] = data.glob("dagger-student-*/summary.json")  # fitted in a new folder of its own
     with np.load(path) as stored:
         about = json.loads(str(stored["about"]))
     assert about["student"] == str(student) and about["opponents"] == ["random"] and about["games"] == 2
@@ -140,9 +147,10 @@ def test_dagger_fits_a_student_collects_its_games_once_and_refits(tmp_path, caps
 
     # Games played by another student, or whose student is gone, are refused by name before any fit.
     student.write_bytes(b"other weights")
+    recipe = tyro.cli(Recipe, args=["--run-dir", str(tmp_path / "c"), "--data-dir", str(data)] + TINY + dagger)
     with pytest.raises(GoldRushError, match=r"dagger-7\.npz holds other games than this recipe needs"):
-        main(["--run-dir", str(tmp_path / "c"), "--data-dir", str(data)] + TINY + dagger)
+        run(recipe)
     student.unlink()
     with pytest.raises(GoldRushError, match=r"the DAgger files are there but not the model that played them"):
-        main(["--run-dir", str(tmp_path / "c"), "--data-dir", str(data)] + TINY + dagger)
+        run(recipe)
     assert not (tmp_path / "c").exists()

@@ -3,6 +3,10 @@
     python -m goldrush_train.recipe --seed 0 --ship      # ~23 min on two cores from nothing, ~5 min with its data there
     python -m goldrush_train.recipe --help               # every argument
 
+Each run writes into a new folder, ``runs/recipe-sSEED-YYYYmmdd-HHMMSS``
+unless ``--run-dir`` names another (new or empty) one; the search data is
+kept in ``--data-dir`` and reused by every run.
+
 The recipe chains tools that also run alone:
 
 1. **Search data.** For each of ``search_seeds``, ``search_games`` games of
@@ -17,7 +21,8 @@ The recipe chains tools that also run alone:
    ``dagger_games`` games per seed while the search labels its decisions
    (``python -m goldrush_train.imitation --student``), saved as
    ``DATA_DIR/dagger-SEED.npz`` beside the student,
-   ``DATA_DIR/dagger-student.npz``. Reused and checked as the search data
+   ``DATA_DIR/dagger-student.npz`` (fitted in a new folder
+   ``DATA_DIR/dagger-student-YYYYmmdd-HHMMSS``). Reused and checked as the search data
    is (the student by its SHA-256), so it too serves every seed.
 3. **Warm start, no PPO** (``python -m goldrush_train.ppo --total-timesteps 0``): the
    network copies the search player's share of visits per position (its
@@ -30,7 +35,9 @@ The recipe chains tools that also run alone:
    copy stronger (README).
 4. **Evaluation**: ``games`` games against each of ``agents``, seats and
    start player rotated, with 95% intervals (the run's ``summary.json``);
-   ``--ship`` then copies ``model.npz`` to ``agents/models/ppo_2p.npz``.
+   ``--ship`` then copies ``model.npz`` over the shipped model
+   (``goldrush_agents.trained.SHIPPED_MODEL``, ``agents/models/ppo_2p.npz``
+   in the repository).
 
 There is no PPO step: PPO did not move a copy of the expert in 300k to
 1.5M steps, and from a copy of the search it lost ground in 300k (README,
@@ -43,24 +50,29 @@ import dataclasses
 import json
 import shutil
 import time
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Sequence
 
 import numpy as np
 
-from goldrush_agents import make_agent, parse_spec, split_entrants
+from goldrush_agents import parse_spec, split_entrants
 from goldrush_env.errors import GoldRushError
+from goldrush_train.cli import TRAIN_EXTRA, check_agent, check_agents, command, minutes, new_run_dir, refuse_used_folder
 
 
 @dataclass
 class Recipe:
-    """The shipped model's recipe; the defaults rebuild the model in ``agents/models/ppo_2p.npz``."""
+    """Rebuild the shipped 2-player model from a seed: the search player's games (collected once, then reused),
+    a network fitted to copy its moves, an evaluation; the defaults rebuild agents/models/ppo_2p.npz (with
+    --ship, over it)."""
 
     seed: int = 0
     """Seeds the expert's games, the network's initial weights and the fit's batches (not the search data)."""
     run_dir: str = ""
-    """Where the run writes its outputs (goldrush_train.ppo's); empty: runs/recipe-SEED."""
+    """Where the run writes its outputs (goldrush_train.ppo's): a new or empty folder; empty: a new folder
+    runs/recipe-sSEED-YYYYmmdd-HHMMSS."""
     data_dir: str = "runs"
     """Where the search data files are read from, or written to when missing."""
     teacher: str = "ismcts"
@@ -106,7 +118,8 @@ class Recipe:
     workers: int = 0
     """Processes collecting the search data; 0: every core."""
     ship: bool = False
-    """Copy the model to agents/models/ppo_2p.npz, the model the package ships."""
+    """Copy the model over the model the package ships (goldrush_agents.trained.SHIPPED_MODEL,
+    agents/models/ppo_2p.npz in the repository)."""
 
     def check(self) -> None:
         """Refuse values that cannot work, naming them."""
@@ -122,10 +135,11 @@ class Recipe:
             raise GoldRushError(f"--search-seeds repeats a seed: {list(self.search_seeds)}")
         if len(set(self.dagger_seeds)) != len(self.dagger_seeds):
             raise GoldRushError(f"--dagger-seeds repeats a seed: {list(self.dagger_seeds)}")
-        if self.dagger_seeds and not split_entrants(self.dagger_opponents):
-            raise GoldRushError(f"--dagger-opponents names no agent: {self.dagger_opponents!r}")
-        for spec in [self.teacher, *(split_entrants(self.dagger_opponents) if self.dagger_seeds else [])]:
-            make_agent(spec, seed=0)  # a misspelt agent fails now, not after hours of collection
+        # A misspelt agent fails now, not after hours of collection.
+        check_agent("--teacher", self.teacher)
+        check_agents("--agents", self.agents)
+        if self.dagger_seeds:
+            check_agents("--dagger-opponents", self.dagger_opponents)
         for path in self.extra_data:
             if not Path(path).is_file():
                 raise GoldRushError(f"--extra-data {path!r} is not a file (write one with python -m goldrush_train.imitation)")
@@ -162,8 +176,12 @@ def _reuse(path: Path, wanted: dict[str, Any], stage: str, ignore: tuple[str, ..
     (less the keys in ``ignore``) is ``wanted``; refused by name if it records other games."""
     if not path.exists():
         return False
-    with np.load(path) as stored:
-        found = json.loads(str(stored["about"])) if "about" in stored else None
+    try:
+        with np.load(path) as stored:
+            found = json.loads(str(stored["about"])) if "about" in stored else None
+    except (OSError, ValueError, zipfile.BadZipFile):
+        raise GoldRushError(f"{path} is not a readable data file: move it away, and the recipe collects it "
+                            "again") from None
     if found is None or {key: value for key, value in found.items() if key not in ignore} != wanted:
         raise GoldRushError(f"{path} holds other games than this recipe needs: it records {found}, the "
                             f"recipe wants {wanted}; move it away or choose another --data-dir")
@@ -182,7 +200,7 @@ def search_data(recipe: Recipe) -> list[str]:
             start = time.perf_counter()
             print(f"search data: {recipe.search_games} games of {recipe.teacher}, seed {seed}...", flush=True)
             data = collect(recipe.search_games, num_players=2, teacher=recipe.teacher, seed=seed,
-                           workers=recipe.workers or None, memory="perfect")
+                           workers=recipe.workers or None, memory="perfect", progress=f"search data, seed {seed}")
             save(data, path, **wanted)
             print(f"search data: {len(data['actions']):,} decisions in {time.perf_counter() - start:.0f} s: "
                   f"{path}", flush=True)
@@ -202,7 +220,7 @@ def dagger_data(recipe: Recipe, search_paths: list[str]) -> list[str]:
         if all(recipe.dagger_path(seed).exists() for seed in recipe.dagger_seeds):
             raise GoldRushError(f"the DAgger files are there but not the model that played them, {student}: "
                                 "move them away or choose another --data-dir")
-        fit = student.with_suffix("")  # the student's run folder, beside the data
+        fit = new_run_dir(student.with_suffix(""))  # the student's run folder, beside the data
         print(f"dagger: fitting the student (this recipe without DAgger, seed 0) in {fit}...", flush=True)
         train(_args(dataclasses.replace(recipe, seed=0, ship=False), fit, search_paths))
         shutil.copyfile(fit / "model.npz", student)
@@ -216,7 +234,7 @@ def dagger_data(recipe: Recipe, search_paths: list[str]) -> list[str]:
                   flush=True)
             data = collect(recipe.dagger_games, num_players=2, teacher=recipe.teacher, seed=seed,
                            workers=recipe.workers or None, student=str(student), opponents=wanted["opponents"],
-                           memory="perfect")
+                           memory="perfect", progress=f"dagger, seed {seed}")
             save(data, path, **wanted, student=str(student))
             print(f"dagger: {len(data['actions']):,} decisions in {time.perf_counter() - start:.0f} s: {path}",
                   flush=True)
@@ -241,23 +259,26 @@ def run(recipe: Recipe) -> dict[str, Any]:
     """Follow ``recipe``; returns the run's summary (goldrush_train.ppo's, with the recipe added)."""
     from goldrush_train.ppo import train
 
+    start = time.perf_counter()
     recipe.check()
-    run_dir = Path(recipe.run_dir or f"runs/recipe-{recipe.seed}")
-    if run_dir.exists() and any(run_dir.iterdir()):  # before hours of collection, not after
-        raise GoldRushError(f"run folder {str(run_dir)!r} is not empty: choose another --run-dir")
+    run_dir = Path(recipe.run_dir) if recipe.run_dir else new_run_dir(f"runs/recipe-s{recipe.seed}")
+    refuse_used_folder(run_dir)  # before hours of collection, not after
+    print(f"recipe: the model will be in {run_dir}", flush=True)
     paths = search_data(recipe)
     if recipe.dagger_seeds:
         paths += dagger_data(recipe, list(paths))
     summary = train(_args(recipe, run_dir, paths + list(recipe.extra_data)))
     summary["recipe"] = dataclasses.asdict(recipe)
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
+    print(f"recipe: total wall time {minutes(time.perf_counter() - start)}, outputs in {run_dir}/", flush=True)
     return summary
 
 
+@command("goldrush_train.recipe", needs=TRAIN_EXTRA)
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     import tyro
 
-    return run(tyro.cli(Recipe, args=argv))
+    return run(tyro.cli(Recipe, args=argv, prog="python -m goldrush_train.recipe"))
 
 
 if __name__ == "__main__":
