@@ -31,8 +31,8 @@ AGENTS: dict[str, Callable[..., Policy]] = {
     "expert": ExpertAgent,
     "ismcts": ISMCTSAgent,
 }
-"""The scripted players by name, weakest first (``ismcts`` at its default budget is level with ``expert``, not
-yet above it; see the README ladder)."""
+"""The scripted players by name, weakest first (the ladder in ``docs/agents.md`` measures each against the one
+below it)."""
 
 
 def split_entrants(text: str) -> list[str]:

@@ -188,8 +188,9 @@ def batched_policy(spec: str | BatchedPolicy, seed: int | None = None) -> Batche
     ``.npz``/``.zip`` file) or any other name or import path ``goldrush_agents.make_agent`` accepts
     (a :class:`BatchedPolicy` is returned as it is).
 
-    >>> from goldrush_env.vector import GoldRushVectorEnv
-    >>> env = GoldRushVectorEnv(64, opponents={batched_policy("greedy"): 3, batched_policy("expert"): 1})
+    Examples:
+        >>> from goldrush_env.vector import GoldRushVectorEnv
+        >>> env = GoldRushVectorEnv(64, opponents={batched_policy("greedy"): 3, batched_policy("expert"): 1})
     """
     if isinstance(spec, BatchedPolicy):
         return spec

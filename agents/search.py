@@ -24,7 +24,7 @@ What makes it cheap enough in pure Python:
 * Rollouts are short: ``horizon`` rounds past the tree, a round being a
   turn of every seat, so that a rollout stops where the seat moving at the
   tree's last node is about to move again (none, two or three rounds of the
-  quick policy played worse; see the README); a Gold Rush reached is played
+  quick policy played worse: the horizon sweep in docs/experiments.md); a Gold Rush reached is played
   out to the end, its few single flips deciding who takes the remembered
   gold. The end is scored as each seat's gain from the root against the
   others' mean, plus a share of the best strike the seat to move could make

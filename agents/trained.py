@@ -154,7 +154,7 @@ class TrainedPolicy(SeededPolicy):
     network fitted to a search's visit shares needs ``"move"``: the share of
     "an unknown card", spread thin over many positions, is otherwise lost to
     a remembered card with a smaller share of its own; a network fitted to
-    the moves plays better by move too (README). ``None`` (default):
+    the moves plays better by move too (docs/experiments.md). ``None`` (default):
     what the model file says (``goldrush_train.ppo`` writes ``"move"`` for a network
     fitted to visit shares), else ``"position"``.
     """

@@ -6,7 +6,7 @@ GoldNet policy, 4 epochs, batch 512) on ``goldrush_train.ppo.make_vec_env`` and 
 ``learn()`` over the same number of steps, with the same rollout size (2,048
 steps) whatever the number of games, so the PPO updates cost the same and
 only the collection differs. The first case, the Gymnasium env in
-subprocesses (how the PPO runs in the README train), is the reference of the
+subprocesses (how the PPO runs of the experiments log trained), is the reference of the
 ratios.
 
 Tournaments: games per second of ``run_tournament`` on worker processes (all

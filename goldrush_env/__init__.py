@@ -20,7 +20,7 @@ from goldrush_env.policy import Policy, RandomPolicy
 from goldrush_env.vector import GoldRushVectorEnv
 from goldrush_env.view import PlayerView
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 GYM_ID = "GoldRush-v0"
 PETTINGZOO_ID = "goldrush_env/gold-v0"

@@ -107,11 +107,12 @@ class FlipBatch(NamedTuple):
 class BatchedGames:
     """``num_games`` games of Gold for ``num_players`` players, stepped together.
 
-    >>> games = BatchedGames(4, 2, backend="numpy")
-    >>> games.reset(seed=0)
-    >>> flips = games.step(games.random_positions(np.random.default_rng(0)))
-    >>> [OUTCOMES[code].value for code in flips.outcome]
-    ['first', 'first', 'first', 'first']
+    Examples:
+        >>> games = BatchedGames(4, 2, backend="numpy")
+        >>> games.reset(seed=0)
+        >>> flips = games.step(games.random_positions(np.random.default_rng(0)))
+        >>> [OUTCOMES[code].value for code in flips.outcome]
+        ['first', 'first', 'first', 'first']
     """
 
     def __init__(self, num_games: int, num_players: int, *, max_turns: int | None = DEFAULT_MAX_TURNS,

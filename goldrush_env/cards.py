@@ -3,13 +3,11 @@
 A card is a small int, an index into the lookup tables below, so that the
 engine's inner loop only does list indexing:
 
-======  ==========================  ==========================
-ids     cards                       code (RULES.md notation)
-======  ==========================  ==========================
-0..3    gold worth 1..4             ``G1`` .. ``G4``
-4       dynamite                    ``D``
-5..24   miner of colour c, value v  ``M<c><v>``, id 5 + 4c + (v - 2)
-======  ==========================  ==========================
+| ids | cards | code |
+|---|---|---|
+| 0..3 | gold worth 1..4 | ``G1`` .. ``G4`` |
+| 4 | dynamite | ``D`` |
+| 5..24 | miner of colour c, value v | ``M<c><v>``, id 5 + 4c + (v - 2) |
 
 An empty position of a layout is :data:`EMPTY` (``-1``, code ``-``).
 """

@@ -199,10 +199,11 @@ class Game:
     at random from a seed. ``first_player`` is the seat that starts,
     ``max_turns`` the optional turn limit (D4).
 
-    >>> game = Game.shuffled(2, seed=7)
-    >>> event = game.flip(game.legal_positions()[0])
-    >>> event.outcome
-    <Outcome.FIRST: 'first'>
+    Examples:
+        >>> game = Game.shuffled(2, seed=7)
+        >>> event = game.flip(game.legal_positions()[0])
+        >>> event.outcome
+        <Outcome.FIRST: 'first'>
     """
 
     __slots__ = (

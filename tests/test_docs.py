@@ -1,0 +1,158 @@
+"""The documentation runs as written.
+
+Every Python block of the README and of the pages in ``docs/`` is executed
+and must print something. Every command of their shell blocks is handed to
+the program it names, which parses its arguments and stops before doing
+the work (a training run takes minutes to hours; the commands' behaviour
+is tested elsewhere): a misspelt option, a removed flag or a wrong type
+fails here. The experiments log is the exception: its commands are records
+of what was run at a given commit, with placeholders such as ``--seed S``,
+so only the programs they name are checked to exist. The pictures of the
+docs must be what ``docs/make_pictures.py`` draws from the code today.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import tyro
+
+ROOT = Path(__file__).parent.parent
+PAGES = [ROOT / "README.md"] + sorted((ROOT / "docs").rglob("*.md"))
+LOG = ROOT / "docs" / "experiments.md"
+FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```", flags=re.S | re.M)
+OTHER_TOOLS = {"pip", "cd", "tensorboard", "git", "mkdocs", "ray", "bash", "pytest", "venv"}
+"""Commands (or ``python -m`` modules) that are not ours to parse: installing (CI runs the install), the tests
+themselves, moving about, other tools."""
+
+
+def blocks(language: str) -> list[tuple[Path, int, str]]:
+    found = []
+    for page in PAGES:
+        text = page.read_text()
+        for match in FENCE.finditer(text):
+            if match.group(1) == language:
+                found.append((page, text.count("\n", 0, match.start()) + 1, match.group(2)))
+    return found
+
+
+def commands(code: str) -> list[str]:
+    """The commands of a shell block: continuation lines joined, comments dropped, ``&&`` chains split."""
+    joined = re.sub(r"\\\n\s*", " ", code)
+    found = []
+    for line in joined.splitlines():
+        line = re.sub(r"(^|\s)#.*$", "", line).strip()
+        found += [part.strip() for part in line.split("&&") if part.strip()]
+    return found
+
+
+def block_id(block: tuple[Path, int, str]) -> str:
+    return f"{block[0].relative_to(ROOT)}:{block[1]}"
+
+
+def is_ours(command: str) -> bool:
+    words = shlex.split(command)
+    return not (Path(words[0]).name in OTHER_TOOLS or words[1:2] == ["-m"] and words[2] in OTHER_TOOLS)
+
+
+PYTHON = blocks("python")
+SHELL = [(page, line, command) for page, line, code in blocks("bash") for command in commands(code)]
+OURS = [c for c in SHELL if c[0] != LOG and is_ours(c[2])]
+
+
+def test_the_docs_have_examples():
+    assert len(PYTHON) >= 10 and len(OURS) >= 20
+    assert {page.name for page, _, _ in PYTHON} >= {"README.md", "environment.md", "gymnasium.md", "vector.md"}
+
+
+@pytest.mark.parametrize("block", PYTHON, ids=block_id)
+def test_python_example_runs(block, capsys):
+    page, line, code = block
+    exec(compile("\n" * (line) + code, str(page), "exec"), {})
+    assert capsys.readouterr().out.strip(), "an example should show its result"
+
+
+class Parsed(BaseException):
+    """Raised in place of running a program once its arguments are parsed (a BaseException, so that no
+    program's own error handling can take it for a failure)."""
+
+
+def _stop_after_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    parse_args, cli = argparse.ArgumentParser.parse_args, tyro.cli
+
+    def parse_then_stop(self, args=None, namespace=None):
+        parse_args(self, args, namespace)
+        raise Parsed
+
+    def cli_then_stop(*args, **kwargs):
+        cli(*args, **kwargs)
+        raise Parsed
+
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", parse_then_stop)
+    monkeypatch.setattr(tyro, "cli", cli_then_stop)
+
+
+def _program(words: list[str]) -> tuple[object, list[str]] | None:
+    """The ``main(argv)`` a command runs and its arguments; None for a command that is not ours."""
+    if words[0] == "goldrush":
+        from goldrush_agents.cli import main
+
+        return main, words[1:]
+    if re.fullmatch(r"(\.venv/bin/)?python3?", words[0]):
+        if words[1] == "-m":
+            module = importlib.import_module(words[2] if words[2] != "goldrush_env" else "goldrush_env.__main__")
+            return module.main, words[3:]
+        path = ROOT / words[1]
+        assert path.is_file(), f"no script {words[1]}"
+        spec = importlib.util.spec_from_file_location(f"_docs_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module.main, words[2:]
+    return None
+
+
+@pytest.mark.parametrize("command", OURS, ids=lambda c: f"{block_id(c)} {c[2][:60]}")
+def test_shell_command_parses(command, monkeypatch):
+    page, line, text = command
+    words = shlex.split(text)
+    program = _program(words)
+    assert program is not None, f"{page.name}:{line}: a command the docs test does not know: {text!r}"
+    main, argv = program
+    _stop_after_parsing(monkeypatch)
+    with pytest.raises(Parsed):
+        main(argv)
+
+
+def test_the_experiments_log_names_programs_that_exist():
+    names = set()
+    for _, _, text in (c for c in SHELL if c[0] == LOG):
+        names.update(re.findall(r"python -m (goldrush_\w+(?:\.\w+)?)", text))
+        names.update(re.findall(r"\b((?:benchmarks|docs)/\w+\.py)", text))
+    assert len(names) >= 5
+    for name in names:
+        if name.endswith(".py"):
+            assert (ROOT / name).is_file(), name
+        else:
+            assert importlib.util.find_spec(name) is not None, name
+
+
+def test_the_pictures_are_what_the_code_draws():
+    result = subprocess.run([sys.executable, str(ROOT / "docs" / "make_pictures.py"), "--check"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_docs_test_catches_a_wrong_option(monkeypatch):
+    """The parse check is not vacuous: a misspelt option fails it."""
+    main, argv = _program(shlex.split("goldrush tournament --agnets random,greedy"))
+    _stop_after_parsing(monkeypatch)
+    with pytest.raises(SystemExit):
+        main(argv)
