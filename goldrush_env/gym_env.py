@@ -15,6 +15,10 @@ with reward -1 and ``info["illegal_action"]`` saying why, after a warning,
 as PettingZoo's ``env()`` does for classic games; ``illegal_action="raise"``
 raises :class:`~goldrush_env.errors.IllegalFlipError` instead. An action
 outside ``Discrete(64)`` always raises.
+
+## Version History
+
+* v0: first release.
 """
 
 from __future__ import annotations
