@@ -71,6 +71,15 @@ def test_an_opponent_that_joins_the_mix_later_plays_from_a_seed():
     assert state_of_a_greedy_that_joined(5) != state_of_a_greedy_that_joined(6)
 
 
+def refused(argv, capsys):
+    """The one line on stderr with which main() refuses ``argv`` (exit status 2)."""
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    error = capsys.readouterr().err
+    assert stop.value.code == 2 and len(error.splitlines()) == 1, error
+    return error
+
+
 @pytest.mark.parametrize("bad, message", [(["--total-timesteps", "-1"], "--total-timesteps must be an int >= 0"),
                                           (["--promote-at", "1.5"], "--promote-at must be in"),
                                           (["--num-players", "6"], "--num-players must be 2 to 5"),
@@ -79,18 +88,17 @@ def test_an_opponent_that_joins_the_mix_later_plays_from_a_seed():
                                            "--imitation-data-epochs must be an int >= 0, got -1"),
                                           (["--imitation-data", "nowhere.npz"],
                                            "--imitation-data 'nowhere.npz' is not a file")])
-def test_bad_arguments_are_refused(tmp_path, bad, message):
-    with pytest.raises(GoldRushError, match=message):
-        main(["--run-dir", str(tmp_path / "run")] + TINY + bad)
+def test_bad_arguments_are_refused(tmp_path, capsys, bad, message):
+    assert message in refused(["--run-dir", str(tmp_path / "run")] + TINY + bad, capsys)
+    assert not (tmp_path / "run").exists()
 
 
-def test_a_used_run_folder_is_not_overwritten(tmp_path):
+def test_a_used_run_folder_is_not_overwritten(tmp_path, capsys):
     (tmp_path / "run").mkdir()
     (tmp_path / "run" / "something").write_text("x")
-    with pytest.raises(GoldRushError, match="is not empty"):
-        main(["--run-dir", str(tmp_path / "run")] + TINY)
-    with pytest.raises(GoldRushError, match="cannot resume"):
-        main(["--resume", str(tmp_path / "run")])
+    assert "is not empty: continue it with --resume" in refused(["--run-dir", str(tmp_path / "run")] + TINY, capsys)
+    assert "cannot resume" in refused(["--resume", str(tmp_path / "run")], capsys)
+    assert [p.name for p in (tmp_path / "run").iterdir()] == ["something"]
 
 
 def test_tiny_run_writes_every_output(tmp_path):
@@ -297,7 +305,7 @@ def test_batched_vec_env_follows_sb3_conventions():
         venv.env_method("render")
 
 
-def test_tiny_batched_run_trains_and_evaluates(tmp_path):
+def test_tiny_batched_run_trains_and_evaluates(tmp_path, capsys):
     run = tmp_path / "run"
     tiny = [a if a != "dummy" else "batched" for a in TINY]
     summary = main(["--run-dir", str(run)] + tiny + ["--total-timesteps", "256", "--eval-every", "128",
@@ -306,11 +314,11 @@ def test_tiny_batched_run_trains_and_evaluates(tmp_path):
     assert summary["steps"] >= 256 and (run / "model.npz").is_file()
     assert len((run / "eval.csv").read_text().splitlines()) == 1 + 2 * 2
     assert len(list((run / "league").iterdir())) == 2  # snapshots played through the batched model adapter
-    with pytest.raises(GoldRushError, match="--vec-env batched plays with perfect memory"):
-        main(["--run-dir", str(tmp_path / "other"), "--memory", "human"] + tiny)
+    assert "--vec-env batched plays with perfect memory" in refused(["--run-dir", str(tmp_path / "other"),
+                                                                     "--memory", "human"] + tiny, capsys)
 
 
-def test_a_run_can_start_from_saved_weights(tmp_path):
+def test_a_run_can_start_from_saved_weights(tmp_path, capsys):
     torch.manual_seed(1)
     start = tmp_path / "start.npz"
     np.savez(start, **export_weights(GoldNet(width=8, context=4)))
@@ -321,8 +329,9 @@ def test_a_run_can_start_from_saved_weights(tmp_path):
     with np.load(start) as before, np.load(run / "model.npz") as after:
         for name in before.files:  # a vanishing step size: PPO barely moves the loaded weights
             np.testing.assert_allclose(after[name], before[name], atol=1e-6)
-    with pytest.raises(GoldRushError, match="does not fit this run's \\(--width 16"):
-        main(["--run-dir", str(tmp_path / "other")] + TINY + ["--width", "16", "--init-from", str(start)])
+    error = refused(["--run-dir", str(tmp_path / "other")] + TINY + ["--width", "16", "--init-from", str(start)],
+                    capsys)
+    assert f"--init-from '{start}' has --width 8 --context 4, this run --width 16 --context 4" in error
 
 
 def test_a_warm_start_fits_saved_decisions_after_the_games(tmp_path, monkeypatch):
@@ -358,7 +367,7 @@ def test_a_warm_start_fits_saved_decisions_after_the_games(tmp_path, monkeypatch
     assert 0 <= fitted["move_matches"] <= 1 and "move_matches" not in saved
 
 
-def test_an_anchor_keeps_ppo_fitting_the_teachers_decisions(tmp_path):
+def test_an_anchor_keeps_ppo_fitting_the_teachers_decisions(tmp_path, capsys):
     from goldrush_train.imitation import collect, load, save, score
 
     data = save(collect(2, teacher="expert", seed=8, workers=1), tmp_path / "expert.npz")
@@ -384,7 +393,8 @@ def test_an_anchor_keeps_ppo_fitting_the_teachers_decisions(tmp_path):
     assert anchored < free - 0.2  # the same PPO steps from the same weights, but fitting the expert's flips too
     logged = (run / "logs" / "progress.csv").read_text().splitlines()
     assert "train/anchor_cross_entropy" in logged[0].split(",")
-    with pytest.raises(GoldRushError, match="--anchor-coef must be a finite number >= 0, got -1.0"):
-        main(["--run-dir", str(tmp_path / "bad")] + TINY + ["--anchor-coef", "-1"])
-    with pytest.raises(GoldRushError, match="--anchor-data 'nowhere.npz' is not a file"):
-        main(["--run-dir", str(tmp_path / "bad")] + TINY + ["--anchor-data", "nowhere.npz"])
+    assert "--anchor-coef must be a finite number >= 0, got -1.0" in \
+        refused(["--run-dir", str(tmp_path / "bad")] + TINY + ["--anchor-coef", "-1"], capsys)
+    assert "--anchor-data 'nowhere.npz' is not a file" in \
+        refused(["--run-dir", str(tmp_path / "bad")] + TINY + ["--anchor-data", "nowhere.npz"], capsys)
+    assert not (tmp_path / "bad").exists()

@@ -1,9 +1,18 @@
 """Train a MaskablePPO agent for Gold, with a curriculum of scripted opponents and a self-play league.
 
-    python -m goldrush_train.ppo                                   # a short run (minutes), then its evaluation table
-    python -m goldrush_train.ppo --total-timesteps 2000000         # a full run
-    python -m goldrush_train.ppo --resume runs/ppo                 # continue a run that was stopped
-    python -m goldrush_train.ppo --help                            # every argument
+    python -m goldrush_train.ppo                               # a short demonstration run (minutes)
+    python -m goldrush_train.ppo --total-timesteps 2000000     # a longer run
+    python -m goldrush_train.ppo --resume runs/ppo-DATE-TIME   # continue a run that was stopped
+    python -m goldrush_train.ppo --help                        # every argument
+
+The default run is a short demonstration of the whole pipeline (a warm start
+on 500 expert games, 150k PPO steps, 400 evaluation games against each
+scripted player): about 5 minutes alone on two cores, longer when other jobs
+share them (18 minutes measured so). It is not the shipped model
+(``agents/models/ppo_2p.npz``), which is stronger and which
+``python -m goldrush_train.recipe --seed 0 --ship`` rebuilds. Each run writes
+into a new folder, ``runs/ppo-YYYYmmdd-HHMMSS`` unless ``--run-dir`` names
+another (new or empty) one; the folder is printed at the start and at the end.
 
 One file, one dataclass of arguments. First a warm start
 (:mod:`goldrush_train.imitation`): the network learns to copy the expert's flips from
@@ -28,6 +37,10 @@ the run's state (curriculum stage, league, evaluations) are saved, so
 count. At the end: ``final.zip`` (MaskablePPO), ``model.npz`` (the weights,
 which :class:`goldrush_agents.trained.TrainedPolicy` plays with numpy alone), a final
 evaluation, ``summary.json`` and ``curves.png``.
+
+Every argument is checked (agent names, files, counts) before the run folder
+is made, so a mistake stops the command with one line and leaves nothing
+behind.
 """
 
 from __future__ import annotations
@@ -45,17 +58,30 @@ from typing import Any, Literal, Sequence
 import numpy as np
 
 from goldrush_agents import split_entrants
+from goldrush_agents.trained import SHIPPED_MODEL
 from goldrush_env.errors import GoldRushError
+from goldrush_train.cli import TRAIN_EXTRA, check_agent, check_agents, command, minutes, new_run_dir, refuse_used_folder
 
-SHIP_PATH = Path(__file__).resolve().parent.parent / "agents" / "models" / "ppo_2p.npz"
+SHIP_PATH = SHIPPED_MODEL
+"""Where ``--ship`` copies the final model: the model the package ships, wherever it is installed."""
+
+PROGRESS_EVERY = 20.0
+"""Seconds between the progress lines of PPO (evaluations print lines of their own)."""
 
 
 @dataclass
 class Args:
-    run_dir: str = "runs/ppo"
-    """Folder for checkpoints, logs, evaluations and the final model (created; must be new unless resuming)."""
+    """Train a MaskablePPO agent for Gold: a warm start copying the expert, PPO against a curriculum of scripted
+    players and a league of its own snapshots, then an evaluation table. The defaults are a short demonstration
+    of that whole pipeline (about 5 min alone on two cores, longer on a busy machine), not the shipped model:
+    that one is stronger, and python -m goldrush_train.recipe --seed 0 --ship rebuilds it."""
+
+    run_dir: str | None = None
+    """Folder for checkpoints, logs, evaluations and the final model; it must be new or empty. Default: a new
+    folder runs/ppo-YYYYmmdd-HHMMSS."""
     resume: str | None = None
-    """Continue the run in this folder from its last checkpoint; its saved arguments are used."""
+    """Continue the run in this folder from its last checkpoint, with the arguments it was started with (its
+    args.json; no other argument is taken with --resume)."""
     seed: int = 0
     """Seeds everything: network initialisation, environments, opponents, evaluation deals."""
     num_players: int = 2
@@ -149,7 +175,8 @@ class Args:
     """Threads for torch; 0: one with --vec-env subproc (the environments use the other cores), else every core
     (every core during the warm start, whatever the --vec-env)."""
     ship: bool = False
-    """Copy the final model to agents/models/ppo_2p.npz, the model the package ships."""
+    """Copy the final model over the model the package ships (goldrush_agents.trained.SHIPPED_MODEL,
+    agents/models/ppo_2p.npz in the repository)."""
 
     def check(self) -> None:
         """Refuse values that cannot work, naming them."""
@@ -170,8 +197,6 @@ class Args:
             value = getattr(self, name)
             if not 0 <= value <= 1:
                 raise GoldRushError(f"--{name.replace('_', '-')} must be in [0, 1], got {value}")
-        if not self.curriculum_agents:
-            raise GoldRushError("--curriculum needs at least one agent name")
         if isinstance(self.torch_threads, bool) or not isinstance(self.torch_threads, int) or self.torch_threads < 0:
             raise GoldRushError(f"--torch-threads must be an int >= 0 (0: automatic), got {self.torch_threads!r}")
         if self.vec_env == "batched" and self.memory != "perfect":
@@ -187,6 +212,12 @@ class Args:
             raise GoldRushError(f"--anchor-coef must be a finite number >= 0, got {self.anchor_coef!r}")
         if self.ship and self.num_players != 2:
             raise GoldRushError("--ship is for the 2-player model: use --num-players 2")
+        # Made here, in this process: a misspelt agent fails now, not in every environment worker.
+        check_agents("--curriculum", self.curriculum)
+        check_agents("--eval-agents", self.eval_agents)
+        check_agent("--teacher", self.teacher)
+        if self.init_from is not None:
+            _init_weights(self.init_from, self.width, self.context)
 
     @property
     def threads(self) -> int:
@@ -248,10 +279,11 @@ class RunState:
         tmp.write_text(json.dumps(data, indent=1))
         tmp.replace(self.path)
 
-    def load(self) -> None:
+    def load(self) -> RunState:
         data = json.loads(self.path.read_text())
         for key, value in data.items():
             setattr(self, key, value)
+        return self
 
 
 def _export(model: Any, path: Path, choose: str = "position") -> Path:
@@ -282,9 +314,24 @@ def _make_callback(args: Args, run_dir: Path, state: RunState, started: float):
             self.next_eval = (step // args.eval_every + 1) * args.eval_every
             self.next_checkpoint = (step // args.checkpoint_every + 1) * args.checkpoint_every
             self.next_snapshot = (step // args.snapshot_every + 1) * args.snapshot_every
+            self.first_step, self.first_time = step, time.perf_counter()
+            self.last_line = self.first_time
+
+        def progress(self, step: int) -> None:
+            """A line every PROGRESS_EVERY seconds without one: steps so far, their rate, the recent reward."""
+            now = time.perf_counter()
+            if now - self.last_line < PROGRESS_EVERY:
+                return
+            self.last_line = now
+            rate = (step - self.first_step) / max(now - self.first_time, 1e-9)
+            episodes = [info["r"] for info in self.model.ep_info_buffer or []]
+            reward = f", mean reward per game {np.mean(episodes):+.2f}" if episodes else ""
+            print(f"step {step:>9,} of {args.total_timesteps:,}, {rate:,.0f} steps/s{reward}  "
+                  f"({minutes(now - started)})", flush=True)
 
         def _on_step(self) -> bool:
             step = self.num_timesteps
+            self.progress(step)
             if step >= self.next_snapshot and args.self_play > 0:
                 self.next_snapshot += args.snapshot_every
                 league_dir = run_dir / "league"
@@ -314,12 +361,14 @@ def _make_callback(args: Args, run_dir: Path, state: RunState, started: float):
                 state.evaluations.append({"step": step, **dataclasses.asdict(row), "stage": state.stage})
             self.logger.record("train/curriculum_stage", state.stage)
             print(f"step {step:>9,}  " + "  ".join(f"{r.opponent} {r.win_share:.2f}" for r in rows)
-                  + f"  (stage: {curriculum[state.stage]}, {time.perf_counter() - started:.0f} s)", flush=True)
+                  + f"  (stage: {curriculum[state.stage]}, {minutes(time.perf_counter() - started)})", flush=True)
+            self.last_line = time.perf_counter()
             current = next((r for r in rows if r.opponent == curriculum[state.stage]), None)
             if current is not None and current.win_share >= args.promote_at and state.stage < len(curriculum) - 1:
                 state.stage += 1
                 state.promotions.append({"step": step, "stage": state.stage, "agent": curriculum[state.stage]})
                 print(f"curriculum: now training mostly against {curriculum[state.stage]}", flush=True)
+                self.last_line = time.perf_counter()
                 self.apply_mix()
             _write_eval_csv(run_dir, state.evaluations)
 
@@ -371,19 +420,38 @@ def plot(evaluations: list[dict[str, Any]], promotions: list[dict[str, Any]], pa
     plt.close(fig)
 
 
+def _init_weights(path: str, width: int, context: int) -> dict[str, np.ndarray]:
+    """The network weights of the model at ``path`` (--init-from), refused by name unless they fit a network of
+    this ``width`` and ``context``."""
+    from goldrush_agents.trained import load_weights
+    from goldrush_train.network import GoldNet
+
+    try:
+        weights = {name: array for name, array in load_weights(path).items() if not name.startswith("config.")}
+    except GoldRushError as error:
+        raise GoldRushError(f"--init-from: {error}") from None
+    expected = {name: tuple(tensor.shape) for name, tensor in GoldNet(width, context).state_dict().items()}
+    found = {name: tuple(np.shape(array)) for name, array in weights.items()}
+    if set(found) != set(expected):
+        raise GoldRushError(f"--init-from {path!r} is not a GoldNet model: it holds weights {sorted(found)}, "
+                            f"the network has {sorted(expected)}")
+    saved = found["cell1.weight"][0], found["globals.weight"][0]
+    if saved != (width, context):
+        raise GoldRushError(f"--init-from {path!r} has --width {saved[0]} --context {saved[1]}, this run "
+                            f"--width {width} --context {context}: give the model's")
+    if found != expected:
+        wrong = [f"{name} {shape} (expected {expected[name]})" for name, shape in found.items()
+                 if shape != expected[name]]
+        raise GoldRushError(f"--init-from {path!r} does not fit this version's network: {', '.join(wrong)}")
+    return weights
+
+
 def _load_weights(model: Any, path: str) -> None:
     """Put a saved model's network weights into ``model`` (same width and context, or a clear error)."""
     import torch
 
-    from goldrush_agents.trained import load_weights
-
     net = model.policy.gold_net()
-    weights = {name: array for name, array in load_weights(path).items() if not name.startswith("config.")}
-    expected = {name: tuple(tensor.shape) for name, tensor in net.state_dict().items()}
-    found = {name: tuple(np.shape(array)) for name, array in weights.items()}
-    if expected != found:
-        raise GoldRushError(f"--init-from {path}: its network does not fit this run's (--width {net.width}, "
-                            f"--context {net.context}): expected weights {expected}, found {found}")
+    weights = _init_weights(path, net.width, net.context)
     net.load_state_dict({name: torch.as_tensor(array) for name, array in weights.items()})
 
 
@@ -431,10 +499,10 @@ def _warm_start(args: Args, model: Any) -> dict[str, Any]:
     torch.set_num_threads(args.torch_threads or os.cpu_count() or 1)  # no environment runs meanwhile
     phases = []
     if args.imitation_games:
-        print(f"warm start: {args.imitation_games} games of {args.teacher} against itself...", flush=True)
+        print(f"warm start: playing {args.imitation_games} games of {args.teacher} against itself...", flush=True)
         phases.append((f"{args.imitation_games} games of {args.teacher}", args.imitation_epochs,
                        collect(args.imitation_games, num_players=args.num_players, teacher=args.teacher,
-                               seed=args.seed, memory=args.memory)))
+                               seed=args.seed, memory=args.memory, progress="warm start")))
     if args.imitation_data:
         phases.append((", ".join(args.imitation_data), args.imitation_data_epochs or args.imitation_epochs,
                        load(*args.imitation_data, num_players=args.num_players,
@@ -442,7 +510,14 @@ def _warm_start(args: Args, model: Any) -> dict[str, Any]:
     stats: dict[str, Any] = {"phases": []}
     for source, epochs, data in phases:
         net = model.policy.gold_net()
-        fitted = pretrain(net, data, epochs=epochs, lr=args.imitation_lr, seed=args.seed)
+        print(f"warm start: fitting {len(data['actions']):,} decisions ({source}), {epochs} epochs...", flush=True)
+        fit_start = time.perf_counter()
+
+        def report(epoch: int, figures: dict[str, float]) -> None:
+            print(f"warm start: epoch {epoch:>{len(str(epochs))}}/{epochs}, loss {figures['loss']:.3f}, "
+                  f"{minutes(time.perf_counter() - fit_start)}", flush=True)
+
+        fitted = pretrain(net, data, epochs=epochs, lr=args.imitation_lr, seed=args.seed, after_epoch=report)
         fitted.update(source=source, decisions=len(data["actions"]), epochs=epochs)
         picks = f"picks {fitted['agreement']:.1%} of the teacher's flips"
         if args.play_by == "move":  # as the model plays; by position understates a copy of visit shares
@@ -454,12 +529,50 @@ def _warm_start(args: Args, model: Any) -> dict[str, Any]:
     torch.set_num_threads(args.threads)
     stats.update(decisions=sum(phase["decisions"] for phase in stats["phases"]),
                  seconds=round(time.perf_counter() - start, 1))
-    print(f"warm start: {stats['seconds']:.0f} s", flush=True)
+    print(f"warm start: done in {minutes(stats['seconds'])}", flush=True)
     return stats
 
 
+def _resumed(args: Args) -> tuple[Path, Args]:
+    """The folder and the saved arguments of the run ``args.resume`` names, or a clear error saying what is
+    missing for it to be resumed."""
+    run_dir = Path(args.resume)
+    given = [f"--{field.name.replace('_', '-')}" for field in dataclasses.fields(Args)
+             if field.name != "resume" and getattr(args, field.name) != getattr(Args(), field.name)]
+    if given:
+        raise GoldRushError(f"--resume continues a run with the arguments it was started with (its args.json); "
+                            f"leave out {', '.join(given)}, or start a new run")
+    if not run_dir.is_dir():
+        raise GoldRushError(f"cannot resume {str(run_dir)!r}: there is no such folder")
+    if not (run_dir / "args.json").is_file():
+        raise GoldRushError(f"cannot resume {str(run_dir)!r}: it holds no args.json, so no run of "
+                            "goldrush_train.ppo was started there")
+    saved = json.loads((run_dir / "args.json").read_text())
+    unknown = sorted(set(saved) - {field.name for field in dataclasses.fields(Args)})
+    if unknown:
+        raise GoldRushError(f"cannot resume {str(run_dir)!r}: its args.json holds arguments this version does not "
+                            f"know: {unknown}")
+    if "play_by" not in saved:  # a run started before --play-by: its models play as they did then
+        by_move = saved.get("imitation_data") and saved.get("imitation_target") == "visits"
+        saved["play_by"] = "move" if by_move else "position"
+    saved = Args(**{**saved, "resume": args.resume})
+    state = RunState(run_dir)
+    checkpoint = state.load().checkpoint if state.path.is_file() else None
+    if checkpoint is None:
+        raise GoldRushError(f"cannot resume {str(run_dir)!r}: it holds no checkpoint yet (the run stopped before "
+                            f"step {saved.checkpoint_every:,}, its first): start a new run instead")
+    for path in [checkpoint, *state.league]:
+        if not Path(path).is_file():
+            raise GoldRushError(f"cannot resume {str(run_dir)!r}: its state.json names {path!r}, which is missing "
+                                "(resume from the folder the run was started in)")
+    return run_dir, saved
+
+
 def train(args: Args) -> dict[str, Any]:
-    """Run (or resume) training as ``args`` says; returns the summary also written to ``summary.json``."""
+    """Run (or resume) training as ``args`` says; returns the summary also written to ``summary.json``.
+
+    Every argument is checked before the run folder is made: a mistake raises :class:`GoldRushError` and leaves
+    nothing behind."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import configure
@@ -470,29 +583,19 @@ def train(args: Args) -> dict[str, Any]:
 
     resuming = args.resume is not None
     if resuming:
-        run_dir = Path(args.resume)
-        if not (run_dir / "args.json").is_file() or not (run_dir / "state.json").is_file():
-            raise GoldRushError(f"cannot resume {str(run_dir)!r}: it holds no args.json/state.json of a run "
-                                "that reached a checkpoint")
-        saved = json.loads((run_dir / "args.json").read_text())
-        if "play_by" not in saved:  # a run started before --play-by: its models play as they did then
-            by_move = saved.get("imitation_data") and saved.get("imitation_target") == "visits"
-            saved["play_by"] = "move" if by_move else "position"
-        args = Args(**{**saved, "resume": args.resume})
+        run_dir, args = _resumed(args)
     else:
-        run_dir = Path(args.run_dir)
-        if run_dir.exists() and any(run_dir.iterdir()):
-            raise GoldRushError(f"run folder {str(run_dir)!r} is not empty: choose another --run-dir, "
-                                f"or continue it with --resume {run_dir}")
+        run_dir = Path(args.run_dir) if args.run_dir else new_run_dir("runs/ppo")
+        refuse_used_folder(run_dir, resumable=True)
+        args = dataclasses.replace(args, run_dir=str(run_dir))
     args.check()
-    run_dir.mkdir(parents=True, exist_ok=True)
-    if not resuming:
-        (run_dir / "args.json").write_text(json.dumps(dataclasses.asdict(args), indent=1))
     state = RunState(run_dir)
     if resuming:
         state.load()
-    if resuming and state.checkpoint is None:
-        raise GoldRushError(f"cannot resume {str(run_dir)!r}: no checkpoint was saved yet")
+    else:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        (run_dir / "args.json").write_text(json.dumps(dataclasses.asdict(args), indent=1))
+    print(f"run folder: {run_dir}", flush=True)
 
     torch.set_num_threads(args.threads)
     set_random_seed(args.seed)
@@ -500,6 +603,7 @@ def train(args: Args) -> dict[str, Any]:
     venv = make_vec_env(args, mix)
     started = time.perf_counter() - state.wall_s
     logger = configure(str(run_dir / "logs"), ["csv", "tensorboard"])
+    phases: dict[str, float] = {}
     try:
         if resuming:
             model = MaskablePPO.load(state.checkpoint, env=venv, device="cpu")
@@ -517,6 +621,7 @@ def train(args: Args) -> dict[str, Any]:
             print(f"starting from the weights of {args.init_from}", flush=True)
         if not resuming and (args.imitation_games or args.imitation_data):
             state.imitation = _warm_start(args, model)
+            phases["warm start"] = state.imitation["seconds"]
             state.wall_s = time.perf_counter() - started
             state.save()
         if args.anchor_data and args.anchor_coef > 0:
@@ -524,7 +629,11 @@ def train(args: Args) -> dict[str, Any]:
         callback = _make_callback(args, run_dir, state, started)
         remaining = args.total_timesteps - model.num_timesteps
         if remaining > 0:
+            print(f"PPO: {remaining:,} steps, {args.num_envs} games at a time; an evaluation every "
+                  f"{args.eval_every:,} steps", flush=True)
+            ppo_start = time.perf_counter()
             model.learn(total_timesteps=remaining, callback=callback, reset_num_timesteps=not resuming)
+            phases["PPO"] = time.perf_counter() - ppo_start
         steps = model.num_timesteps
         model.save(run_dir / "final.zip")
         model_path = _export(model, run_dir / "model.npz", args.play_by)
@@ -535,8 +644,17 @@ def train(args: Args) -> dict[str, Any]:
     state.wall_s = train_s
     state.save()
 
-    rows = evaluate(str(model_path), args.evaluation_agents, num_players=args.num_players, games=args.final_games,
-                    seed=args.seed + 1_000_000, memory=args.memory)
+    agents = args.evaluation_agents
+    print(f"final evaluation: {args.final_games} games against each of {', '.join(agents)}...", flush=True)
+    evaluation_start = time.perf_counter()
+
+    def report(row: Any) -> None:
+        print(f"final evaluation: against {row.opponent}, win share {row.win_share:.3f} "
+              f"[{row.low:.3f}, {row.high:.3f}]  ({minutes(time.perf_counter() - evaluation_start)})", flush=True)
+
+    rows = evaluate(str(model_path), agents, num_players=args.num_players, games=args.final_games,
+                    seed=args.seed + 1_000_000, memory=args.memory, on_row=report)
+    phases["final evaluation"] = time.perf_counter() - evaluation_start
     summary = {
         "args": dataclasses.asdict(args),
         "steps": steps,
@@ -556,19 +674,23 @@ def train(args: Args) -> dict[str, Any]:
         SHIP_PATH.parent.mkdir(exist_ok=True)
         shutil.copyfile(model_path, SHIP_PATH)
         print(f"shipped {model_path} as {SHIP_PATH}")
-    print(f"\ntrained {steps:,} steps in {train_s / 60:.1f} min; final evaluation "
+    print(f"\ntrained {steps:,} steps in {minutes(train_s)}; final evaluation "
           f"({args.final_games} games per opponent, seats and start player rotated):")
     print(table(rows))
     outputs = [name for name in ("summary.json", "curves.png", "eval.csv", "model.npz") if (run_dir / name).exists()]
     print(f"outputs in {run_dir}/ ({', '.join(outputs)}, logs/ for TensorBoard)")
+    parts = ", ".join(f"{name} {minutes(seconds)}" for name, seconds in phases.items())
+    print(f"total wall time {minutes(time.perf_counter() - started)}"
+          f"{' (the sessions before the resume included)' if resuming else ''}: {parts}", flush=True)
     return summary
 
 
+@command("goldrush_train.ppo", needs=TRAIN_EXTRA)
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     import tyro
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")  # for the environment subprocesses, which start afresh
-    return train(tyro.cli(Args, args=argv))
+    return train(tyro.cli(Args, args=argv, prog="python -m goldrush_train.ppo"))
 
 
 if __name__ == "__main__":
