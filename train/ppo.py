@@ -87,7 +87,7 @@ class Args:
     num_players: int = 2
     """Players per game (2 to 5); the learner takes a random seat each episode."""
     total_timesteps: int = 150_000
-    """Learner decisions of PPO (the default is a short run; the README's longer run used 300k). 0: no PPO, the
+    """Learner decisions of PPO (the default is a short run; the longer runs of docs/experiments.md used 300k). 0: no PPO, the
     warm start alone is saved and evaluated (to see what it gives)."""
     init_from: str | None = None
     """Start PPO from these network weights (a .npz model, e.g. the shipped agents/models/ppo_2p.npz, or a
@@ -119,7 +119,7 @@ class Args:
     """How the saved model plays, deterministic (goldrush_agents.trained.TrainedPolicy's ``choose``): its most likely
     move, the probabilities of positions it cannot tell apart (every unknown card, two remembered cards of one
     kind) added up, or its single most likely position, as MaskablePPO's own predict(deterministic=True) does.
-    By move plays better (README); evaluations during the run play the same way."""
+    By move plays better (docs/experiments.md); evaluations during the run play the same way."""
     num_envs: int = 8
     """Games played in parallel to collect experience."""
     vec_env: Literal["subproc", "dummy", "batched"] = "subproc"

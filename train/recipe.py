@@ -32,7 +32,7 @@ The recipe chains tools that also run alone:
    With ``expert_games`` above 0 it first copies the expert's flips from
    that many games (the recipe of an earlier model; 48 passes over the
    search data made that phase unnecessary). DAgger data did not make the
-   copy stronger (README).
+   copy stronger (docs/experiments.md).
 4. **Evaluation**: ``games`` games against each of ``agents``, seats and
    start player rotated, with 95% intervals (the run's ``summary.json``);
    ``--ship`` then copies ``model.npz`` over the shipped model
@@ -40,8 +40,8 @@ The recipe chains tools that also run alone:
    in the repository).
 
 There is no PPO step: PPO did not move a copy of the expert in 300k to
-1.5M steps, and from a copy of the search it lost ground in 300k (README,
-*Training*), while the search's moves lifted the copy above the expert.
+1.5M steps, and from a copy of the search it lost ground in 300k
+(docs/experiments.md), while the search's moves lifted the copy above the expert.
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ class Recipe:
     (the recipe of the models shipped before)."""
     play_by: Literal["move", "position"] = "move"
     """How the model plays (goldrush_train.ppo's --play-by): its most likely move, or its most likely position (the way
-    models fitted to moves were played before that option, as in the README's earlier tables)."""
+    models fitted to moves were played before that option, as in the experiments log's earlier tables)."""
     lr: float = 2e-3
     """Adam's step size for the fit."""
     width: int = 64
