@@ -95,7 +95,7 @@ def parse_card(code: str) -> int:
 
 
 def card_code(card: int) -> str:
-    """The RULES.md code of a card id (``"-"`` for :data:`EMPTY`)."""
+    """The code of a card id (``"G3"``, ``"M25"``, ``"D"``; ``"-"`` for :data:`EMPTY`)."""
     return "-" if card == EMPTY else CODE[card]
 
 

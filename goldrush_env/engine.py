@@ -6,7 +6,8 @@ Each :meth:`Game.flip` turns one card and returns a :class:`FlipEvent`, a
 public record of what everyone at the table saw; memory models, renderers
 and replays are built from these events alone.
 
-How this engine reads the places where the rule sheets are silent (RULES.md):
+How this engine reads the places where the rule sheets are silent (the
+project's decisions D1-D9, docs/rules.md):
 
 * D1 colours. With two players seat 0 owns colours 0 and 1, seat 1 owns 2
   and 3; with three to five players seat s owns colour s. Other colours are
@@ -67,7 +68,7 @@ SERIAL_FORMAT = "goldrush-game/1"
 
 
 class Outcome(str, enum.Enum):
-    """What a flip did. The values are the outcome names of RULES.md."""
+    """What a flip did. The values are the outcome names of the shared rule vectors."""
 
     FIRST = "first"
     """First card of a normal turn, now face up; nothing is decided yet."""

@@ -1,6 +1,6 @@
 """Rules scenarios: a small table, a few flips, the exact result.
 
-Each test is named after the rule of RULES.md it checks. Tables are written
+Each test is named after the rule or decision (D1-D9, docs/rules.md) it checks. Tables are written
 as ``{position: code}``; every other position is empty (D8). Most tests add
 :data:`BACKGROUND`, twelve cards in the bottom rows that nobody flips, so
 that the table keeps more than ten cards and a dynamite: the game stays in
