@@ -7,8 +7,8 @@
 
 The default run is a short demonstration of the whole pipeline (a warm start
 on 500 expert games, 150k PPO steps, 400 evaluation games against each
-scripted player): about 5 minutes alone on two cores, longer when other jobs
-share them (18 minutes measured so). It is not the shipped model
+scripted player): 5 to 15 minutes on two cores, more when other jobs share
+them (docs/experiments.md has the timings). It is not the shipped model
 (``agents/models/ppo_2p.npz``), which is stronger and which
 ``python -m goldrush_train.recipe --seed 0 --ship`` rebuilds. Each run writes
 into a new folder, ``runs/ppo-YYYYmmdd-HHMMSS`` unless ``--run-dir`` names
@@ -73,7 +73,7 @@ PROGRESS_EVERY = 20.0
 class Args:
     """Train a MaskablePPO agent for Gold: a warm start copying the expert, PPO against a curriculum of scripted
     players and a league of its own snapshots, then an evaluation table. The defaults are a short demonstration
-    of that whole pipeline (about 5 min alone on two cores, longer on a busy machine), not the shipped model:
+    of that whole pipeline (5 to 15 minutes on two cores, more on a busy machine), not the shipped model:
     that one is stronger, and python -m goldrush_train.recipe --seed 0 --ship rebuilds it."""
 
     run_dir: str | None = None
