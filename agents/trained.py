@@ -24,6 +24,9 @@ from goldrush_env.view import PlayerView
 
 SHIPPED_MODEL = Path(__file__).with_name("models") / "ppo_2p.npz"
 """The 2-player model the package ships (``python -m goldrush_train.recipe --seed 0 --ship`` reproduces it)."""
+SHIPPED_SCRATCH_MODEL = Path(__file__).with_name("models") / "scratch_2p.npz"
+"""The 2-player model learned from scratch, with no teacher (entrant ``"scratch"``; ``python -m
+goldrush_train.scratch --ship`` writes it)."""
 
 BOARD_SIZE = SLICES["cards"].stop
 """The board planes come first in the observation, plane by plane (position fastest)."""
@@ -60,17 +63,22 @@ class GoldNetNumpy:
         weight, bias = self.layers[name]
         return x @ weight + bias
 
+    def _per_cell(self, name: str, cells: np.ndarray, table: np.ndarray) -> np.ndarray:
+        """Layer ``name`` on each position's ``cells`` joined with the ``table``-wide features, as the sum of its
+        two halves: the table-wide half is computed once per table, not once per position."""
+        weight, bias = self.layers[name]
+        split = cells.shape[-1]
+        return cells @ weight[:split] + (table @ weight[split:] + bias)[:, None, :]
+
     def forward(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(logits (batch, 64), values (batch,)) for observations of shape (batch, OBSERVATION_SIZE)."""
         obs = np.asarray(observations, np.float32)
         batch = obs.shape[0]
         board = obs[:, :BOARD_SIZE].reshape(batch, PLANES, NUM_POSITIONS).transpose(0, 2, 1)
         g = _relu(self._dense("globals", obs[:, BOARD_SIZE:]))
-        h = _relu(self._dense("cell1", np.concatenate(
-            [board, np.broadcast_to(g[:, None, :], (batch, NUM_POSITIONS, g.shape[1]))], axis=2)))
+        h = _relu(self._per_cell("cell1", board, g))
         pooled = np.concatenate([h.mean(axis=1), h.max(axis=1)], axis=1)
-        h = _relu(self._dense("cell2", np.concatenate(
-            [h, np.broadcast_to(pooled[:, None, :], (batch, NUM_POSITIONS, pooled.shape[1]))], axis=2)))
+        h = _relu(self._per_cell("cell2", h, pooled))
         summary = np.concatenate([h.mean(axis=1), h.max(axis=1), g], axis=1)
         logits = self._dense("logit", h)[..., 0]
         values = self._dense("value2", _relu(self._dense("value1", summary)))[:, 0]
