@@ -273,7 +273,7 @@ class PerGame(_Adapter):
                 gold_cards=tuple(games.gold_cards[row].tolist()), current_player=int(games.current_player[row]),
                 gold_rush=bool(games.gold_rush[row]), turn=int(games.turn[row]), max_turns=games.max_turns,
                 unseen=tuple(np.bincount(hidden, minlength=NUM_CARD_TYPES).tolist()), action_mask=masks[i],
-                observation=observations[i]))
+                observation=observations[i], rush_at=games.rush_at))
         return views
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Sequence, TextIO
 
 from goldrush_env.aec import raw_env
-from goldrush_env.cards import EMPTY, MAX_PLAYERS, MIN_PLAYERS, card_code
+from goldrush_env.cards import EMPTY, GOLD_RUSH_THRESHOLD, MAX_PLAYERS, MIN_PLAYERS, TABLES, card_code
 from goldrush_env.config import EnvConfig
 from goldrush_env.engine import Game, colour_owners
 from goldrush_env.errors import GoldRushError, IllegalFlipError
@@ -53,7 +53,7 @@ def _save(record: dict[str, Any], path: str | None, out: TextIO) -> None:
 
 
 def _config(args: argparse.Namespace) -> dict[str, Any]:
-    return {"memory": args.memory, "max_turns": args.max_turns}
+    return {"memory": args.memory, "max_turns": args.max_turns, "table": args.table}
 
 
 def _seed(args: argparse.Namespace, out: TextIO) -> int:
@@ -83,6 +83,7 @@ def cmd_watch(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 def _print_game(record: dict[str, Any], out: TextIO, delay: float = 0.0) -> Game:
     """Replay a record flip by flip, printing each event, and check it against the recorded outcomes."""
     game = Game(record["num_players"], record["layout"], first_player=record["first_player"],
+                rush_at=record.get("rush_at", GOLD_RUSH_THRESHOLD),
                 max_turns=record["max_turns"])
     names = record.get("players") or [f"seat {s}" for s in range(game.num_players)]
     print(f"Gold, {game.num_players} players: " + ", ".join(f"seat {s} {n}" for s, n in enumerate(names)), file=out)
@@ -108,7 +109,8 @@ def cmd_replay(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         record = json.loads(Path(args.file).read_text())
     except (OSError, json.JSONDecodeError) as error:
         raise GoldRushError(f"cannot read a game record from {args.file!r}: {error}") from None
-    data = {key: record[key] for key in ("format", "num_players", "first_player", "max_turns", "layout", "flips")
+    data = {key: record[key] for key in ("format", "num_players", "first_player", "max_turns", "rush_at", "layout",
+                                         "flips", "start")
             if key in record}
     original = Game.from_dict(data)  # validates the record as a whole first
     replayed = _print_game(record, out, delay=args.delay)
@@ -173,7 +175,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO = sys.stdout, read=input) -> 
                 print("bye", file=out)
                 return 0
             if answer.lower() in HELP_ANSWERS:
-                print(legend(args.players), file=out)
+                print(legend(args.players, TABLES[args.table].rush_at), file=out)
                 continue
             position, problem = _check_square(answer, view)
             if problem is None:
@@ -269,6 +271,9 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--max-turns", type=_at_least(1), default=defaults.max_turns,
                          help="turn limit; the game is then truncated (default: %(default)s)")
         sub.add_argument("--seed", type=_at_least(0), default=seed, help=seed_help)
+        sub.add_argument("--table", default=defaults.table, choices=list(TABLES),
+                         help="the table dealt: the full game's 64 cards, or a smaller one of 32 (half) or 16 "
+                              "(quarter) cards (default: %(default)s)")
 
     fresh_seed = ("seeds the deal and the agents: the same seed, the same game (default: a fresh deal each time, "
                   "its seed printed)")

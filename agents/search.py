@@ -264,7 +264,7 @@ class ISMCTSAgent(SeededPolicy):
             table[position] = card
         base = Game.from_position(view.num_players, table, current_player=view.current_player, scores=view.scores,
                                   gold_cards=view.gold_cards, turn=view.turn, face_up=view.face_up,
-                                  gold_rush=view.gold_rush, max_turns=view.max_turns)
+                                  gold_rush=view.gold_rush, max_turns=view.max_turns, rush_at=view.rush_at)
         known = {p: card for p, card in enumerate(view.cards) if card >= 0}
         hidden = unknown[::-1]
         rng = random.Random(int(self.rng.integers(2**63)))

@@ -285,17 +285,19 @@ def play_batched(fixtures: Sequence[Fixture], num_players: int, seed: int, *, pr
 
     from goldrush_agents.batched import batched_policy
 
-    unknown = sorted(set(config) - {"memory", "max_turns"})
+    unknown = sorted(set(config) - {"memory", "max_turns", "table"})
     if unknown or config.get("memory", "perfect") != "perfect":
-        raise GoldRushError(f"a batched tournament plays with perfect memory and takes only max_turns, got {config}")
+        raise GoldRushError(f"a batched tournament plays with perfect memory and takes only max_turns and table, "
+                            f"got {config}")
     max_turns = config.get("max_turns", DEFAULT_MAX_TURNS)
+    table = config.get("table", "full")
     names = list(dict.fromkeys(name for fixture in fixtures for name in fixture.names))
     policies = [batched_policy(name) for name in names]
     count = len(fixtures)
     layouts = np.empty((count, 64), dtype=np.int8)
     for g, fixture in enumerate(fixtures):  # the deal raw_env.reset(seed=...) makes
-        layouts[g] = Game.shuffled(num_players, seeding.np_random(fixture.seed)[0]).table
-    games = BatchedGames(count, num_players, max_turns=max_turns)
+        layouts[g] = Game.shuffled(num_players, seeding.np_random(fixture.seed)[0], table=table).table
+    games = BatchedGames(count, num_players, max_turns=max_turns, table=table)
     games.reset(layouts=layouts, first_player=np.array([f.first_player for f in fixtures]))
     entrant_of_seat = np.array([[names.index(name) for name in fixture.names] for fixture in fixtures])
     known = np.zeros((count, 64), dtype=bool)
@@ -322,7 +324,8 @@ def play_batched(fixtures: Sequence[Fixture], num_players: int, seed: int, *, pr
     flips_of = np.stack(steps, axis=1) if steps else np.zeros((count, 0), dtype=np.int64)
     results = []
     for g, fixture in enumerate(fixtures):
-        game = Game(num_players, layouts[g].tolist(), first_player=fixture.first_player, max_turns=max_turns)
+        game = Game(num_players, layouts[g].tolist(), first_player=fixture.first_player, max_turns=max_turns,
+                    rush_at=games.rush_at)
         for position in flips_of[g][flips_of[g] >= 0]:
             game.flip(int(position))
         if list(game.scores) != games.scores[g].tolist():

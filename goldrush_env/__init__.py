@@ -24,14 +24,17 @@ __version__ = "0.2.0"
 
 GYM_ID = "GoldRush-v0"
 PETTINGZOO_ID = "goldrush_env/gold-v0"
+GYM_TABLE_IDS = {"half": "GoldRushHalf-v0", "quarter": "GoldRushQuarter-v0"}
+"""The smaller tables as Gymnasium ids of their own (``table="half"``, ``"quarter"`` of ``GoldRush-v0``)."""
 
-# Defaults live in EnvConfig: the ids register no kwargs of their own.
-if GYM_ID not in gymnasium.registry:
-    gymnasium.register(GYM_ID, entry_point="goldrush_env.gym_env:GoldRushEnv",
-                       vector_entry_point="goldrush_env.vector:GoldRushVectorEnv")
+# Defaults live in EnvConfig: the main id registers no kwargs of its own, a smaller table only its table.
+for _id, _kwargs in [(GYM_ID, {})] + [(i, {"table": t}) for t, i in GYM_TABLE_IDS.items()]:
+    if _id not in gymnasium.registry:
+        gymnasium.register(_id, entry_point="goldrush_env.gym_env:GoldRushEnv",
+                           vector_entry_point="goldrush_env.vector:GoldRushVectorEnv", kwargs=_kwargs)
 if hasattr(pettingzoo, "register") and PETTINGZOO_ID not in getattr(pettingzoo, "aec_registry", {}):
     pettingzoo.register("aec", PETTINGZOO_ID, entry_point="goldrush_env.aec:env")
 
 __all__ = ["env", "raw_env", "EnvConfig", "GoldRushEnv", "GoldRushVectorEnv", "BatchedGames", "Game", "FlipEvent",
            "Outcome", "Policy", "RandomPolicy", "PlayerView", "GoldRushError", "IllegalFlipError", "LayoutError",
-           "GYM_ID", "PETTINGZOO_ID", "__version__"]
+           "GYM_ID", "GYM_TABLE_IDS", "PETTINGZOO_ID", "__version__"]

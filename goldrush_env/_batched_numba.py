@@ -24,7 +24,7 @@ from goldrush_env.batched import (
     _RUSH_DISCARD,
     _RUSH_GOLD,
 )
-from goldrush_env.cards import EMPTY, GOLD_RUSH_THRESHOLD, NUM_CARD_TYPES, NUM_POSITIONS
+from goldrush_env.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS
 
 
 @numba.njit(cache=True, inline="always")
@@ -57,7 +57,7 @@ def _remove(table, counts, cards_left, g, position, card):
 
 @numba.njit(cache=True, parallel=True)
 def step(table, face_up, current_player, turn, gold_rush, rush_from, scores, gold_cards, cards_left, counts, owners,
-         positions, active, out_outcome, out_card, out_player, out_receiver, out_partner, out_partner_left,
+         rush_at, positions, active, out_outcome, out_card, out_player, out_receiver, out_partner, out_partner_left,
          out_card_left, out_rush_begins):
     num_players = scores.shape[1]
     for g in numba.prange(table.shape[0]):
@@ -110,7 +110,7 @@ def step(table, face_up, current_player, turn, gold_rush, rush_from, scores, gol
             turn[g] += 1
             current_player[g] = (player + 1) % num_players
             if left and not gold_rush[g] and cards_left[g] > 0 and (
-                    cards_left[g] <= GOLD_RUSH_THRESHOLD or _stalemate(counts[g])):
+                    cards_left[g] <= rush_at or _stalemate(counts[g])):
                 gold_rush[g] = True
                 rush_from[g] = turn[g]
                 out_rush_begins[g] = True

@@ -96,11 +96,15 @@ miner), so rewards reach agents when they are not acting; PettingZoo's
 
 ## Arguments
 
-`env(num_players=2, reward="win", memory="perfect", forget_prob=0.1,
-memory_capacity=12, max_turns=200, render_mode=None, render_view="active")`:
-the fields of :class:`goldrush_env.config.EnvConfig`, which documents each;
-an unknown argument is refused. `max_turns` is the turn limit (D4): the
-game is then truncated, not terminated.
+`env(num_players=2, table="full", reward="win", memory="perfect",
+forget_prob=0.1, memory_capacity=12, max_turns=200, render_mode=None,
+render_view="active")`: the fields of :class:`goldrush_env.config.EnvConfig`,
+which documents each; an unknown argument is refused. `max_turns` is the
+turn limit (D4): the game is then truncated, not terminated. `table` deals
+the full game's 64 cards, or a smaller table of 32 (`"half"`) or 16
+(`"quarter"`) cards from a box in about the same proportions, laid on the
+first rows of the grid, with the Gold Rush at 5 and 3 cards: quick variants
+for experiments and curricula, with the same spaces.
 
 `reset(seed=None, options=None)`: `seed` deals the table and seeds each
 agent's forgetting. `options` may hold `layout` (64 card codes, see
@@ -131,7 +135,7 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 
 from goldrush_env import render as rendering
-from goldrush_env.cards import EMPTY, NUM_POSITIONS, NUM_CARD_TYPES
+from goldrush_env.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS, TABLES
 from goldrush_env.config import RENDER_MODES, EnvConfig
 from goldrush_env.encoder import OBSERVATION_SIZE, ObservationEncoder
 from goldrush_env.engine import FlipEvent, Game, Outcome, colour_owners
@@ -205,9 +209,11 @@ class raw_env(AECEnv, EzPickle):
         config = self.config
         rng = self._np_random
         if layout is None:
-            game = Game.shuffled(config.num_players, rng, first_player=first_player, max_turns=config.max_turns)
+            game = Game.shuffled(config.num_players, rng, first_player=first_player, max_turns=config.max_turns,
+                                 table=config.table)
         else:
-            game = Game(config.num_players, layout, first_player=first_player, max_turns=config.max_turns)
+            game = Game(config.num_players, layout, first_player=first_player, max_turns=config.max_turns,
+                        rush_at=TABLES[config.table].rush_at)
         memory_seeds = rng.integers(0, 2**63, size=config.num_players)
         if config.memory == "perfect":
             self.memories = [PerfectMemory() for _ in range(config.num_players)]
@@ -353,7 +359,7 @@ class raw_env(AECEnv, EzPickle):
             owners=self.owners, scores=game.scores, gold_cards=game.gold_cards,
             current_player=None if game.is_finished else game.current_player, gold_rush=game.gold_rush,
             turn=game.turn, max_turns=game.max_turns, unseen=tuple(unseen), action_mask=mask,
-            observation=observation,
+            observation=observation, rush_at=game.rush_at,
         )
 
     # --- rendering ------------------------------------------------------------------

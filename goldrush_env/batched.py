@@ -34,14 +34,13 @@ from goldrush_env.cards import (
     DEFAULT_MAX_TURNS,
     DYNAMITE,
     EMPTY,
-    GOLD_RUSH_THRESHOLD,
     IS_GOLD,
     IS_MINER,
     NUM_CARD_TYPES,
     NUM_POSITIONS,
     VALUE,
-    full_box,
     parse_layout,
+    table_size,
 )
 from goldrush_env.engine import _PAIR, Game, Outcome, _check_num_players, colour_owners
 from goldrush_env.errors import GoldRushError, IllegalFlipError
@@ -72,8 +71,6 @@ _GOLD_VALUE = np.array([VALUE[card] if IS_GOLD[card] else 0 for card in range(NU
 _GROUPS = 10
 _GROUP = np.array([4 + VALUE[card] - 1 if IS_MINER[card] else (0 if card == DYNAMITE else VALUE[card])
                    for card in range(NUM_CARD_TYPES)], dtype=np.int64)
-_BOX = np.array(full_box(), dtype=np.int8)
-_BOX_GROUP_COUNTS = np.bincount(_GROUP[_BOX], minlength=_GROUPS).astype(np.int32)
 
 
 def numba_available() -> bool:
@@ -116,13 +113,14 @@ class BatchedGames:
     """
 
     def __init__(self, num_games: int, num_players: int, *, max_turns: int | None = DEFAULT_MAX_TURNS,
-                 backend: str = "auto") -> None:
+                 backend: str = "auto", table: str = "full") -> None:
         if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
             raise GoldRushError(f"num_games must be an int >= 1, got {num_games!r}")
         _check_num_players(num_players)
         if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer))
                                       or max_turns < 1):
             raise GoldRushError(f"max_turns must be None (no limit) or an int >= 1, got {max_turns!r}")
+        size = table_size(table)
         if backend not in BACKENDS:
             raise GoldRushError(f"backend={backend!r} is not allowed: expected one of {BACKENDS}")
         if backend == "numba" and not numba_available():
@@ -131,6 +129,12 @@ class BatchedGames:
         self.num_games = int(num_games)
         self.num_players = int(num_players)
         self.max_turns = None if max_turns is None else int(max_turns)
+        self.table_name = size.name
+        """The table shuffled games are dealt (:data:`~goldrush_env.cards.TABLES`)."""
+        self.rush_at = size.rush_at
+        """The Gold Rush begins at the start of a turn with this many cards or fewer."""
+        self._box = np.array(size.box(), dtype=np.int8)
+        self._box_counts = np.bincount(_GROUP[self._box], minlength=_GROUPS).astype(np.int32)
         self._limit = np.iinfo(np.int32).max if max_turns is None else self.max_turns
         self.owners = np.array(colour_owners(self.num_players), dtype=np.int8)
         n = self.num_games
@@ -164,8 +168,8 @@ class BatchedGames:
               games: Any = None) -> None:
         """Deal new games: all of them, or those picked by ``games`` (indices or a bool mask).
 
-        ``layouts``: ``None`` shuffles the full box (with the generator seeded
-        by ``seed``, or carried on from the last seeded reset), else one
+        ``layouts``: ``None`` shuffles the box of the table (with the generator
+        seeded by ``seed``, or carried on from the last seeded reset), else one
         layout per game reset (64 codes or card ids each, as
         :class:`~goldrush_env.engine.Game` takes, or an int array of shape
         (k, 64)). ``first_player``: one seat, or one per game reset.
@@ -182,7 +186,8 @@ class BatchedGames:
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
         if tables is None:
-            tables = self._rng.permuted(np.broadcast_to(_BOX, (k, NUM_POSITIONS)), axis=1)
+            tables = np.full((k, NUM_POSITIONS), EMPTY, dtype=np.int8)
+            tables[:, :len(self._box)] = self._rng.permuted(np.broadcast_to(self._box, (k, len(self._box))), axis=1)
         self.table[picked] = tables
         self.initial[picked] = tables
         self.face_up[picked] = -1
@@ -193,9 +198,9 @@ class BatchedGames:
         self.gold_rush_from_turn[picked] = -1
         self.scores[picked] = 0
         self.gold_cards[picked] = 0
-        if layouts is None:  # the full box: 64 cards, far from the Gold Rush
-            self.cards_left[picked] = NUM_POSITIONS
-            self._counts[picked] = _BOX_GROUP_COUNTS
+        if layouts is None:  # the box of the table, far from the Gold Rush
+            self.cards_left[picked] = len(self._box)
+            self._counts[picked] = self._box_counts
             return
         on_table = tables >= 0
         self.cards_left[picked] = on_table.sum(axis=1)
@@ -204,7 +209,7 @@ class BatchedGames:
         self._counts[picked] = counts
         # A table may be dealt already in the Gold Rush (ten cards or fewer, or D3).
         starts = picked[(self.cards_left[picked] > 0)
-                        & ((self.cards_left[picked] <= GOLD_RUSH_THRESHOLD) | _stalemate(counts))]
+                        & ((self.cards_left[picked] <= self.rush_at) | _stalemate(counts))]
         self.gold_rush[starts] = True
         self.gold_rush_from_turn[starts] = 0
 
@@ -267,7 +272,7 @@ class BatchedGames:
             self.num_players, self.table[i].tolist(), current_player=int(self.current_player[i]),
             scores=self.scores[i].tolist(), gold_cards=self.gold_cards[i].tolist(), turn=int(self.turn[i]),
             face_up=None if self.face_up[i] < 0 else int(self.face_up[i]), gold_rush=bool(self.gold_rush[i]),
-            max_turns=self.max_turns)
+            max_turns=self.max_turns, rush_at=self.rush_at)
 
     # --- playing ----------------------------------------------------------------------------
 
@@ -311,7 +316,7 @@ class BatchedGames:
         if self.backend == "numba":
             _batched_numba.step(self.table, self.face_up, self.current_player, self.turn, self.gold_rush,
                                 self.gold_rush_from_turn, self.scores, self.gold_cards, self.cards_left,
-                                self._counts, self.owners, positions, active, out.outcome, *out[2:])
+                                self._counts, self.owners, self.rush_at, positions, active, out.outcome, *out[2:])
         else:
             self._step_numpy(positions, active, out)
         return out
@@ -377,7 +382,7 @@ class BatchedGames:
         self.turn[ends] += 1
         self.current_player[ends] = (self.current_player[ends] + 1) % self.num_players
         changed = np.flatnonzero(ends & ~self.gold_rush & (partner_left | card_left) & (self.cards_left > 0))
-        begins = changed[(self.cards_left[changed] <= GOLD_RUSH_THRESHOLD) | _stalemate(self._counts[changed])]
+        begins = changed[(self.cards_left[changed] <= self.rush_at) | _stalemate(self._counts[changed])]
         self.gold_rush[begins] = True
         self.gold_rush_from_turn[begins] = self.turn[begins]
         out.rush_begins[begins] = True

@@ -15,6 +15,7 @@ An empty position of a layout is :data:`EMPTY` (``-1``, code ``-``).
 from __future__ import annotations
 
 import operator
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 from goldrush_env.errors import LayoutError
@@ -81,6 +82,58 @@ _BY_CODE["-"] = EMPTY
 BOX_COUNT: tuple[int, ...] = (5, 7, 7, 5, 5) + (2, 2, 2, 1) * NUM_COLOURS
 assert sum(BOX_COUNT) == NUM_POSITIONS
 assert sum(VALUE[c] * BOX_COUNT[c] for c in range(4)) == TOTAL_GOLD
+
+
+def _counts(codes: str) -> tuple[int, ...]:
+    """Card counts per id from codes such as ``"G1 G2 G2 M03"``."""
+    counts = [0] * NUM_CARD_TYPES
+    for code in codes.split():
+        counts[CODE.index(code)] += 1
+    return tuple(counts)
+
+
+@dataclass(frozen=True)
+class TableSize:
+    """A table to deal: the cards of a box, laid on the first positions of the grid, and the number of cards
+    at or below which the Gold Rush begins."""
+
+    name: str
+    counts: tuple[int, ...]
+    """How many of each card id the box holds."""
+    rush_at: int
+    """The Gold Rush begins at the start of a turn with this many cards or fewer on the table."""
+
+    @property
+    def num_cards(self) -> int:
+        return sum(self.counts)
+
+    def box(self) -> list[int]:
+        """The cards of the box, in id order."""
+        return [card for card in range(NUM_CARD_TYPES) for _ in range(self.counts[card])]
+
+
+TABLES: dict[str, TableSize] = {
+    "full": TableSize("full", BOX_COUNT, GOLD_RUSH_THRESHOLD),
+    "half": TableSize("half", _counts("G1 G1 G2 G2 G2 G3 G3 G3 G4 G4 D D "
+                                      + " ".join(f"M{c}{v}" for c in range(NUM_COLOURS) for v in (2, 3, 4, 5))), 5),
+    "quarter": TableSize("quarter", _counts("G1 G2 G2 G3 G4 D "
+                                            + " ".join(f"M{c}{v}" for c in range(NUM_COLOURS) for v in (3, 4))), 3),
+}
+"""The tables a game can be dealt: the full box of 64 cards (the game), and two smaller ones in about its
+proportions of gold, miners and dynamite, laid on the first rows of the grid, for curricula and quick
+experiments. ``half``: 32 cards, ten gold (2, 3, 3 and 2 of values 1 to 4: 25 points), a miner of each strength
+2 to 5 in every colour, two dynamite; the Gold Rush at 5 cards. ``quarter``: 16 cards, five gold (values 1, 2, 2,
+3, 4: 12 points), miners of strength 3 and 4 in every colour, one dynamite; the Gold Rush at 3 cards."""
+assert [t.num_cards for t in TABLES.values()] == [64, 32, 16]
+assert all(c <= b for t in TABLES.values() for c, b in zip(t.counts, BOX_COUNT))
+
+
+def table_size(name: str) -> TableSize:
+    """The table called ``name``, refused by name if there is none."""
+    try:
+        return TABLES[name]
+    except (KeyError, TypeError):
+        raise LayoutError(f"table={name!r} is not allowed: expected one of {list(TABLES)}") from None
 
 
 def parse_card(code: str) -> int:

@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from goldrush_env.cards import DEFAULT_MAX_TURNS, MAX_PLAYERS, MIN_PLAYERS
+from goldrush_env.cards import DEFAULT_MAX_TURNS, MAX_PLAYERS, MIN_PLAYERS, TABLES
 from goldrush_env.errors import GoldRushError
 
 REWARDS = ("win", "score")
@@ -26,6 +26,10 @@ class EnvConfig:
 
     num_players: int = 2
     """Seats at the table, 2 to 5."""
+    table: str = "full"
+    """The table dealt: ``"full"``, the game's 64 cards; ``"half"`` (32 cards) or ``"quarter"`` (16), smaller
+    boxes in about the same proportions on the first rows of the grid, with the Gold Rush at 5 and 3 cards
+    (:data:`goldrush_env.cards.TABLES`). The spaces are the same for every table."""
     reward: str = "win"
     """``"win"``: at the end, +1 to a sole winner, 0 to each of several
     co-winners, -1 to every other seat. ``"score"``: each flip, a seat earns
@@ -54,6 +58,8 @@ class EnvConfig:
 
         if not is_int(self.num_players) or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
             refuse("num_players", f"an int from {MIN_PLAYERS} to {MAX_PLAYERS}")
+        if self.table not in TABLES:
+            refuse("table", f"one of {tuple(TABLES)}")
         if self.reward not in REWARDS:
             refuse("reward", f"one of {REWARDS}")
         if self.memory not in MEMORIES:

@@ -57,8 +57,8 @@ from goldrush_env.cards import (
     VALUE,
     COLOUR,
     card_code,
-    full_box,
     parse_layout,
+    table_size,
 )
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 
@@ -196,9 +196,12 @@ class Game:
     """One game of *Gold* for 2-5 players.
 
     ``Game(num_players, layout)`` starts from a given table (64 codes or card
-    ids, ``"-"`` for an empty position); :meth:`shuffled` deals the full box
+    ids, ``"-"`` for an empty position); :meth:`shuffled` deals a box (the
+    full one by default, or a smaller table of :data:`~goldrush_env.cards.TABLES`)
     at random from a seed. ``first_player`` is the seat that starts,
-    ``max_turns`` the optional turn limit (D4).
+    ``max_turns`` the optional turn limit (D4), ``rush_at`` the number of cards
+    at or below which the Gold Rush begins (10, the rule sheets'; smaller
+    tables scale it).
 
     Examples:
         >>> game = Game.shuffled(2, seed=7)
@@ -208,13 +211,14 @@ class Game:
     """
 
     __slots__ = (
-        "num_players", "first_player", "max_turns", "_limit", "_owner", "_initial",
+        "num_players", "first_player", "max_turns", "rush_at", "_limit", "_owner", "_initial",
         "_table", "_positions", "_face_up", "_player", "_turn", "_rush", "_rush_from",
         "_scores", "_gold_cards", "_dynamite", "_miners", "_golds", "_history", "_start",
     )
 
     def __init__(self, num_players: int, layout: str | Sequence[str] | Sequence[int], *,
-                 first_player: int = 0, max_turns: int | None = None) -> None:
+                 first_player: int = 0, max_turns: int | None = None,
+                 rush_at: int = GOLD_RUSH_THRESHOLD) -> None:
         _check_num_players(num_players)
         if isinstance(first_player, bool) or not isinstance(first_player, (int, np.integer)) \
                 or not 0 <= first_player < num_players:
@@ -222,10 +226,13 @@ class Game:
         if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer))
                                       or max_turns < 1):
             raise GoldRushError(f"max_turns must be None (no limit) or an int >= 1, got {max_turns!r}")
+        if not _is_int(rush_at) or rush_at < 0:
+            raise GoldRushError(f"rush_at must be an int >= 0 (cards left when the Gold Rush begins), got {rush_at!r}")
         table = parse_layout(layout)
         self.num_players = int(num_players)
         self.first_player = int(first_player)
         self.max_turns = None if max_turns is None else int(max_turns)
+        self.rush_at = int(rush_at)
         self._limit = sys.maxsize if max_turns is None else self.max_turns
         self._owner = colour_owners(self.num_players)
         self._initial = tuple(table)
@@ -253,23 +260,27 @@ class Game:
 
     @classmethod
     def shuffled(cls, num_players: int, seed: int | np.random.Generator | None = None, *,
-                 first_player: int = 0, max_turns: int | None = None) -> "Game":
-        """A game on the full box of 64 cards shuffled by ``seed``.
+                 first_player: int = 0, max_turns: int | None = None, table: str = "full") -> "Game":
+        """A game on a box shuffled by ``seed``: the full box of 64 cards, or the smaller ``table`` named
+        (:data:`~goldrush_env.cards.TABLES`), laid on the first positions of the grid, with its Gold Rush
+        threshold.
 
         ``seed`` is an int or a :class:`numpy.random.Generator` (which is
         advanced); the same int always deals the same table. ``None`` draws
         fresh entropy from the operating system, never from global state.
         """
+        size = table_size(table)
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        deck = full_box()
-        order = rng.permutation(NUM_POSITIONS)
-        return cls(num_players, [deck[i] for i in order], first_player=first_player, max_turns=max_turns)
+        deck = size.box()
+        order = rng.permutation(len(deck))
+        layout = [deck[i] for i in order] + [EMPTY] * (NUM_POSITIONS - len(deck))
+        return cls(num_players, layout, first_player=first_player, max_turns=max_turns, rush_at=size.rush_at)
 
     @classmethod
     def from_position(cls, num_players: int, layout: str | Sequence[str] | Sequence[int], *,
                       current_player: int, scores: Sequence[int], gold_cards: Sequence[int], turn: int = 0,
                       face_up: int | None = None, gold_rush: bool = False,
-                      max_turns: int | None = None) -> "Game":
+                      max_turns: int | None = None, rush_at: int = GOLD_RUSH_THRESHOLD) -> "Game":
         """A game that starts from a position part-way through play.
 
         ``layout`` is the table now (64 entries, ``"-"`` or ``EMPTY`` where a
@@ -289,7 +300,8 @@ class Game:
             raise GoldRushError(f"current_player must be a seat from 0 to {n - 1}, got {current_player!r}")
         if not _is_int(turn) or turn < 0:
             raise GoldRushError(f"turn must be an int >= 0 (completed turns), got {turn!r}")
-        game = cls(n, layout, first_player=(int(current_player) - int(turn)) % n, max_turns=max_turns)
+        game = cls(n, layout, first_player=(int(current_player) - int(turn)) % n, max_turns=max_turns,
+                   rush_at=rush_at)
         standing = {"scores": _seat_counts("scores", scores, n),
                     "gold_cards": _seat_counts("gold_cards", gold_cards, n)}
         for seat, (points, cards) in enumerate(zip(standing["scores"], standing["gold_cards"])):
@@ -513,7 +525,7 @@ class Game:
     def _start_turn(self) -> bool:
         if self._rush or not self._positions:
             return False
-        if len(self._positions) <= GOLD_RUSH_THRESHOLD or self._is_stalemate():
+        if len(self._positions) <= self.rush_at or self._is_stalemate():
             self._rush = True
             self._rush_from = self._turn
             return True
@@ -654,6 +666,7 @@ class Game:
             "num_players": self.num_players,
             "first_player": self.first_player,
             "max_turns": self.max_turns,
+            **({} if self.rush_at == GOLD_RUSH_THRESHOLD else {"rush_at": self.rush_at}),
             "layout": [card_code(card) for card in self._initial],
             "flips": [event.position for event in self._history],
             **({} if self._start is None else {"start": {key: list(value) if isinstance(value, tuple) else value
@@ -670,12 +683,14 @@ class Game:
         if missing:
             raise GoldRushError(f"saved game lacks the keys {sorted(missing)}")
         start = data.get("start")
+        rush_at = data.get("rush_at", GOLD_RUSH_THRESHOLD)
         if start is None:
             game = cls(data["num_players"], data["layout"], first_player=data["first_player"],
-                       max_turns=data["max_turns"])
+                       max_turns=data["max_turns"], rush_at=rush_at)
         elif isinstance(start, dict):
             try:
-                game = cls.from_position(data["num_players"], data["layout"], max_turns=data["max_turns"], **start)
+                game = cls.from_position(data["num_players"], data["layout"], max_turns=data["max_turns"],
+                                         rush_at=rush_at, **start)
             except TypeError as error:
                 raise GoldRushError(f"saved game has a bad 'start' position: {error}") from None
         else:

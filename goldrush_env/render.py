@@ -52,7 +52,7 @@ def ownership(owners: Sequence[int]) -> str:
     return "; ".join(parts)
 
 
-def legend(num_players: int) -> str:
+def legend(num_players: int, rush_at: int = GOLD_RUSH_THRESHOLD) -> str:
     """What the card codes, the board's symbols and the event words mean, and what a turn does.
 
     The help of ``goldrush play``; kept beside :func:`to_text` so that the
@@ -79,7 +79,7 @@ def legend(num_players: int) -> str:
         "  duel     two miners of different strength: the weaker leaves",
         "  dynamite dynamite and any card: both leave",
         "  nothing  anything else: both go back face down where they were",
-        f"Gold Rush: once {GOLD_RUSH_THRESHOLD} or fewer cards are left, one card a turn; gold goes to whoever",
+        f"Gold Rush: once {rush_at} or fewer cards are left, one card a turn; gold goes to whoever",
         "  flips it (rush_gold), any other card just leaves (rush_discard).",
         "In the event lines, strike:1 and rush_gold:1 name the seat that gets the gold.",
         "When the table is empty, most points wins (a tie: most gold cards).",

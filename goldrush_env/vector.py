@@ -183,7 +183,8 @@ class GoldRushVectorEnv(VectorEnv):
         n = self.config.num_players
         if not (seat == "random" or isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n):
             raise GoldRushError(f"seat={seat!r} is not allowed: expected 'random' or a seat from 0 to {n - 1}")
-        self.games = BatchedGames(num_envs, n, max_turns=self.config.max_turns, backend=backend)
+        self.games = BatchedGames(num_envs, n, max_turns=self.config.max_turns, backend=backend,
+                                  table=self.config.table)
         self.num_envs = self.games.num_games
         self.seat_option = seat
         self.render_mode = None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from goldrush_env.cards import COLOUR, IS_MINER
+from goldrush_env.cards import COLOUR, GOLD_RUSH_THRESHOLD, IS_MINER
 
 UNKNOWN = -2
 """In :attr:`PlayerView.cards`: a face-down card this seat cannot place."""
@@ -47,6 +47,8 @@ class PlayerView:
     """int8 mask of the 64 positions this seat may flip now (all 0 if it is not its turn)."""
     observation: np.ndarray
     """The flat observation vector of this seat (see :mod:`goldrush_env.encoder`)."""
+    rush_at: int = GOLD_RUSH_THRESHOLD
+    """The Gold Rush begins at the start of a turn with this many cards or fewer (10 on the full table)."""
 
     @property
     def legal_positions(self) -> list[int]:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from goldrush_env.batched import NO_FLIP, OUTCOMES, BatchedGames, numba_available
-from goldrush_env.cards import NUM_POSITIONS, parse_layout
+from goldrush_env.cards import EMPTY, NUM_POSITIONS, TABLES, parse_layout
 from goldrush_env.engine import Game
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 
@@ -86,6 +86,20 @@ def test_random_games_match_the_single_engine_flip_by_flip(backend, num_players)
     games.reset(seed=num_players, first_player=np.arange(48) % num_players)
     singles = [Game(num_players, games.table[g].tolist(), first_player=g % num_players) for g in range(48)]
     play_side_by_side(games, singles, np.random.default_rng(num_players))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("table", ["half", "quarter"])
+def test_smaller_tables_match_the_single_engine_flip_by_flip(backend, table):
+    size = TABLES[table]
+    games = BatchedGames(32, 2, backend=backend, table=table)
+    games.reset(seed=5)
+    assert (games.cards_left == size.num_cards).all() and (games.table[:, size.num_cards:] == EMPTY).all()
+    for row in games.table:
+        assert np.bincount(row[:size.num_cards], minlength=len(size.counts)).tolist() == list(size.counts)
+    singles = [Game(2, games.table[g].tolist(), rush_at=size.rush_at) for g in range(32)]
+    play_side_by_side(games, singles, np.random.default_rng(5))
+    assert all(game.gold_rush_from_turn is not None for game in singles if game.is_over)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
