@@ -71,8 +71,9 @@ class GoldNetNumpy:
         return cells @ weight[:split] + (table @ weight[split:] + bias)[:, None, :]
 
     def forward(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(logits (batch, 64), values (batch,)) for observations of shape (batch, OBSERVATION_SIZE)."""
-        obs = np.asarray(observations, np.float32)
+        """(logits (batch, 64), values (batch,)) for observations of shape (batch, OBSERVATION_SIZE); of a longer
+        vector (``observation="pairs"``) the network reads the plain part, which comes first."""
+        obs = np.asarray(observations, np.float32)[:, :OBSERVATION_SIZE]
         batch = obs.shape[0]
         board = obs[:, :BOARD_SIZE].reshape(batch, PLANES, NUM_POSITIONS).transpose(0, 2, 1)
         g = _relu(self._dense("globals", obs[:, BOARD_SIZE:]))

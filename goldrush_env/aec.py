@@ -11,8 +11,8 @@
 | Agents | `agents = ['player_0', ..., 'player_{n-1}']`, n = 2..5 |
 | Action shape | (1,) |
 | Action values | Discrete(64) |
-| Observation shape | `observation` (2102,), `action_mask` (64,) |
-| Observation values | [0, 1] |
+| Observation shape | `observation` (2102,) (`"pairs"`: 2230), `action_mask` (64,) |
+| Observation values | [0, 1] (`"pairs"`: its last 128 in [-1, 1]) |
 
 Reiner Knizia's *Gold*: 64 cards face down on an 8x8 grid. On your turn you
 flip two cards one after the other; a miner at least as strong as a gold
@@ -56,6 +56,20 @@ knows every card revealed and still on the table; with `"human"` it forgets
 (see :mod:`goldrush_env.memory`). `observe(agent)` is valid for every
 agent at any time.
 
+With `observation="pairs"` the vector goes on with two planes (2,230
+values in all), read off the vector above and nothing else, so they tell
+nothing the seat does not know. They put at each position a fact that
+otherwise relates two positions ("this card and that one make a strike"),
+for networks that see positions one by one, such as a plain MLP. Gold is
+counted from the seat's side: positive when a strike pays it (its own miner,
+or an unowned one, which pays whoever turns it), negative when it pays
+another seat; 0 where no pair strikes.
+
+| Index | Name | Shape | Meaning |
+|---|---|---|---|
+| 2102-2165 | `pair_best` | 64 | at a card this seat knows: the most gold it would gain (negative: give away) by turning that card with another it knows / 4 |
+| 2166-2229 | `pair_face_up` | 64 | at a card this seat knows, while a first card is face up: the gold it would gain (negative: give away) by turning that card second / 4 |
+
 ## Action Space
 
 `Discrete(64)`: the position to flip. A normal turn is two actions in a row
@@ -96,9 +110,9 @@ miner), so rewards reach agents when they are not acting; PettingZoo's
 
 ## Arguments
 
-`env(num_players=2, table="full", reward="win", memory="perfect",
-forget_prob=0.1, memory_capacity=12, max_turns=200, render_mode=None,
-render_view="active")`: the fields of :class:`goldrush_env.config.EnvConfig`,
+`env(num_players=2, table="full", observation="plain", reward="win",
+memory="perfect", forget_prob=0.1, memory_capacity=12, max_turns=200,
+render_mode=None, render_view="active")`: the fields of :class:`goldrush_env.config.EnvConfig`,
 which documents each; an unknown argument is refused. `max_turns` is the
 turn limit (D4): the game is then truncated, not terminated. `table` deals
 the full game's 64 cards, or a smaller table of 32 (`"half"`) or 16
@@ -137,7 +151,12 @@ from pettingzoo import AECEnv
 from goldrush_env import render as rendering
 from goldrush_env.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS, TABLES
 from goldrush_env.config import RENDER_MODES, EnvConfig
-from goldrush_env.encoder import OBSERVATION_SIZE, ObservationEncoder
+from goldrush_env.encoder import (
+    OBSERVATION_SIZE,
+    ObservationEncoder,
+    observation_size,
+    with_pair_features,
+)
 from goldrush_env.engine import FlipEvent, Game, Outcome, colour_owners
 from goldrush_env.errors import GoldRushError
 from goldrush_env.memory import HumanMemory, PerfectMemory
@@ -153,6 +172,13 @@ def env(**kwargs: Any) -> AECEnv:
     games (order enforcing, action bounds, an illegal move ends the game), made in one layer by
     :class:`goldrush_env.wrappers.ClassicChecks`."""
     return ClassicChecks(raw_env(**kwargs), illegal_reward=-1)
+
+
+def observation_box(observation: str) -> spaces.Box:
+    """The space of one observation vector: values in [0, 1], the pair planes of ``"pairs"`` in [-1, 1]."""
+    low = np.zeros(observation_size(observation), dtype=np.float32)
+    low[OBSERVATION_SIZE:] = -1.0
+    return spaces.Box(low, np.ones_like(low), dtype=np.float32)
 
 
 class raw_env(AECEnv, EzPickle):
@@ -173,7 +199,7 @@ class raw_env(AECEnv, EzPickle):
         self.possible_agents = [f"player_{seat}" for seat in range(n)]
         self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.observation_spaces = {agent: spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
+            "observation": observation_box(self.config.observation),
             "action_mask": spaces.Box(0, 1, (NUM_POSITIONS,), np.int8),
         }) for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(NUM_POSITIONS) for agent in self.possible_agents}
@@ -322,7 +348,8 @@ class raw_env(AECEnv, EzPickle):
             phase = 2 if game.gold_rush else (0 if game.face_up is None else 1)
         vector = self.encoder.fill_standing(seat, game.scores, game.gold_cards, to_play, phase,
                                             game.cards_left, game.turn)
-        return {"observation": vector.copy(), "action_mask": self.action_mask(agent)}
+        vector = with_pair_features(vector[None])[0] if self.config.observation == "pairs" else vector.copy()
+        return {"observation": vector, "action_mask": self.action_mask(agent)}
 
     def action_mask(self, agent: str) -> np.ndarray:
         """The int8 mask of positions ``agent`` may flip now (all 0 if it is not its turn)."""
@@ -343,7 +370,7 @@ class raw_env(AECEnv, EzPickle):
         table = game.table
         if seat is None:
             cards = table
-            observation = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+            observation = np.zeros(observation_size(self.config.observation), dtype=np.float32)
             mask = self._no_moves.copy()
         else:
             shown = self.encoder.shown[seat]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from goldrush_env.cards import DEFAULT_MAX_TURNS, MAX_PLAYERS, MIN_PLAYERS, TABLES
+from goldrush_env.encoder import OBSERVATIONS
 from goldrush_env.errors import GoldRushError
 
 REWARDS = ("win", "score")
@@ -30,6 +31,11 @@ class EnvConfig:
     """The table dealt: ``"full"``, the game's 64 cards; ``"half"`` (32 cards) or ``"quarter"`` (16), smaller
     boxes in about the same proportions on the first rows of the grid, with the Gold Rush at 5 and 3 cards
     (:data:`goldrush_env.cards.TABLES`). The spaces are the same for every table."""
+    observation: str = "plain"
+    """``"plain"``: the vector of :mod:`goldrush_env.aec`'s index table. ``"pairs"``: the same vector followed
+    by two planes that tell, at each card the seat knows, the gold it would gain (or give away) by turning that
+    card with another it knows, and with the face-up card (:data:`goldrush_env.encoder.PAIR_LAYOUT`): read off
+    what the seat knows, for networks that cannot relate two positions on their own."""
     reward: str = "win"
     """``"win"``: at the end, +1 to a sole winner, 0 to each of several
     co-winners, -1 to every other seat. ``"score"``: each flip, a seat earns
@@ -60,6 +66,8 @@ class EnvConfig:
             refuse("num_players", f"an int from {MIN_PLAYERS} to {MAX_PLAYERS}")
         if self.table not in TABLES:
             refuse("table", f"one of {tuple(TABLES)}")
+        if self.observation not in OBSERVATIONS:
+            refuse("observation", f"one of {OBSERVATIONS}")
         if self.reward not in REWARDS:
             refuse("reward", f"one of {REWARDS}")
         if self.memory not in MEMORIES:

@@ -104,13 +104,89 @@ def category_table(num_players: int, owners: Sequence[int]) -> list[list[int]]:
     return table
 
 
-def index_table() -> str:
-    """The vector's layout as a Markdown table (it is in the env's docstring)."""
-    rows = [(f"{SLICES[name].start}-{SLICES[name].stop - 1}", f"`{name}`", "x".join(map(str, shape)), meaning)
-            for name, shape, meaning in LAYOUT]
+def index_table(pairs: bool = False) -> str:
+    """The vector's layout as a Markdown table (it is in the env's docstring); with ``pairs``, the planes the
+    ``"pairs"`` option adds after it."""
+    layout, slices = (PAIR_LAYOUT, PAIR_SLICES) if pairs else (LAYOUT, SLICES)
+    rows = [(f"{slices[name].start}-{slices[name].stop - 1}", f"`{name}`", "x".join(map(str, shape)), meaning)
+            for name, shape, meaning in layout]
     lines = ["| Index | Name | Shape | Meaning |", "|---|---|---|---|"]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+OBSERVATIONS = ("plain", "pairs")
+"""The observation options: ``"plain"``, the vector above; ``"pairs"``, the same vector followed by
+:data:`PAIR_LAYOUT`."""
+PAIR_LAYOUT: tuple[tuple[str, tuple[int, ...], str], ...] = (
+    ("pair_best", (NUM_POSITIONS,),
+     "at a card this seat knows: the most gold it would gain (negative: give away) by turning that card "
+     "with another it knows / 4"),
+    ("pair_face_up", (NUM_POSITIONS,),
+     "at a card this seat knows, while a first card is face up: the gold it would gain (negative: give away) "
+     "by turning that card second / 4"),
+)
+"""With ``observation="pairs"``: two more planes after ``unseen``, read off the plain vector alone (what the
+seat sees or remembers, nothing more), that make "this flip completes a pair I know" a fact of the position
+itself, for networks that cannot relate two positions on their own (a plain MLP)."""
+PAIR_SLICES: dict[str, slice] = {name: slice(OBSERVATION_SIZE + k * NUM_POSITIONS, OBSERVATION_SIZE + (k + 1) * NUM_POSITIONS)
+                                 for k, (name, _, _) in enumerate(PAIR_LAYOUT)}
+PAIRS_OBSERVATION_SIZE = OBSERVATION_SIZE + len(PAIR_LAYOUT) * NUM_POSITIONS
+
+
+def observation_size(observation: str) -> int:
+    """The length of the vector of an observation option."""
+    return PAIRS_OBSERVATION_SIZE if observation == "pairs" else OBSERVATION_SIZE
+
+
+def _category_gains() -> np.ndarray:
+    """``gain[a, b]``: the gold the observer gains (negative: another seat gains) when cards of categories ``a``
+    and ``b`` are turned together by the observer: a strike pays the miner's owner, the observer itself for an
+    unowned miner. One extra row and column, index ``NUM_CATEGORIES``, stands for "no card known"."""
+    gain = np.zeros((NUM_CATEGORIES + 1, NUM_CATEGORIES + 1), dtype=np.float32)
+    for miner, name in enumerate(CATEGORY_NAMES):
+        if not name.startswith("miner_"):
+            continue
+        owner, strength = name.rsplit("_", 1)[0][len("miner_"):], int(name.rsplit("_", 1)[1])
+        sign = 1.0 if owner in ("me", "unowned") else -1.0
+        for gold_value in (1, 2, 3, 4):
+            if strength >= gold_value:
+                gain[miner, gold_value - 1] = gain[gold_value - 1, miner] = sign * gold_value
+    return gain
+
+
+_GAINS = _category_gains() / 4
+
+
+def pair_features(observations: np.ndarray) -> np.ndarray:
+    """The :data:`PAIR_LAYOUT` planes of plain observation vectors ``(batch, OBSERVATION_SIZE)``:
+    ``(batch, 2 * 64)`` float32, computed from each vector alone."""
+    observations = np.asarray(observations, dtype=np.float32)
+    batch = observations.shape[0]
+    planes = observations[:, SLICES["cards"]].reshape(batch, NUM_CATEGORIES, NUM_POSITIONS)
+    known = planes.any(axis=1)
+    category = np.where(known, planes.argmax(axis=1), NUM_CATEGORIES)  # (batch, 64)
+    gains = _GAINS[category[:, :, None], category[:, None, :]]  # (batch, 64, 64)
+    both = known[:, :, None] & known[:, None, :]
+    both[:, np.arange(NUM_POSITIONS), np.arange(NUM_POSITIONS)] = False
+    best = np.where(both, gains, -np.inf).max(axis=2)
+    out = np.zeros((batch, len(PAIR_LAYOUT) * NUM_POSITIONS), dtype=np.float32)
+    out[:, :NUM_POSITIONS] = np.where(np.isfinite(best), best, 0.0)
+    face_up = observations[:, SLICES["face_up"]]
+    rows = np.flatnonzero(face_up.any(axis=1))
+    if len(rows):
+        first = face_up[rows].argmax(axis=1)
+        with_first = gains[rows, first]  # (rows, 64): each position turned second after the face-up card
+        usable = known[rows].copy()
+        usable[np.arange(len(rows)), first] = False
+        out[rows, NUM_POSITIONS:] = np.where(usable, with_first, 0.0)
+    return out
+
+
+def with_pair_features(observations: np.ndarray) -> np.ndarray:
+    """Plain observation vectors with their :func:`pair_features` appended (the ``"pairs"`` option)."""
+    observations = np.asarray(observations, dtype=np.float32)
+    return np.concatenate([observations, pair_features(observations)], axis=-1)
 
 
 class ObservationEncoder:

@@ -30,7 +30,6 @@ import numpy as np
 
 from goldrush_env.aec import raw_env
 from goldrush_env.cards import NUM_POSITIONS
-from goldrush_env.encoder import OBSERVATION_SIZE
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_env.policy import Policy, RandomPolicy
 
@@ -57,7 +56,7 @@ class GoldRushEnv(gym.Env):
         self.seat_option = seat
         self.seat = 0 if seat == "random" else seat
         self.render_mode = self.config.render_mode
-        self.observation_space = gym.spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
+        self.observation_space = self.game_env.observation_space(self.game_env.possible_agents[0])["observation"]
         self.action_space = gym.spaces.Discrete(NUM_POSITIONS)
         self._agent = self.game_env.possible_agents[self.seat]
         self._policies: dict[int, Policy] = {}

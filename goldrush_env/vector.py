@@ -42,7 +42,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from goldrush_env.aec import SCORE_REWARD_SCALE
+from goldrush_env.aec import SCORE_REWARD_SCALE, observation_box
 from goldrush_env.batched import BatchedGames, FlipBatch
 from goldrush_env.cards import NUM_POSITIONS, TOTAL_GOLD
 from goldrush_env.config import EnvConfig
@@ -58,6 +58,7 @@ from goldrush_env.encoder import (  # the plane numbers are the single-game enco
     SLICES,
     UNSEEN_SCALE,
     category_table,
+    with_pair_features,
 )
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 
@@ -192,7 +193,7 @@ class GoldRushVectorEnv(VectorEnv):
         self._rng: np.random.Generator | None = None
         self.set_opponents(opponents)
         self.encoder = BatchedObservations(n, self.games.owners, self.config.max_turns)
-        self.single_observation_space = gym.spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
+        self.single_observation_space = observation_box(self.config.observation)
         self.single_action_space = gym.spaces.Discrete(NUM_POSITIONS)
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, self.num_envs)
         self.action_space = gym.vector.utils.batch_space(self.single_action_space, self.num_envs)
@@ -328,9 +329,11 @@ class GoldRushVectorEnv(VectorEnv):
         """The learner's observations in every game (or games ``rows``), as a new array."""
         known = self.known & (self.games.table >= 0)
         if rows is None:
-            return self.encoder.fill(self.games, known, self.seats, self._observations).copy()
-        out = np.empty((len(rows), OBSERVATION_SIZE), dtype=np.float32)
-        return self.encoder.fill(self.games, known, self.seats[rows], out, rows=rows)
+            plain = self.encoder.fill(self.games, known, self.seats, self._observations)
+        else:
+            out = np.empty((len(rows), OBSERVATION_SIZE), dtype=np.float32)
+            plain = self.encoder.fill(self.games, known, self.seats[rows], out, rows=rows)
+        return with_pair_features(plain) if self.config.observation == "pairs" else plain.copy()
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.games.legal_mask(), "seat": self.seats.copy()}

@@ -21,12 +21,16 @@ from goldrush_env.encoder import (
     CATEGORY_NAMES,
     LAYOUT,
     OBSERVATION_SIZE,
+    PAIR_LAYOUT,
+    PAIR_SLICES,
+    PAIRS_OBSERVATION_SIZE,
     PLANES,
     SHAPES,
     SLICES,
     category_table,
     describe,
     index_table,
+    pair_features,
 )
 from goldrush_env.engine import colour_owners
 from goldrush_env.view import UNKNOWN
@@ -276,8 +280,17 @@ def test_observation_space_has_the_encoder_size():
 
 
 def test_index_table_is_in_the_env_docstring():
-    """The generated table appears verbatim in the AEC module docstring."""
+    """The generated tables appear verbatim in the AEC module docstring."""
     assert index_table() in goldrush_env.aec.__doc__
+    assert index_table(pairs=True) in goldrush_env.aec.__doc__
+
+
+def test_the_pair_planes_parsed_back_follow_the_plain_vector():
+    rows = docstring_index_rows(goldrush_env.aec.__doc__, table=1)
+    assert [row[1] for row in rows] == [name for name, _, _ in PAIR_LAYOUT]
+    assert rows[0][0][0] == OBSERVATION_SIZE and rows[-1][0][1] == PAIRS_OBSERVATION_SIZE - 1
+    for (first, last), name, shape, _ in rows:
+        assert (first, last + 1) == (PAIR_SLICES[name].start, PAIR_SLICES[name].stop)
 
 
 def test_docstring_table_parsed_back_matches_the_slices():
@@ -291,10 +304,10 @@ def test_docstring_table_parsed_back_matches_the_slices():
     assert rows[-1][0][1] == OBSERVATION_SIZE - 1
 
 
-def docstring_index_rows(doc: str) -> list[tuple[tuple[int, int], str, tuple[int, ...], str]]:
-    """The rows of the Markdown table whose header starts with ``| Index |``."""
+def docstring_index_rows(doc: str, table: int = 0) -> list[tuple[tuple[int, int], str, tuple[int, ...], str]]:
+    """The rows of the ``table``-th Markdown table whose header starts with ``| Index |``."""
     lines = doc.splitlines()
-    header = lines.index("| Index | Name | Shape | Meaning |")
+    header = [i for i, line in enumerate(lines) if line == "| Index | Name | Shape | Meaning |"][table]
     assert lines[header + 1] == "|---|---|---|---|"
     rows = []
     for line in lines[header + 2:]:
@@ -460,3 +473,46 @@ def test_describe_names_unowned_miners_and_dynamite():
     rows = describe(observation(env, 0)).splitlines()
     assert rows[0] == grid_row("U3", ".", ".", ".", ".", ".", ".", ".")
     assert rows[7] == grid_row("?", "?", "?", "?", "?", "?", "*D", "?")
+
+
+# --- the "pairs" option -------------------------------------------------------------------------------------
+
+
+def test_pair_planes_in_a_known_position():
+    """Seat 1 watches seat 0 turn G3 and G4 (nothing happens), then seat 0's M04 face up: for seat 1, turning
+    the G3 or G4 second would give seat 0 that gold, and the G3 and the G4 make nothing together."""
+    env = goldrush_env.raw_env(num_players=2, observation="pairs")
+    env.reset(options={"layout": layout({0: "M04", 1: "G3", 4: "G4", 9: "M25"})})
+    env.step(1)
+    env.step(4)
+    env.step(0)
+    observation = env.observe("player_1")["observation"]
+    assert observation.shape == (PAIRS_OBSERVATION_SIZE,)
+    best, face_up = observation[PAIR_SLICES["pair_best"]] * 4, observation[PAIR_SLICES["pair_face_up"]] * 4
+    assert best[0] == -3  # seat 0's miner of 4 with the G3 (-3) or the G4 (-4): the better for seat 1 is -3
+    assert best[1] == 0 and best[4] == 0  # each gold with the other makes nothing, better than feeding seat 0
+    assert face_up[1] == -3 and face_up[4] == -4 and face_up[0] == 0
+    assert not best[9] and not face_up[9]  # the M25 was never seen
+    mine = env.observe("player_0")["observation"]  # for seat 0 the same cards pay it
+    assert mine[PAIR_SLICES["pair_face_up"]][4] * 4 == 4 and mine[PAIR_SLICES["pair_best"]][0] * 4 == 4
+
+
+def test_pair_planes_are_read_off_the_plain_vector_only():
+    """The same plain vector gives the same planes whatever the hidden table: nothing unseen leaks in."""
+    env = goldrush_env.raw_env(num_players=2)
+    env.reset(seed=3)
+    plain = env.observe("player_0")["observation"]
+    features = pair_features(plain[None])
+    assert features.shape == (1, 2 * 64) and not features.any()  # nothing known yet, nothing to pair
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        env.step(int(rng.choice(np.flatnonzero(env.action_mask(env.agent_selection)))))
+    plain = env.observe("player_1")["observation"]
+    assert np.array_equal(pair_features(plain[None]), pair_features(plain[None].copy()))
+    with_pairs = goldrush_env.raw_env(num_players=2, observation="pairs")
+    with_pairs.reset(seed=3)
+    for position in [event.position for event in env.game.history]:
+        with_pairs.step(position)
+    full = with_pairs.observe("player_1")["observation"]
+    assert np.array_equal(full[:OBSERVATION_SIZE], plain)
+    assert np.array_equal(full[OBSERVATION_SIZE:], pair_features(plain[None])[0])

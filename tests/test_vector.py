@@ -113,11 +113,14 @@ def play_and_record(num_envs, steps, seed, **kwargs):
     dict(num_players=2, opponents="expert"),
     dict(num_players=3, opponents="ppo", reward="score"),
     dict(num_players=3, opponents={"random": 1, "greedy": 2, "expert": 1}),
+    dict(num_players=2, opponents="greedy", observation="pairs", reward="score"),
+    dict(num_players=3, table="quarter"),
+    dict(num_players=2, table="half", opponents="expert", observation="pairs"),
 ])
 def test_episodes_replay_exactly_in_the_single_environment(kwargs):
     episodes = play_and_record(6, 160, seed=len(kwargs) + kwargs["num_players"], **kwargs)
     assert len(episodes) >= 6
-    options = {k: v for k, v in kwargs.items() if k in ("num_players", "reward", "max_turns")}
+    options = {k: v for k, v in kwargs.items() if k in ("num_players", "reward", "max_turns", "table", "observation")}
     for episode in episodes:
         n = options["num_players"]
         single = goldrush_env.GoldRushEnv(opponents=[Replay(episode["opponents"])] * (n - 1), seat=episode["seat"],
