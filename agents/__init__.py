@@ -100,18 +100,20 @@ def _build(spec: str, factory: Callable[..., Any], options: dict[str, Any], *arg
 
 
 def make_agent(spec: str, seed: int | None = None) -> Policy:
-    """A player from a name in :data:`AGENTS`, ``"ppo"``, a model file or a ``"package.module:Class"`` import
-    path, each optionally followed by constructor options in brackets (see the module docstring)."""
+    """A player from a name in :data:`AGENTS`, ``"ppo"`` or ``"scratch"`` (the shipped models), a model file or a
+    ``"package.module:Class"`` import path, each optionally followed by constructor options in brackets (see the
+    module docstring)."""
     name, options = parse_spec(spec)
     if name in AGENTS:
         return _build(spec, AGENTS[name], options, seed=seed)
-    if name == "ppo" or name.endswith((".npz", ".zip")):
-        from goldrush_agents.trained import SHIPPED_MODEL, TrainedPolicy
+    if name in ("ppo", "scratch") or name.endswith((".npz", ".zip")):
+        from goldrush_agents.trained import SHIPPED_MODEL, SHIPPED_SCRATCH_MODEL, TrainedPolicy
 
-        return _build(spec, TrainedPolicy, options, SHIPPED_MODEL if name == "ppo" else name, seed=seed)
+        path = {"ppo": SHIPPED_MODEL, "scratch": SHIPPED_SCRATCH_MODEL}.get(name, name)
+        return _build(spec, TrainedPolicy, options, path, seed=seed)
     if ":" not in name:
-        raise GoldRushError(f"unknown agent {name!r}: expected one of {sorted(AGENTS)}, 'ppo' (the shipped model), "
-                           "a model file (.npz, .zip) or 'package.module:Class'")
+        raise GoldRushError(f"unknown agent {name!r}: expected one of {sorted(AGENTS)}, 'ppo' or 'scratch' (the "
+                           "shipped models), a model file (.npz, .zip) or 'package.module:Class'")
     module_name, _, class_name = name.partition(":")
     try:
         factory = getattr(importlib.import_module(module_name), class_name)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from goldrush_env.cards import NUM_POSITIONS
-from goldrush_env.encoder import OBSERVATION_SIZE, SLICES
+from goldrush_env.encoder import OBSERVATION_SIZE, PAIR_LAYOUT, SLICES, pair_features
 from goldrush_env.errors import GoldRushError
 from goldrush_env.policy import SeededPolicy
 from goldrush_env.view import PlayerView
@@ -33,6 +33,8 @@ BOARD_SIZE = SLICES["cards"].stop
 PLANES = BOARD_SIZE // NUM_POSITIONS
 GLOBALS = OBSERVATION_SIZE - BOARD_SIZE
 """Game-wide features after the board."""
+PAIR_PLANES = len(PAIR_LAYOUT)
+"""The planes ``observation="pairs"`` adds; a GoldNet trained on it reads them beside each position's own."""
 _WEIGHTS = ("globals", "cell1", "cell2", "logit", "value1", "value2")
 CHOICES = ("position", "move")
 """What a deterministic :class:`TrainedPolicy` takes the most likely of (see its ``choose``)."""
@@ -54,10 +56,12 @@ class GoldNetNumpy:
                                np.asarray(weights[f"{layer}.bias"], np.float32))
                        for layer in _WEIGHTS}
         context = self.layers["globals"][0].shape[1]
-        if self.layers["globals"][0].shape[0] != GLOBALS or self.layers["cell1"][0].shape[0] != PLANES + context:
+        self.pairs = str(weights.get("config.observation", "plain")) == "pairs"
+        planes = PLANES + (PAIR_PLANES if self.pairs else 0)
+        if self.layers["globals"][0].shape[0] != GLOBALS or self.layers["cell1"][0].shape[0] != planes + context:
             raise GoldRushError(f"model expects {self.layers['globals'][0].shape[0]} game-wide features and "
                                 f"{self.layers['cell1'][0].shape[0] - context} planes a position; this version of "
-                                f"the observation has {GLOBALS} and {PLANES}")
+                                f"the observation has {GLOBALS} and {planes}")
 
     def _dense(self, name: str, x: np.ndarray) -> np.ndarray:
         weight, bias = self.layers[name]
@@ -76,6 +80,9 @@ class GoldNetNumpy:
         obs = np.asarray(observations, np.float32)[:, :OBSERVATION_SIZE]
         batch = obs.shape[0]
         board = obs[:, :BOARD_SIZE].reshape(batch, PLANES, NUM_POSITIONS).transpose(0, 2, 1)
+        if self.pairs:  # a model of observation="pairs" computes its planes from the plain vector
+            extra = pair_features(obs).reshape(batch, PAIR_PLANES, NUM_POSITIONS).transpose(0, 2, 1)
+            board = np.concatenate([board, extra], axis=2)
         g = _relu(self._dense("globals", obs[:, BOARD_SIZE:]))
         h = _relu(self._per_cell("cell1", board, g))
         pooled = np.concatenate([h.mean(axis=1), h.max(axis=1)], axis=1)
@@ -84,6 +91,48 @@ class GoldNetNumpy:
         logits = self._dense("logit", h)[..., 0]
         values = self._dense("value2", _relu(self._dense("value1", summary)))[:, 0]
         return logits, values
+
+
+class MlpNumpy:
+    """A plain MLP policy in numpy: ``actor.0``, ``actor.2``, ... linear layers with tanh between them, over the
+    observation the model was trained on (``config.observation``: ``"plain"``, or ``"pairs"``, whose planes it
+    computes from the plain vector itself, so it plays in any environment). Written by
+    ``python -m goldrush_train.scratch --network mlp``."""
+
+    def __init__(self, weights: dict[str, Any]) -> None:
+        from goldrush_env.encoder import observation_size
+
+        layers, index = [], 0
+        while f"actor.{index}.weight" in weights:
+            layers.append((np.asarray(weights[f"actor.{index}.weight"], np.float32).T.copy(),
+                           np.asarray(weights[f"actor.{index}.bias"], np.float32)))
+            index += 2
+        if not layers:
+            raise GoldRushError("not an MLP model: it has no weights named actor.0.weight")
+        self.observation = str(weights.get("config.observation", "plain"))
+        if self.observation not in ("plain", "pairs") or layers[0][0].shape[0] != observation_size(self.observation):
+            raise GoldRushError(f"model expects {layers[0][0].shape[0]} inputs, the {self.observation!r} observation "
+                                f"of this version has {observation_size(self.observation)}")
+        self.layers = layers
+
+    def forward(self, observations: np.ndarray) -> tuple[np.ndarray, None]:
+        """(logits (batch, 64), None): the policy's logits for plain (or longer) observation vectors."""
+        from goldrush_env.encoder import with_pair_features
+
+        x = np.asarray(observations, np.float32)[:, :OBSERVATION_SIZE]
+        if self.observation == "pairs":
+            x = with_pair_features(x)
+        for k, (weight, bias) in enumerate(self.layers):
+            x = x @ weight + bias
+            if k < len(self.layers) - 1:
+                x = np.tanh(x)
+        return x, None
+
+
+def network_of(weights: dict[str, Any]) -> GoldNetNumpy | MlpNumpy:
+    """The numpy network a model file holds: :class:`MlpNumpy` if it says ``config.network = "mlp"``, else
+    :class:`GoldNetNumpy`."""
+    return MlpNumpy(weights) if str(weights.get("config.network", "goldnet")) == "mlp" else GoldNetNumpy(weights)
 
 
 def load_weights(path: str | Path) -> dict[str, Any]:
@@ -178,7 +227,7 @@ class TrainedPolicy(SeededPolicy):
         self.path = Path(path)
         weights = load_weights(self.path)
         try:
-            self.net = GoldNetNumpy(weights)
+            self.net = network_of(weights)
         except GoldRushError as error:
             raise GoldRushError(f"{str(self.path)!r} cannot be played: {error}") from None
         self.deterministic = bool(deterministic)

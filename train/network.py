@@ -20,22 +20,24 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
-from goldrush_agents.trained import BOARD_SIZE, GLOBALS, PLANES
+from goldrush_agents.trained import BOARD_SIZE, GLOBALS, PAIR_PLANES, PLANES
 from goldrush_env.cards import NUM_POSITIONS
+from goldrush_env.encoder import OBSERVATION_SIZE
 
 
 class GoldNet(nn.Module):
     """Per-position logits and a value from one observation (see the module docstring)."""
 
-    def __init__(self, width: int = 64, context: int = 32) -> None:
+    def __init__(self, width: int = 64, context: int = 32, pairs: bool = False) -> None:
         super().__init__()
-        self.width, self.context = width, context
+        self.width, self.context, self.pairs = width, context, pairs
         self.globals = nn.Linear(GLOBALS, context)
-        self.cell1 = nn.Linear(PLANES + context, width)
+        self.cell1 = nn.Linear(PLANES + (PAIR_PLANES if pairs else 0) + context, width)
         self.cell2 = nn.Linear(width + 2 * width, width)
         self.logit = nn.Linear(width, 1)
         self.value1 = nn.Linear(2 * width + context, width)
@@ -45,7 +47,10 @@ class GoldNet(nn.Module):
         """Per-position features (batch, 64, width) and the table summary (batch, 2 * width + context)."""
         batch = observation.shape[0]
         board = observation[:, :BOARD_SIZE].reshape(batch, PLANES, NUM_POSITIONS).transpose(1, 2)
-        g = torch.relu(self.globals(observation[:, BOARD_SIZE:]))
+        if self.pairs:  # observation="pairs": its planes join each position's features
+            extra = observation[:, OBSERVATION_SIZE:].reshape(batch, PAIR_PLANES, NUM_POSITIONS).transpose(1, 2)
+            board = torch.cat([board, extra], dim=2)
+        g = torch.relu(self.globals(observation[:, BOARD_SIZE:OBSERVATION_SIZE]))
         h = torch.relu(_shared_then_broadcast(self.cell1, board, g))
         pooled = torch.cat([h.mean(dim=1), h.max(dim=1).values], dim=1)  # max, not amax: a far cheaper backward
         h = torch.relu(_shared_then_broadcast(self.cell2, h, pooled))
@@ -124,4 +129,6 @@ def export_weights(net: GoldNet) -> dict[str, Any]:
     arrays = {name: tensor.detach().cpu().numpy().copy() for name, tensor in net.state_dict().items()}
     arrays["config.width"] = net.width
     arrays["config.context"] = net.context
+    if net.pairs:
+        arrays["config.observation"] = np.array("pairs")
     return arrays

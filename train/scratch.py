@@ -1,0 +1,423 @@
+"""PPO from scratch: Gold learned with no teacher, on the batched vector env.
+
+    python -m goldrush_train.scratch                        # the from-scratch recipe
+    python -m goldrush_train.scratch --total-timesteps 300000 --eval-every 100000   # a short run
+    python -m goldrush_train.scratch --help                 # every argument
+
+One file in CleanRL's shape: a dataclass of arguments, the environment, the
+rollout, the PPO update, evaluation in its own function. Nothing is copied
+from a teacher: no imitation, no saved decisions, and no scripted features in
+the network (:class:`goldrush_train.network.GoldNet` reads the plain
+observation). The learner plays a random seat of
+:class:`goldrush_env.vector.GoldRushVectorEnv` against a mix of opponents:
+the scripted players of ``opponents`` (by default half random, half greedy)
+and, with ``self_play``, frozen snapshots of itself.
+
+Every ``eval_every`` steps the policy, played by its most likely move, meets
+each of ``eval_agents`` in ``eval_games`` games (seats swapped, start players
+rotated, on the batched engine); the curve goes to ``eval.csv`` and
+``curves.png``. The end writes ``model.npz`` (played by
+:class:`goldrush_agents.trained.TrainedPolicy`, in numpy), a final evaluation of
+``final_games`` games against each, and ``summary.json``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, Sequence
+
+import numpy as np
+
+from goldrush_agents import split_entrants
+from goldrush_agents.trained import SHIPPED_SCRATCH_MODEL
+from goldrush_env.cards import table_size
+from goldrush_env.errors import GoldRushError
+from goldrush_train.cli import TRAIN_EXTRA, check_agents, command, minutes, new_run_dir, refuse_used_folder
+
+PROGRESS_EVERY = 30.0
+"""Seconds between progress lines."""
+
+
+@dataclass
+class Args:
+    """PPO from scratch on the batched vector env: no teacher, no imitation, a generic network."""
+
+    run_dir: str | None = None
+    """Folder for the model, evaluations and curves; it must be new or empty. Default: a new folder
+    runs/scratch-YYYYmmdd-HHMMSS."""
+    seed: int = 0
+    """Seeds everything: the network's initial weights, the deals, the opponents, the evaluation deals."""
+    total_timesteps: int = 3_000_000
+    """Learner decisions (flips) to train for."""
+    num_envs: int = 128
+    """Games played at once."""
+    num_steps: int = 64
+    """Steps per game in each rollout (a rollout is num_envs * num_steps decisions)."""
+    learning_rate: float = 5e-4
+    """Adam's step size at the start, annealed linearly to 0 at the end."""
+    gamma: float = 0.99
+    """Discount per decision (a game is about 50 decisions of each seat)."""
+    gae_lambda: float = 0.95
+    """Generalized advantage estimation's lambda."""
+    num_minibatches: int = 8
+    """Minibatches per epoch of the update."""
+    update_epochs: int = 4
+    """Passes over each rollout."""
+    clip_coef: float = 0.2
+    """PPO's clipping of the probability ratio (and of the value change)."""
+    ent_coef: float = 0.01
+    """Weight of the entropy bonus."""
+    vf_coef: float = 0.5
+    """Weight of the value loss."""
+    max_grad_norm: float = 0.5
+    """Gradients are clipped to this norm."""
+    tables: str = "full"
+    """The tables played, in order, each until a step count: "quarter:500000,half:1000000,full" trains on the
+    16-card table to step 500,000, on the 32-card one to 1,000,000, then on the full game (the last needs no
+    step)."""
+    eval_table: str = "full"
+    """The table of the evaluations."""
+    reward: Literal["score", "win"] = "score"
+    """The environment's reward: "score", after each flip the gold gained by the learner less the opponent's / 10;
+    "win", +1 / 0 / -1 at the end."""
+    opponents: str = "random,greedy"
+    """Scripted opponents, comma-separated; each game draws one of them (equal weights) for each other seat."""
+    self_play: float = 0.0
+    """Share of opponent seats played by frozen snapshots of the learner (the latest league_size), once the first
+    snapshot exists."""
+    snapshot_every: int = 250_000
+    """Steps between snapshots of the learner for self-play."""
+    league_size: int = 4
+    """Snapshots kept as opponents."""
+    network: Literal["goldnet", "mlp"] = "goldnet"
+    """The policy: "goldnet", goldrush_train.network.GoldNet (the same small layers at every position); "mlp",
+    CleanRL's stock agent (an actor and a critic, each two tanh layers of 64), which sees positions one by one."""
+    observation: Literal["plain", "pairs"] = "plain"
+    """The environment's observation option; "pairs" adds the pair planes (GoldNet reads them beside each
+    position's own features)."""
+    width: int = 64
+    """Width of GoldNet's per-position layers."""
+    context: int = 32
+    """Size of the game-wide features fed to each position."""
+    eval_every: int = 250_000
+    """Steps between evaluations (0: only the final one)."""
+    eval_games: int = 400
+    """Games against each evaluation agent during training."""
+    eval_agents: str = "random,greedy"
+    """The agents the policy is evaluated against."""
+    final_games: int = 2000
+    """Games against each evaluation agent at the end."""
+    torch_threads: int = 0
+    """Threads for torch; 0: every core."""
+    ship: bool = False
+    """Copy the final model over the model the package ships as "scratch" (agents/models/scratch_2p.npz)."""
+
+    def table_schedule(self) -> list[tuple[str, int]]:
+        """``[(table, until step), ...]`` from --tables; the last table plays to the end."""
+        from goldrush_env.cards import TABLES
+
+        schedule = []
+        parts = [part.strip() for part in self.tables.split(",")]
+        for index, part in enumerate(parts):
+            name, _, until = part.partition(":")
+            if name not in TABLES:
+                raise GoldRushError(f"--tables: {name!r} is not a table: expected one of {list(TABLES)}")
+            last = index == len(parts) - 1
+            if not last and not until.isdigit():
+                raise GoldRushError(f"--tables: {part!r} needs the step it plays until, e.g. {name}:500000")
+            steps = self.total_timesteps if last else int(until)
+            if schedule and steps <= schedule[-1][1]:
+                raise GoldRushError(f"--tables: the steps must grow, got {self.tables!r}")
+            schedule.append((name, steps))
+        if len({name for name, _ in schedule}) < len(schedule):
+            raise GoldRushError(f"--tables: each table at most once, got {self.tables!r}")
+        return schedule
+
+    def check(self) -> None:
+        """Refuse values that cannot work, naming them."""
+        for name in ("total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs", "width",
+                     "context", "eval_games", "final_games", "snapshot_every", "league_size"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 1, got {value!r}")
+        if self.num_envs * self.num_steps % self.num_minibatches:
+            raise GoldRushError(f"--num-minibatches {self.num_minibatches} must divide a rollout of "
+                                f"{self.num_envs * self.num_steps} decisions (--num-envs x --num-steps)")
+        for name in ("gamma", "gae_lambda", "self_play"):
+            value = getattr(self, name)
+            if not 0 <= value <= 1:
+                raise GoldRushError(f"--{name.replace('_', '-')} must be in [0, 1], got {value}")
+        for name in ("learning_rate", "clip_coef", "ent_coef", "vf_coef", "max_grad_norm"):
+            value = getattr(self, name)
+            if not 0 <= value < float("inf"):
+                raise GoldRushError(f"--{name.replace('_', '-')} must be a finite number >= 0, got {value}")
+        if self.eval_every < 0:
+            raise GoldRushError(f"--eval-every must be >= 0 (0: only the final evaluation), got {self.eval_every}")
+        if self.torch_threads < 0:
+            raise GoldRushError(f"--torch-threads must be >= 0 (0: every core), got {self.torch_threads}")
+        self.table_schedule()
+        table_size(self.eval_table)
+        check_agents("--opponents", self.opponents)
+        check_agents("--eval-agents", self.eval_agents)
+
+
+def make_env(args: Args, table: str, opponents: dict[str, float]):
+    """The batched vector env the learner plays on ``table`` against the mix ``opponents``."""
+    from goldrush_agents.batched import batched_mix
+    from goldrush_env.vector import GoldRushVectorEnv
+
+    return GoldRushVectorEnv(args.num_envs, opponents=batched_mix(opponents), seat="random", reward=args.reward,
+                             table=table, observation=args.observation)
+
+
+def make_network(args: Args, inputs: int):
+    """The policy and value network ``args`` names: ``forward(observations) -> (logits, values)``."""
+    import torch
+    from torch import nn
+
+    from goldrush_train.network import GoldNet
+
+    if args.network == "goldnet":
+        return GoldNet(width=args.width, context=args.context, pairs=args.observation == "pairs")
+
+    def layer(inputs: int, outputs: int, std: float = 2 ** 0.5) -> nn.Linear:  # CleanRL's orthogonal init
+        linear = nn.Linear(inputs, outputs)
+        nn.init.orthogonal_(linear.weight, std)
+        nn.init.constant_(linear.bias, 0.0)
+        return linear
+
+    class MlpAgent(nn.Module):
+        """CleanRL's PPO agent: separate actor and critic MLPs."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.actor = nn.Sequential(layer(inputs, 64), nn.Tanh(), layer(64, 64), nn.Tanh(), layer(64, 64, 0.01))
+            self.critic = nn.Sequential(layer(inputs, 64), nn.Tanh(), layer(64, 64), nn.Tanh(), layer(64, 1, 1.0))
+
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            return self.actor(x), self.critic(x).squeeze(-1)
+
+    return MlpAgent()
+
+
+def scripted_mix(args: Args) -> dict[str, float]:
+    names = split_entrants(args.opponents)
+    return {name: 1.0 / len(names) for name in names}
+
+
+def masked_logits(logits, masks):
+    import torch
+
+    return torch.where(masks, logits, torch.full_like(logits, -1e9))
+
+
+def save_model(net, path: Path, observation: str = "plain") -> Path:
+    """The network as a numpy model that plays its most likely move (``goldrush_agents.trained``)."""
+    from goldrush_train.network import GoldNet, export_weights
+
+    if isinstance(net, GoldNet):
+        arrays = export_weights(net)
+    else:
+        arrays = {f"actor.{name}": tensor.detach().numpy().copy() for name, tensor in net.actor.state_dict().items()}
+        arrays["config.network"] = np.array("mlp")
+        arrays["config.observation"] = np.array(observation)
+    arrays["config.choose"] = np.array("move")
+    tmp = path.with_name(path.stem + ".tmp.npz")
+    np.savez(tmp, **arrays)
+    tmp.replace(path)
+    return path
+
+
+def evaluate(model: Path, agents: Sequence[str], games: int, seed: int, table: str = "full") -> list[dict[str, Any]]:
+    """The model against each of ``agents`` in ``games`` games on ``table``, on the batched engine."""
+    from goldrush_agents.tournament import run_tournament
+
+    rows = []
+    for index, agent in enumerate(agents):
+        result = run_tournament([str(model), agent], num_players=2, games=games, seed=seed + index, batched=True,
+                                table=table)
+        pairing = next(p for p in result.pairings if p.alone == str(model))
+        low, high = pairing.interval
+        rows.append({"opponent": agent, "games": pairing.games, "win_share": pairing.win_share, "low": low,
+                     "high": high, "fair_share": 0.5})
+    return rows
+
+
+def train(args: Args) -> dict[str, Any]:
+    """Run PPO as ``args`` says; returns the summary also written to ``summary.json``."""
+    import torch
+    from torch.distributions import Categorical
+
+    from goldrush_agents.batched import batched_mix
+    from goldrush_env.encoder import observation_size
+    from goldrush_train.ppo import plot
+
+    args.check()
+    run_dir = Path(args.run_dir) if args.run_dir else new_run_dir("runs/scratch")
+    refuse_used_folder(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "args.json").write_text(json.dumps(dataclasses.asdict(args), indent=1))
+    print(f"run folder: {run_dir}", flush=True)
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.torch_threads or torch.get_num_threads())
+    env_inputs = observation_size(args.observation)
+    net = make_network(args, env_inputs)
+    optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
+    schedule = args.table_schedule()
+    table = schedule[0][0]
+    mix = scripted_mix(args)
+    env = make_env(args, table, mix)
+    agents = split_entrants(args.eval_agents)
+    batch_size = args.num_envs * args.num_steps
+    minibatch = batch_size // args.num_minibatches
+    updates = max(1, args.total_timesteps // batch_size)
+
+    observations = torch.zeros((args.num_steps, args.num_envs) + env.single_observation_space.shape)
+    masks = torch.zeros((args.num_steps, args.num_envs, 64), dtype=torch.bool)
+    actions = torch.zeros((args.num_steps, args.num_envs), dtype=torch.long)
+    logprobs = torch.zeros((args.num_steps, args.num_envs))
+    rewards = torch.zeros((args.num_steps, args.num_envs))
+    dones = torch.zeros((args.num_steps, args.num_envs))
+    values = torch.zeros((args.num_steps, args.num_envs))
+
+    obs, info = env.reset(seed=args.seed)
+    print(f"training on the {table} table", flush=True)
+    next_obs, next_mask = torch.as_tensor(obs), torch.as_tensor(info["action_mask"])
+    next_done = torch.zeros(args.num_envs)
+    league: list[Path] = []
+    evaluations: list[dict[str, Any]] = []
+    games = wins = 0
+    started = last_line = time.perf_counter()
+    spent = {"rollout": 0.0, "update": 0.0, "evaluation": 0.0}
+    next_eval = args.eval_every or args.total_timesteps + 1
+    next_snapshot = args.snapshot_every
+    step = 0
+
+    for update in range(1, updates + 1):
+        for group in optimizer.param_groups:
+            group["lr"] = args.learning_rate * (1.0 - (update - 1.0) / updates)
+        clock = time.perf_counter()
+        for t in range(args.num_steps):
+            observations[t], masks[t], dones[t] = next_obs, next_mask, next_done
+            with torch.no_grad():
+                logits, value = net(next_obs)
+                dist = Categorical(logits=masked_logits(logits, next_mask))
+                action = dist.sample()
+            actions[t], logprobs[t], values[t] = action, dist.log_prob(action), value
+            obs, reward, terminated, truncated, info = env.step(action.numpy())
+            done = terminated | truncated
+            rewards[t] = torch.as_tensor(reward, dtype=torch.float32)
+            next_obs, next_mask = torch.as_tensor(obs), torch.as_tensor(info["action_mask"])
+            next_done = torch.as_tensor(done, dtype=torch.float32)
+            if done.any():
+                final = info["final_info"]
+                leaders = final["winners"][done]
+                games += int(done.sum())
+                wins += float((leaders[np.arange(len(leaders)), final["seat"][done]] / leaders.sum(axis=1)).sum())
+        step += batch_size
+        spent["rollout"] += time.perf_counter() - clock
+        clock = time.perf_counter()
+
+        with torch.no_grad():
+            next_value = net(next_obs)[1]
+            advantages = torch.zeros_like(rewards)
+            last = torch.zeros(args.num_envs)
+            for t in reversed(range(args.num_steps)):
+                not_done = 1.0 - (next_done if t == args.num_steps - 1 else dones[t + 1])
+                following = next_value if t == args.num_steps - 1 else values[t + 1]
+                delta = rewards[t] + args.gamma * following * not_done - values[t]
+                last = delta + args.gamma * args.gae_lambda * not_done * last
+                advantages[t] = last
+            returns = advantages + values
+
+        b_obs, b_masks = observations.reshape(batch_size, -1), masks.reshape(batch_size, -1)
+        b_actions, b_logprobs = actions.reshape(-1), logprobs.reshape(-1)
+        b_advantages, b_returns, b_values = advantages.reshape(-1), returns.reshape(-1), values.reshape(-1)
+        order = np.random.default_rng(args.seed * 1_000_003 + update)
+        for _ in range(args.update_epochs):
+            for chunk in np.split(order.permutation(batch_size), args.num_minibatches):
+                index = torch.as_tensor(chunk)
+                logits, value = net(b_obs[index])
+                dist = Categorical(logits=masked_logits(logits, b_masks[index]))
+                ratio = (dist.log_prob(b_actions[index]) - b_logprobs[index]).exp()
+                adv = b_advantages[index]
+                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+                policy_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)).mean()
+                clipped = b_values[index] + (value - b_values[index]).clamp(-args.clip_coef, args.clip_coef)
+                value_loss = 0.5 * torch.max((value - b_returns[index]) ** 2, (clipped - b_returns[index]) ** 2).mean()
+                loss = policy_loss - args.ent_coef * dist.entropy().mean() + args.vf_coef * value_loss
+                optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(net.parameters(), args.max_grad_norm)
+                optimizer.step()
+        spent["update"] += time.perf_counter() - clock
+        if time.perf_counter() - last_line > PROGRESS_EVERY:
+            last_line = time.perf_counter()
+            print(f"step {step:>10,} of {args.total_timesteps:,}: training games won {wins / max(games, 1):.2f}, "
+                  f"{step / (last_line - started):,.0f} steps/s, {minutes(last_line - started)}", flush=True)
+
+        if args.self_play > 0 and step >= next_snapshot:
+            next_snapshot += args.snapshot_every
+            (run_dir / "league").mkdir(exist_ok=True)
+            league = (league + [save_model(net, run_dir / "league" / f"step_{step:09d}.npz", args.observation)])[-args.league_size:]
+            mix = {name: (1 - args.self_play) * weight for name, weight in scripted_mix(args).items()}
+            mix.update({str(path): args.self_play / len(league) for path in league})
+            env.set_opponents(batched_mix(mix))
+
+        if step >= dict(schedule)[table] and update < updates:  # the next table of the schedule
+            table = schedule[[name for name, _ in schedule].index(table) + 1][0]
+            env = make_env(args, table, mix)
+            obs, info = env.reset(seed=args.seed + step)
+            next_obs, next_mask = torch.as_tensor(obs), torch.as_tensor(info["action_mask"])
+            next_done = torch.zeros(args.num_envs)
+            print(f"step {step:>10,}: now training on the {table} table", flush=True)
+
+        if step >= next_eval or update == updates:
+            clock = time.perf_counter()
+            next_eval += args.eval_every or args.total_timesteps + 1
+            model = save_model(net, run_dir / "model.npz", args.observation)
+            games_now = args.final_games if update == updates else args.eval_games
+            rows = evaluate(model, agents, games_now, seed=args.seed + 1_000_000 if update == updates
+                            else args.seed + 2_000_000 + step, table=args.eval_table)
+            evaluations += [{"step": step, **row} for row in rows]
+            print(f"step {step:>10,}  " + "  ".join(f"{r['opponent']} {r['win_share']:.3f}" for r in rows)
+                  + f"  (training games won {wins / max(games, 1):.2f}, {step / (time.perf_counter() - started):,.0f}"
+                  f" steps/s, {minutes(time.perf_counter() - started)})", flush=True)
+            games = wins = 0
+            _write_csv(run_dir / "eval.csv", evaluations)
+            spent["evaluation"] += time.perf_counter() - clock
+
+    elapsed = time.perf_counter() - started
+    final = [e for e in evaluations if e["step"] == step]
+    summary = {"args": dataclasses.asdict(args), "steps": step, "seconds": elapsed, "spent": spent, "final": final,
+               "evaluations": evaluations}
+    (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
+    plot(evaluations, [], run_dir / "curves.png", f"PPO from scratch, seed {args.seed}")
+    if args.ship:
+        shutil.copyfile(run_dir / "model.npz", SHIPPED_SCRATCH_MODEL)
+        print(f"shipped as {SHIPPED_SCRATCH_MODEL}")
+    print(f"trained {step:,} steps in {minutes(elapsed)} (" + ", ".join(f"{k} {minutes(v)}" for k, v in spent.items())
+          + f"); outputs in {run_dir}/")
+    return summary
+
+
+def _write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
+    keys = list(rows[0])
+    path.write_text("\n".join([",".join(keys)] + [",".join(str(row[k]) for k in keys) for row in rows]) + "\n")
+
+
+@command("goldrush_train.scratch", needs=TRAIN_EXTRA)
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    import tyro
+
+    return train(tyro.cli(Args, args=argv, prog="python -m goldrush_train.scratch"))
+
+
+if __name__ == "__main__":
+    main()
