@@ -91,8 +91,8 @@ def test_a_mistake_is_caught_before_the_environment_workers_start(tmp_path):
     result = subprocess.run([sys.executable, "-m", "goldrush_train.ppo", "--curriculum", "grady"], cwd=tmp_path,
                             capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
     assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr == f"python -m goldrush_train.ppo: --curriculum: {UNKNOWN.format('grady')}, 'ppo' (the " \
-                            "shipped model), a model file (.npz, .zip) or 'package.module:Class'\n"
+    assert result.stderr == f"python -m goldrush_train.ppo: --curriculum: {UNKNOWN.format('grady')}, 'ppo' or " \
+                            "'scratch' (the shipped models), a model file (.npz, .zip) or 'package.module:Class'\n"
     assert list(tmp_path.iterdir()) == []
 
 

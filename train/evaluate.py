@@ -78,7 +78,7 @@ class Args:
     with a 95% interval against the fair share, and the mean points of each side."""
 
     model: Annotated[str, tyro.conf.Positional, tyro.conf.arg(metavar="MODEL")]
-    """The entrant to evaluate: a model file (.npz or MaskablePPO .zip), 'ppo' (the shipped model) or an agent name."""
+    """The entrant to evaluate: a model file (.npz or MaskablePPO .zip), 'ppo' or 'scratch' (the shipped models) or an agent name."""
     agents: str = "random,greedy,expert"
     """Opponents, comma-separated (names, model files or package.module:Class)."""
     players: int = 2
