@@ -278,8 +278,8 @@ def build_parser() -> argparse.ArgumentParser:
     fresh_seed = ("seeds the deal and the agents: the same seed, the same game (default: a fresh deal each time, "
                   "its seed printed)")
 
-    agents_help = (f"agent names ({', '.join(AGENTS)}), 'ppo' (the shipped trained model), model files "
-                   "(.npz, .zip) or package.module:Class paths, comma-separated")
+    agents_help = (f"agent names ({', '.join(AGENTS)}), 'ppo' or 'scratch' (the shipped trained models), "
+                   "model files (.npz, .zip) or package.module:Class paths, comma-separated")
     play = commands.add_parser("play", help="play against agents in the terminal")
     play.add_argument("--players", type=int, default=2, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1))
     play.add_argument("--opponents", default="expert", help=f"one name for all, or one per seat; {agents_help}")

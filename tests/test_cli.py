@@ -116,6 +116,12 @@ def test_play_against_the_shipped_model_and_watch_it():
     assert watched.returncode == 0 and "seat 0 ppo, seat 1 expert" in watched.stdout
 
 
+def test_play_against_the_model_learned_from_scratch():
+    result = goldrush("play", "--opponents", "scratch", "--seed", "2", stdin="a1\nb1\nq\n")
+    assert result.returncode == 0, result.stderr
+    assert "scratch (seat 1) flips" in result.stdout
+
+
 # --- the rough edges a new user meets, mostly checked in-process (fast) --------------------------------------------
 
 

@@ -11,7 +11,7 @@ from goldrush_agents.arena import play_game
 from goldrush_agents.trained import GoldNetNumpy
 from goldrush_env import raw_env
 from goldrush_env.encoder import with_pair_features
-from goldrush_train import sb3_stock, scratch
+from goldrush_train import curves, sb3_stock, scratch
 from goldrush_train.network import GoldNet, export_weights
 
 TINY = ["--num-envs", "16", "--num-steps", "16", "--num-minibatches", "2", "--update-epochs", "1",
@@ -31,7 +31,8 @@ def observations(games: int = 3) -> np.ndarray:
     return np.array(seen)
 
 
-@pytest.mark.parametrize("options", [[], ["--network", "mlp", "--observation", "pairs"],
+@pytest.mark.parametrize("options", [[], ["--network", "mlp", "--observation", "plain", "--play-by", "position"],
+                                     ["--opponents", "random,greedy", "--self-play", "0.5", "--snapshot-every", "256"],
                                      ["--observation", "pairs", "--tables", "quarter:256,half:512,full"]])
 def test_a_tiny_run_writes_a_model_that_plays(tmp_path, options):
     run = tmp_path / "run"
@@ -42,6 +43,8 @@ def test_a_tiny_run_writes_a_model_that_plays(tmp_path, options):
         assert (run / name).is_file(), name
     result = play_game([make_agent(str(run / "model.npz"), seed=0), make_agent("greedy")], seed=1)
     assert result.turns > 0 and sum(result.scores) > 0
+    curves.main([str(tmp_path / "curves.png"), f"tiny={run},{run}"])
+    assert (tmp_path / "curves.png").stat().st_size > 0
 
 
 def test_the_same_seed_trains_the_same_network(tmp_path):
@@ -99,3 +102,20 @@ def test_the_smallest_table_is_learned_from_scratch(tmp_path):
                             "--seed", "1"])
     (final,) = summary["final"]
     assert final["low"] > 0.55, final
+
+
+@pytest.mark.parametrize(("spec", "message"), [("runs/a", "is not a setup: expected label=run_dir"),
+                                               ("label=nowhere", "'nowhere' has no summary.json")])
+def test_curves_refuse_a_setup_by_name(tmp_path, capsys, spec, message):
+    with pytest.raises(SystemExit) as stop:
+        curves.main([str(tmp_path / "out.png"), spec])
+    assert stop.value.code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "out.png").exists()
+
+
+def test_the_shipped_model_learned_from_scratch_beats_random():
+    from goldrush_agents.tournament import run_tournament
+
+    result = run_tournament(["scratch", "random"], num_players=2, games=200, seed=3, batched=True)
+    pairing = next(p for p in result.pairings if p.alone == "scratch")
+    assert pairing.interval[0] > 0.9, pairing

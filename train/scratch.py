@@ -1,19 +1,21 @@
 """PPO from scratch: Gold learned with no teacher, on the batched vector env.
 
     python -m goldrush_train.scratch                        # the from-scratch recipe
-    python -m goldrush_train.scratch --total-timesteps 300000 --eval-every 100000   # a short run
+    python -m goldrush_train.scratch --total-timesteps 250000 --eval-every 125000   # a short run
     python -m goldrush_train.scratch --help                 # every argument
 
 One file in CleanRL's shape: a dataclass of arguments, the environment, the
 rollout, the PPO update, evaluation in its own function. Nothing is copied
 from a teacher: no imitation, no saved decisions, and no scripted features in
-the network (:class:`goldrush_train.network.GoldNet` reads the plain
-observation). The learner plays a random seat of
+the network: :class:`goldrush_train.network.GoldNet` reads the
+environment's ``observation="pairs"``, the plain vector and two planes
+computed from it alone. The learner plays a random seat of
 :class:`goldrush_env.vector.GoldRushVectorEnv` against a mix of opponents:
-the scripted players of ``opponents`` (by default half random, half greedy)
-and, with ``self_play``, frozen snapshots of itself.
+the scripted players of ``opponents`` (by default ``greedy``) and, for a
+``self_play`` share of the seats (a quarter by default), frozen snapshots of
+itself taken every ``snapshot_every`` steps.
 
-Every ``eval_every`` steps the policy, played by its most likely move, meets
+Every ``eval_every`` steps the policy, played as ``play_by`` says, meets
 each of ``eval_agents`` in ``eval_games`` games (seats swapped, start players
 rotated, on the batched engine); the curve goes to ``eval.csv`` and
 ``curves.png``. The end writes ``model.npz`` (played by
@@ -52,7 +54,7 @@ class Args:
     runs/scratch-YYYYmmdd-HHMMSS."""
     seed: int = 0
     """Seeds everything: the network's initial weights, the deals, the opponents, the evaluation deals."""
-    total_timesteps: int = 3_000_000
+    total_timesteps: int = 1_000_000
     """Learner decisions (flips) to train for."""
     num_envs: int = 128
     """Games played at once."""
@@ -85,9 +87,9 @@ class Args:
     reward: Literal["score", "win"] = "score"
     """The environment's reward: "score", after each flip the gold gained by the learner less the opponent's / 10;
     "win", +1 / 0 / -1 at the end."""
-    opponents: str = "random,greedy"
+    opponents: str = "greedy"
     """Scripted opponents, comma-separated; each game draws one of them (equal weights) for each other seat."""
-    self_play: float = 0.0
+    self_play: float = 0.25
     """Share of opponent seats played by frozen snapshots of the learner (the latest league_size), once the first
     snapshot exists."""
     snapshot_every: int = 250_000
@@ -97,7 +99,7 @@ class Args:
     network: Literal["goldnet", "mlp"] = "goldnet"
     """The policy: "goldnet", goldrush_train.network.GoldNet (the same small layers at every position); "mlp",
     CleanRL's stock agent (an actor and a critic, each two tanh layers of 64), which sees positions one by one."""
-    observation: Literal["plain", "pairs"] = "plain"
+    observation: Literal["plain", "pairs"] = "pairs"
     """The environment's observation option; "pairs" adds the pair planes (GoldNet reads them beside each
     position's own features)."""
     width: int = 64
@@ -114,6 +116,10 @@ class Args:
     """Games against each evaluation agent at the end."""
     torch_threads: int = 0
     """Threads for torch; 0: every core."""
+    play_by: Literal["move", "position"] = "move"
+    """How the model file plays, in the evaluations and wherever it is loaded: "position", its most likely
+    flip; "move", the flip of the most likely move, adding up positions the seat cannot tell apart (every
+    unknown card, two remembered cards of one kind); see goldrush_agents.trained.TrainedPolicy."""
     ship: bool = False
     """Copy the final model over the model the package ships as "scratch" (agents/models/scratch_2p.npz)."""
 
@@ -216,8 +222,8 @@ def masked_logits(logits, masks):
     return torch.where(masks, logits, torch.full_like(logits, -1e9))
 
 
-def save_model(net, path: Path, observation: str = "plain") -> Path:
-    """The network as a numpy model that plays its most likely move (``goldrush_agents.trained``)."""
+def save_model(net, path: Path, observation: str = "plain", play_by: str = "move") -> Path:
+    """The network as a numpy model (``goldrush_agents.trained``) that plays as ``play_by`` says."""
     from goldrush_train.network import GoldNet, export_weights
 
     if isinstance(net, GoldNet):
@@ -226,7 +232,7 @@ def save_model(net, path: Path, observation: str = "plain") -> Path:
         arrays = {f"actor.{name}": tensor.detach().numpy().copy() for name, tensor in net.actor.state_dict().items()}
         arrays["config.network"] = np.array("mlp")
         arrays["config.observation"] = np.array(observation)
-    arrays["config.choose"] = np.array("move")
+    arrays["config.choose"] = np.array(play_by)
     tmp = path.with_name(path.stem + ".tmp.npz")
     np.savez(tmp, **arrays)
     tmp.replace(path)
@@ -365,7 +371,8 @@ def train(args: Args) -> dict[str, Any]:
         if args.self_play > 0 and step >= next_snapshot:
             next_snapshot += args.snapshot_every
             (run_dir / "league").mkdir(exist_ok=True)
-            league = (league + [save_model(net, run_dir / "league" / f"step_{step:09d}.npz", args.observation)])[-args.league_size:]
+            snapshot = save_model(net, run_dir / "league" / f"step_{step:09d}.npz", args.observation, args.play_by)
+            league = (league + [snapshot])[-args.league_size:]
             mix = {name: (1 - args.self_play) * weight for name, weight in scripted_mix(args).items()}
             mix.update({str(path): args.self_play / len(league) for path in league})
             env.set_opponents(batched_mix(mix))
@@ -381,7 +388,7 @@ def train(args: Args) -> dict[str, Any]:
         if step >= next_eval or update == updates:
             clock = time.perf_counter()
             next_eval += args.eval_every or args.total_timesteps + 1
-            model = save_model(net, run_dir / "model.npz", args.observation)
+            model = save_model(net, run_dir / "model.npz", args.observation, args.play_by)
             games_now = args.final_games if update == updates else args.eval_games
             rows = evaluate(model, agents, games_now, seed=args.seed + 1_000_000 if update == updates
                             else args.seed + 2_000_000 + step, table=args.eval_table)
