@@ -281,7 +281,6 @@ def train(args: Args) -> dict[str, Any]:
     env = make_env(args, table, mix)
     agents = split_entrants(args.eval_agents)
     batch_size = args.num_envs * args.num_steps
-    minibatch = batch_size // args.num_minibatches
     updates = max(1, args.total_timesteps // batch_size)
 
     observations = torch.zeros((args.num_steps, args.num_envs) + env.single_observation_space.shape)
