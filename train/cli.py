@@ -118,6 +118,20 @@ def refuse_used_folder(run_dir: Path, option: str = "--run-dir", resumable: bool
                             f"(or leave it out for a new folder)")
 
 
+def open_run_dir(run_dir: str | None, prefix: str, args: Any) -> Path:
+    """The run folder: ``run_dir``, refused if used, or a fresh dated ``prefix-YYYYmmdd-HHMMSS``; made, with the
+    run's arguments in ``args.json``, and announced."""
+    import dataclasses
+    import json
+
+    path = Path(run_dir) if run_dir else new_run_dir(prefix)
+    refuse_used_folder(path)
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "args.json").write_text(json.dumps(dataclasses.asdict(args), indent=1))
+    print(f"run folder: {path}", flush=True)
+    return path
+
+
 def minutes(seconds: float) -> str:
     """A duration for a person: ``42 s``, ``3.5 min``, ``1.2 h``."""
     if seconds < 100:

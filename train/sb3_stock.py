@@ -20,11 +20,10 @@ import dataclasses
 import json
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal, Sequence
 
 from goldrush_env.errors import GoldRushError
-from goldrush_train.cli import TRAIN_EXTRA, command, minutes, new_run_dir, refuse_used_folder
+from goldrush_train.cli import TRAIN_EXTRA, command, minutes, open_run_dir
 
 
 @dataclass
@@ -95,11 +94,7 @@ def train(args: Args) -> dict[str, Any]:
     from goldrush_train.ppo import plot
 
     args.check()
-    run_dir = Path(args.run_dir) if args.run_dir else new_run_dir("runs/sb3")
-    refuse_used_folder(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "args.json").write_text(json.dumps(dataclasses.asdict(args), indent=1))
-    print(f"run folder: {run_dir}", flush=True)
+    run_dir = open_run_dir(args.run_dir, "runs/sb3", args)
     torch.set_num_threads(1)
     env = make_vec_env("goldrush_env:GoldRush-v0", n_envs=args.num_envs, seed=args.seed,
                        env_kwargs=dict(observation=args.observation, reward=args.reward, table=args.table,

@@ -39,7 +39,7 @@ from goldrush_agents import split_entrants
 from goldrush_agents.trained import SHIPPED_SCRATCH_MODEL
 from goldrush_env.cards import table_size
 from goldrush_env.errors import GoldRushError
-from goldrush_train.cli import TRAIN_EXTRA, check_agents, command, minutes, new_run_dir, refuse_used_folder
+from goldrush_train.cli import TRAIN_EXTRA, check_agents, command, minutes, open_run_dir
 
 PROGRESS_EVERY = 30.0
 """Seconds between progress lines."""
@@ -264,11 +264,7 @@ def train(args: Args) -> dict[str, Any]:
     from goldrush_train.ppo import plot
 
     args.check()
-    run_dir = Path(args.run_dir) if args.run_dir else new_run_dir("runs/scratch")
-    refuse_used_folder(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "args.json").write_text(json.dumps(dataclasses.asdict(args), indent=1))
-    print(f"run folder: {run_dir}", flush=True)
+    run_dir = open_run_dir(args.run_dir, "runs/scratch", args)
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads or torch.get_num_threads())
