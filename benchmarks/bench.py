@@ -113,7 +113,7 @@ def batched_flips(steps: int, seed: int, backend: str, num_games: int = 8192) ->
 
 
 def vector_steps(steps: int, seed: int, opponents: str, num_envs: int = 256) -> float:
-    env = GoldRushVectorEnv(num_envs, opponents=batched_policy(opponents))
+    env = GoldRushVectorEnv(num_envs, opponents=batched_policy(opponents), autoreset_mode="same_step")
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     done = 0

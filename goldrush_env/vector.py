@@ -12,11 +12,20 @@ their flips for all games together, so no Python loop runs per game.
   them flip by flip); actions: one position per sub-environment.
 * Masks: :meth:`~GoldRushVectorEnv.action_masks` and ``info["action_mask"]``,
   ``(num_envs, 64)`` bool.
-* Autoreset: same-step (``metadata["autoreset_mode"]``): a finished game is
-  dealt afresh within the step that ended it; that step returns the new
-  game's observation, with the last one in ``info["final_obs"]`` (and the
-  final scores in ``info["final_info"]``): the rows where ``info["_final_obs"]``
-  is true (the other rows repeat the returned observations).
+* Autoreset (``autoreset_mode``, also in ``metadata["autoreset_mode"]``):
+  ``"next_step"`` (the default, Gymnasium's own, which its vector wrappers
+  such as ``NormalizeObservation`` and ``RecordEpisodeStatistics`` expect): the
+  step that ends a game returns its last observation (with a mask of no legal
+  flips); the next ``step()`` ignores the action sent for that
+  sub-environment, deals it afresh and returns the new game's first
+  observation with reward 0, not terminated, not truncated. ``"same_step"``
+  (what this package's training scripts use: no step is spent on a reset):
+  a finished game is dealt afresh within the step that ended it; that step
+  returns the new game's observation, with the last one in
+  ``info["final_obs"]`` (and the final scores in ``info["final_info"]``): the
+  rows where ``info["_final_obs"]`` is true (the other rows repeat the returned
+  observations). In both modes the final scores, winners and seats are in
+  ``info["final_info"]`` at the step that ends a game.
 * Opponents: ``"random"`` or any object with the batched policy method
   ``act(games, known, where, rng)`` described in :class:`BatchedPolicy`, or a
   weighted mix of these drawn per seat at every deal.
@@ -89,6 +98,17 @@ class BatchedRandom:
 
     def __repr__(self) -> str:
         return "BatchedRandom()"
+
+
+def _autoreset_mode(mode: Any) -> AutoresetMode:
+    """The :class:`~gymnasium.vector.AutoresetMode` named by ``mode`` (a name or the member itself)."""
+    allowed = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
+    if isinstance(mode, AutoresetMode) and mode in allowed.values():
+        return mode
+    if isinstance(mode, str) and mode in allowed:
+        return allowed[mode]
+    raise GoldRushError(f"autoreset_mode={mode!r} is not allowed: expected one of {tuple(allowed)} "
+                        "(or AutoresetMode.NEXT_STEP / SAME_STEP)")
 
 
 def make_batched_policy(spec: Any) -> BatchedPolicy:
@@ -170,10 +190,12 @@ class BatchedObservations:
 class GoldRushVectorEnv(VectorEnv):
     """``num_envs`` games of Gold, one learner each, opponents played inside (see the module docstring)."""
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int = 8, *, opponents: Any = "random", seat: int | str = "random",
-                 backend: str = "auto", **options: Any) -> None:
+                 backend: str = "auto", autoreset_mode: str | AutoresetMode = "next_step", **options: Any) -> None:
+        self.autoreset_mode = _autoreset_mode(autoreset_mode)
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
         self.config = EnvConfig.from_kwargs(**options)
         if self.config.memory != "perfect":
             raise GoldRushError(f"memory={self.config.memory!r} is not allowed here: the vector environment plays "
@@ -199,6 +221,7 @@ class GoldRushVectorEnv(VectorEnv):
         self.action_space = gym.vector.utils.batch_space(self.single_action_space, self.num_envs)
         self.known = np.zeros((self.num_envs, NUM_POSITIONS), dtype=bool)
         self._observations = np.zeros((self.num_envs, OBSERVATION_SIZE), dtype=np.float32)
+        self._pending = np.zeros(self.num_envs, dtype=bool)  # next_step: games that ended at the last step
         self._started = False
 
     def set_opponents(self, opponents: Any) -> None:
@@ -244,6 +267,7 @@ class GoldRushVectorEnv(VectorEnv):
             self.games.seed(int(self._rng.integers(2**63)))
             self._seed_opponents()
         self._start(np.ones(self.num_envs, dtype=bool))
+        self._pending[:] = False
         self._started = True
         return self._observe(), self._info()
 
@@ -254,6 +278,8 @@ class GoldRushVectorEnv(VectorEnv):
         if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
             raise IllegalFlipError(f"actions must be {self.num_envs} ints (one position per sub-environment), "
                                    f"got an array of shape {actions.shape} and dtype {actions.dtype}")
+        if self.autoreset_mode is AutoresetMode.NEXT_STEP:
+            return self._step_then_reset(actions)
         before = self.games.scores.copy()
         self._record(self.games.step(actions))  # an illegal flip is refused naming its game (= sub-environment)
         self._play_opponents(np.ones(self.num_envs, dtype=bool))
@@ -273,6 +299,26 @@ class GoldRushVectorEnv(VectorEnv):
             self._start(done)
             observations[done] = self._observe(np.flatnonzero(done))
         return observations, rewards, terminated, truncated, {**self._info(), **info}
+
+    def _step_then_reset(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """``step()`` in next-step mode: the games that ended at the last step are dealt afresh (their actions
+        are not read), the others take their flips."""
+        pending, live = self._pending, ~self._pending
+        before = self.games.scores.copy()
+        self._record(self.games.step(actions, where=live))  # an illegal flip is refused naming its game
+        self._play_opponents(live)
+        rewards = np.where(live, self._rewards(before), 0.0).astype(np.float32)
+        if pending.any():
+            self._start(pending)
+        games = self.games
+        terminated, truncated = games.is_over & live, games.is_truncated & live
+        done = terminated | truncated
+        info = {}
+        if done.any():
+            info["final_info"] = {"scores": games.scores.copy(), "winners": games.leaders(), "seat": self.seats.copy()}
+            info["_final_info"] = done
+        self._pending = done
+        return self._observe(), rewards, terminated, truncated, {**self._info(), **info}
 
     def action_masks(self) -> np.ndarray:
         """bool (num_envs, 64): the learner's legal flips in each sub-environment."""

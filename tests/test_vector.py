@@ -2,6 +2,7 @@
 are compared with ``GoldRushEnv`` replaying the same games, and the batched
 observations with the AEC environment's for every seat after every flip."""
 
+import gymnasium as gym
 import numpy as np
 import pytest
 
@@ -78,7 +79,8 @@ def play_and_record(num_envs, steps, seed, **kwargs):
         opponents = {Recorder(batched_policy(name), flips): weight for name, weight in spec.items()}
     else:
         opponents = Recorder(batched_policy(spec), flips)
-    env = GoldRushVectorEnv(num_envs, opponents=opponents, backend="numpy", **kwargs)
+    env = GoldRushVectorEnv(num_envs, opponents=opponents, backend="numpy", autoreset_mode="same_step",
+                            **kwargs)
     observations, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     running = [dict(layout=env.games.initial[e].copy(), seat=int(info["seat"][e]), actions=[],
@@ -141,7 +143,7 @@ def test_episodes_replay_exactly_in_the_single_environment(kwargs):
 
 def test_learner_always_has_the_move_and_the_same_seed_repeats():
     def run(seed):
-        env = GoldRushVectorEnv(8, num_players=3, opponents=batched_policy("greedy"))
+        env = GoldRushVectorEnv(8, num_players=3, opponents=batched_policy("greedy"), autoreset_mode="same_step")
         observations, info = env.reset(seed=seed)
         rng = np.random.default_rng(0)
         trace = [observations]
@@ -239,3 +241,78 @@ def test_registered_as_the_vector_entry_point_of_the_gymnasium_id():
     observations, info = env.reset(seed=0)
     assert observations.shape == (16, goldrush_env.encoder.OBSERVATION_SIZE) and info["action_mask"].shape == (16, 64)
     assert env.unwrapped.config.num_players == 3 and env.unwrapped.config.reward == "score"
+
+
+def test_next_step_autoreset_spends_one_step_on_the_reset():
+    """Gymnasium's default mode: the step that ends a game returns its last observation; the next step
+    ignores the action, deals afresh and returns the new game's first observation with nothing else."""
+    same = GoldRushVectorEnv(16, opponents="random", autoreset_mode="same_step")
+    env = GoldRushVectorEnv(16, opponents="random")
+    assert env.metadata["autoreset_mode"] is gym.vector.AutoresetMode.NEXT_STEP
+    assert same.metadata["autoreset_mode"] is gym.vector.AutoresetMode.SAME_STEP
+    assert GoldRushVectorEnv.metadata["autoreset_mode"] is gym.vector.AutoresetMode.NEXT_STEP  # the class unchanged
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    ended, resets = 0, 0
+    pending = np.zeros(16, dtype=bool)
+    for _ in range(400):
+        actions = random_in_masks(env.action_masks(), rng.random(16))
+        actions[pending] = 99  # not read: those sub-environments are being dealt afresh
+        observations, rewards, terminated, truncated, info = env.step(actions)
+        done = terminated | truncated
+        assert "final_obs" not in info
+        # A reset step: reward 0, not done, a new game waiting for the learner with legal flips.
+        assert np.all(rewards[pending] == 0) and not done[pending].any()
+        assert info["action_mask"][pending].any(axis=1).all()
+        assert np.all(env.games.turn[pending] <= env.config.num_players)
+        # The step that ends a game: its last observation, no legal flips, the final scores in final_info.
+        assert not info["action_mask"][done].any()
+        if done.any():
+            assert np.array_equal(info["_final_info"], done)
+            assert np.array_equal(info["final_info"]["scores"][done], env.games.scores[done])
+            assert np.all(observations[done, 2063:2071] == 0)  # no one to play, no phase
+        resets += int(pending.sum())
+        ended += int(done.sum())
+        pending = done
+    assert ended > 30 and resets > 30
+    with pytest.raises(GoldRushError, match="autoreset_mode='disabled' is not allowed"):
+        GoldRushVectorEnv(2, autoreset_mode="disabled")
+
+
+def test_next_step_and_same_step_end_the_first_games_alike():
+    """From one seed the two modes deal and play the same games up to the first end (after it, the deals
+    draw from the generator at different steps)."""
+    def first_end(mode):
+        env = GoldRushVectorEnv(6, opponents="random", autoreset_mode=mode, backend="numpy")
+        env.reset(seed=11)
+        rng = np.random.default_rng(0)
+        for step in range(1000):
+            _, rewards, terminated, truncated, info = env.step(random_in_masks(env.action_masks(), rng.random(6)))
+            done = terminated | truncated
+            if done.any():
+                return step, done.tolist(), info["final_info"]["scores"][done].tolist(), rewards.tolist()
+
+    assert first_end("next_step") == first_end("same_step")
+
+
+def test_gymnasiums_vector_wrappers_run_on_it():
+    """NormalizeObservation, NormalizeReward and RecordEpisodeStatistics accept the env from make_vec as it
+    comes (they refuse same-step autoreset) and count whole episodes."""
+    from gymnasium.wrappers.vector import NormalizeObservation, NormalizeReward, RecordEpisodeStatistics
+
+    env = gym.make_vec("goldrush_env:GoldRush-v0", num_envs=8, vectorization_mode="vector_entry_point",
+                       reward="score")
+    env = RecordEpisodeStatistics(NormalizeReward(NormalizeObservation(env)))
+    observations, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    lengths = []
+    for _ in range(300):
+        actions = random_in_masks(env.unwrapped.action_masks(), rng.random(8))
+        observations, rewards, terminated, truncated, info = env.step(actions)
+        assert np.isfinite(observations).all() and np.isfinite(rewards).all()
+        if "episode" in info:
+            lengths += info["episode"]["l"][info["_episode"]].tolist()
+    assert len(lengths) > 10 and min(lengths) >= 20  # a learner makes 20 flips or more in a game of Gold
+    assert abs(float(observations.mean())) < 1.0  # normalised
+    with pytest.raises((AssertionError, ValueError)):  # the check differs between Gymnasium versions
+        NormalizeObservation(GoldRushVectorEnv(2, autoreset_mode="same_step"))

@@ -178,7 +178,7 @@ def make_env(args: Args, table: str, opponents: dict[str, float]):
     from goldrush_env.vector import GoldRushVectorEnv
 
     return GoldRushVectorEnv(args.num_envs, opponents=batched_mix(opponents), seat="random", reward=args.reward,
-                             table=table, observation=args.observation)
+                             table=table, observation=args.observation, autoreset_mode="same_step")
 
 
 def make_network(args: Args, inputs: int):

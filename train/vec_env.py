@@ -29,7 +29,7 @@ class BatchedVecEnv(VecEnv):
     def __init__(self, num_envs: int, opponents: Any = "random", seat: int | str = "random",
                  backend: str = "auto", **options: Any) -> None:
         self.venv = GoldRushVectorEnv(num_envs, opponents=batched_mix(opponents), seat=seat, backend=backend,
-                                      **options)
+                                      autoreset_mode="same_step", **options)
         self.render_mode = None
         super().__init__(num_envs, self.venv.single_observation_space, self.venv.single_action_space)
         self._actions: np.ndarray | None = None
