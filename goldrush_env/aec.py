@@ -70,6 +70,28 @@ another seat; 0 where no pair strikes.
 | 2102-2165 | `pair_best` | 64 | at a card this seat knows: the most gold it would gain (negative: give away) by turning that card with another it knows / 4 |
 | 2166-2229 | `pair_face_up` | 64 | at a card this seat knows, while a first card is face up: the gold it would gain (negative: give away) by turning that card second / 4 |
 
+## State
+
+`state()` is the global state as one float32 vector (`state_space`, a
+`Box` in [0, 1] of 2,103 values), for centralised critics (MAPPO-style
+training): every card on the table, absolute seats (seat 0 is `player_0`),
+miners by colour with each colour's owner, and what each seat knows. A
+policy that reads it at play time sees the hidden cards.
+
+| Index | Name | Shape | Meaning |
+|---|---|---|---|
+| 0-1663 | `cards` | 26x64 | one-hot per position: plane 0 where it holds no card, plane 1 + c where card id c lies (`goldrush_env.cards`: `G1`..`G4`, `D`, then `M<colour><value>`), face down or up |
+| 1664-1727 | `face_up` | 64 | 1 at the face-up first card of the current turn |
+| 1728-2047 | `known` | 5x64 | per seat: 1 where that seat sees or remembers the card (0 for seats not in the game) |
+| 2048-2077 | `colour_owner` | 5x6 | per miner colour, one-hot: the seat owning it, or unowned (last column) |
+| 2078-2082 | `scores` | 5 | points per seat / 60 |
+| 2083-2087 | `gold_cards` | 5 | gold cards per seat / 24 |
+| 2088-2092 | `seats` | 5 | 1 for each seat in the game |
+| 2093-2097 | `to_play` | 5 | the seat to flip (all 0 once the game has ended) |
+| 2098-2100 | `phase` | 3 | one-hot: first flip of a normal turn, second flip, Gold Rush flip (all 0 once ended) |
+| 2101-2101 | `cards_left` | 1 | cards on the table / 64 |
+| 2102-2102 | `turn` | 1 | completed turns / turn limit (0 without a limit) |
+
 ## Action Space
 
 `Discrete(64)`: the position to flip. A normal turn is two actions in a row
@@ -160,6 +182,7 @@ from goldrush_env.encoder import (
 from goldrush_env.engine import FlipEvent, Game, Outcome, colour_owners
 from goldrush_env.errors import GoldRushError
 from goldrush_env.memory import HumanMemory, PerfectMemory
+from goldrush_env.state import state_box, state_vector
 from goldrush_env.view import UNKNOWN, PlayerView
 from goldrush_env.wrappers import ClassicChecks
 
@@ -203,6 +226,7 @@ class raw_env(AECEnv, EzPickle):
             "action_mask": spaces.Box(0, 1, (NUM_POSITIONS,), np.int8),
         }) for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(NUM_POSITIONS) for agent in self.possible_agents}
+        self.state_space = state_box()
         self.render_mode = self.config.render_mode
         self.owners = colour_owners(n)
         self.encoder = ObservationEncoder(n, self.owners, self.config.max_turns)
@@ -340,16 +364,19 @@ class raw_env(AECEnv, EzPickle):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
         game = self._require_game()
-        finished = game.is_finished
-        if finished:
-            to_play = phase = None
-        else:
-            to_play = game.current_player
-            phase = 2 if game.gold_rush else (0 if game.face_up is None else 1)
+        to_play, phase = self._turn_phase(game)
         vector = self.encoder.fill_standing(seat, game.scores, game.gold_cards, to_play, phase,
                                             game.cards_left, game.turn)
         vector = with_pair_features(vector[None])[0] if self.config.observation == "pairs" else vector.copy()
         return {"observation": vector, "action_mask": self.action_mask(agent)}
+
+    def state(self) -> np.ndarray:
+        """The global state (the module docstring's *State* table): the whole table, every seat's memory and
+        the standing. For training a centralised critic, not for playing."""
+        game = self._require_game()
+        to_play, phase = self._turn_phase(game)
+        return state_vector(game.table, game.face_up, self.encoder.shown, self.owners, game.scores, game.gold_cards,
+                            to_play, phase, game.cards_left, game.turn, game.max_turns)
 
     def action_mask(self, agent: str) -> np.ndarray:
         """The int8 mask of positions ``agent`` may flip now (all 0 if it is not its turn)."""
@@ -412,6 +439,13 @@ class raw_env(AECEnv, EzPickle):
 
     def close(self) -> None:
         pass
+
+    @staticmethod
+    def _turn_phase(game: Game) -> tuple[int | None, int | None]:
+        """The seat to play and the phase (0 first flip, 1 second, 2 Gold Rush); None, None once ended."""
+        if game.is_finished:
+            return None, None
+        return game.current_player, 2 if game.gold_rush else (0 if game.face_up is None else 1)
 
     def _require_game(self) -> Game:
         if self.game is None:

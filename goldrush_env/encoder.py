@@ -65,16 +65,17 @@ LAYOUT: tuple[tuple[str, tuple[int, ...], str], ...] = (
 )
 
 
-def _build_slices() -> dict[str, slice]:
+def slices_of(layout: Sequence[tuple[str, tuple[int, ...], str]]) -> dict[str, slice]:
+    """Each named entry's slice of a flat vector laid out as ``layout``, ``(name, shape, meaning)`` in order."""
     slices, offset = {}, 0
-    for name, shape, _ in LAYOUT:
+    for name, shape, _ in layout:
         size = int(np.prod(shape))
         slices[name] = slice(offset, offset + size)
         offset += size
     return slices
 
 
-SLICES: dict[str, slice] = _build_slices()
+SLICES: dict[str, slice] = slices_of(LAYOUT)
 OBSERVATION_SIZE: int = SLICES[LAYOUT[-1][0]].stop
 SHAPES: dict[str, tuple[int, ...]] = {name: shape for name, shape, _ in LAYOUT}
 _BOARD = slice(0, SLICES["cards"].stop)
@@ -107,7 +108,11 @@ def category_table(num_players: int, owners: Sequence[int]) -> list[list[int]]:
 def index_table(pairs: bool = False) -> str:
     """The vector's layout as a Markdown table (it is in the env's docstring); with ``pairs``, the planes the
     ``"pairs"`` option adds after it."""
-    layout, slices = (PAIR_LAYOUT, PAIR_SLICES) if pairs else (LAYOUT, SLICES)
+    return markdown_table(*((PAIR_LAYOUT, PAIR_SLICES) if pairs else (LAYOUT, SLICES)))
+
+
+def markdown_table(layout: Sequence[tuple[str, tuple[int, ...], str]], slices: dict[str, slice]) -> str:
+    """A vector's layout (``(name, shape, meaning)`` entries at ``slices``) as a Markdown index table."""
     rows = [(f"{slices[name].start}-{slices[name].stop - 1}", f"`{name}`", "x".join(map(str, shape)), meaning)
             for name, shape, meaning in layout]
     lines = ["| Index | Name | Shape | Meaning |", "|---|---|---|---|"]
