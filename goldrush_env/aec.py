@@ -151,9 +151,12 @@ ignored with a warning (PettingZoo's own API test passes one).
 
 `"ansi"` returns the grid as text as the viewer knows it (`render_view`:
 the agent to play, a seat, or `"table"` for every card face up) with
-scores and whose turn it is; `"human"` prints that text to stdout;
-`"rgb_array"` returns a picture of the table (uint8, H x W x 3). The
-drawing code is in :mod:`goldrush_env.render`.
+scores and whose turn it is; `"rgb_array"` returns a picture of the table
+(uint8, H x W x 3); `"human"` shows that picture in a pygame window as the
+game is played, after `reset()` and every `step()`, at most `render_fps`
+(2) frames a second, until `close()` (:mod:`goldrush_env.window`; pygame
+comes with the `render` extra). The drawing code is in
+:mod:`goldrush_env.render`.
 
 ## Version History
 
@@ -184,6 +187,7 @@ from goldrush_env.errors import GoldRushError
 from goldrush_env.memory import HumanMemory, PerfectMemory
 from goldrush_env.state import state_box, state_vector
 from goldrush_env.view import UNKNOWN, PlayerView
+from goldrush_env.window import Window
 from goldrush_env.wrappers import ClassicChecks
 
 SCORE_REWARD_SCALE = 0.1
@@ -238,6 +242,7 @@ class raw_env(AECEnv, EzPickle):
         self._legal = np.zeros(NUM_POSITIONS, dtype=np.int8)
         self._no_moves = np.zeros(NUM_POSITIONS, dtype=np.int8)
         self._first: tuple[int, int] | None = None
+        self._window: Window | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -284,6 +289,8 @@ class raw_env(AECEnv, EzPickle):
         self.truncations = {agent: False for agent in self.agents}
         self.infos = {agent: {} for agent in self.agents}
         self.agent_selection = self.agents[game.current_player]
+        if self.render_mode == "human":
+            self.render()
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -316,6 +323,8 @@ class raw_env(AECEnv, EzPickle):
                 self.truncations = done
         self.agent_selection = self.possible_agents[game.current_player]
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def _apply(self, event: FlipEvent) -> None:
         """Bring memories, observations and the mask up to date with one flip."""
@@ -431,14 +440,17 @@ class raw_env(AECEnv, EzPickle):
             view = self.view(game.current_player if viewer == "active" else viewer)
         if self.render_mode == "rgb_array":
             return rendering.to_rgb(view)
-        text = rendering.to_text(view)
         if self.render_mode == "human":
-            print(text)
+            if self._window is None:
+                self._window = Window(self.metadata["render_fps"])
+            self._window.show(rendering.to_rgb(view))
             return None
-        return text
+        return rendering.to_text(view)
 
     def close(self) -> None:
-        pass
+        if self._window is not None:
+            self._window.close()
+            self._window = None
 
     @staticmethod
     def _turn_phase(game: Game) -> tuple[int | None, int | None]:

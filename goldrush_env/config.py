@@ -50,7 +50,7 @@ class EnvConfig:
     max_turns: int | None = DEFAULT_MAX_TURNS
     """Turn limit (D4): the game is truncated after this many turns (``None``: no limit)."""
     render_mode: str | None = None
-    """``"ansi"``, ``"rgb_array"``, ``"human"`` (prints the text board to stdout) or ``None``."""
+    """``"ansi"``, ``"rgb_array"``, ``"human"`` (the picture in a pygame window, drawn as the game is played) or ``None``."""
     render_view: str | int = "active"
     """Whose memory a rendering shows: ``"active"`` (the seat to play), a seat
     number, or ``"table"`` (every card face up, for debugging)."""

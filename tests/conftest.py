@@ -1,9 +1,21 @@
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 DATA = Path(__file__).parent / "data"
+
+# render_mode="human" opens a pygame window: the tests draw it with SDL's dummy driver, headless.
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+
+def unpaced(env):
+    """``env`` with its human-mode window drawing as fast as it can (``render_fps`` 0), for tests."""
+    raw = env.unwrapped.game_env if hasattr(env.unwrapped, "game_env") else env.unwrapped
+    raw.metadata = {**raw.metadata, "render_fps": 0}
+    return env
 
 
 def load_vectors() -> list[dict]:

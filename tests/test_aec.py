@@ -10,7 +10,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 import goldrush_env
 from goldrush_env.config import EnvConfig
 from goldrush_env.errors import GoldRushError, IllegalFlipError
-from conftest import BACKGROUND, layout_of
+from conftest import BACKGROUND, layout_of, unpaced
 
 PLAYERS = [2, 3, 4, 5]
 MEMORIES = ["perfect", "human"]
@@ -37,10 +37,9 @@ def test_pettingzoo_seed_test(num_players, memory):
 
 @pytest.mark.parametrize("memory", MEMORIES)
 @pytest.mark.parametrize("num_players", PLAYERS)
-def test_pettingzoo_render_test(num_players, memory, capsys):
-    render_test(lambda render_mode=None: goldrush_env.env(num_players=num_players, memory=memory,
-                                                          render_mode=render_mode))
-    assert "Gold, seat" in capsys.readouterr().out  # human mode printed the board
+def test_pettingzoo_render_test(num_players, memory):
+    render_test(lambda render_mode=None: unpaced(goldrush_env.env(num_players=num_players, memory=memory,
+                                                                  render_mode=render_mode)))
 
 
 def test_metadata_and_agents():

@@ -1,12 +1,16 @@
 """Rendering: text and pictures show what the viewer knows, nothing more."""
 
+import sys
+
+import gymnasium as gym
 import numpy as np
 import pytest
 
 import goldrush_env
 from goldrush_env.engine import colour_owners
 from goldrush_env.render import FELT, HIGHLIGHT, legend, ownership, parse_square, square_name, to_rgb, to_text
-from conftest import layout_of
+from goldrush_env.window import Window
+from conftest import layout_of, unpaced
 
 TABLE = layout_of({0: "G3", 9: "M25", 20: "D", 63: "G1", **dict(zip(range(40, 52), ["G2"] * 7 + ["G4"] * 5))})
 
@@ -46,10 +50,53 @@ def test_text_table_view_shows_every_card():
     assert all(code in text for code in ("G3", "M25", "D", "G1"))
 
 
-def test_human_mode_prints_and_returns_none(capsys):
-    env = started(render_mode="human")
-    assert env.render() is None
-    assert "Gold, seat 0's memory" in capsys.readouterr().out
+def test_human_mode_draws_the_picture_in_a_window_as_the_game_is_played(monkeypatch):
+    """After reset() and every step(), the window shows what rgb_array returns; close() closes it."""
+    import pygame
+
+    frames = []
+    show = Window.show
+    monkeypatch.setattr(Window, "show", lambda self, frame: (frames.append(frame), show(self, frame)))
+    env = unpaced(goldrush_env.env(render_mode="human"))
+    env.reset(seed=3)
+    assert len(frames) == 1 and env.unwrapped._window.is_open
+    env.step(0)
+    env.step(1)
+    assert len(frames) == 3
+    shown = pygame.surfarray.array3d(pygame.display.get_surface()).transpose(1, 0, 2)
+    assert np.array_equal(shown, frames[-1])
+    assert np.array_equal(frames[-1], to_rgb(env.unwrapped.view(env.unwrapped.game.current_player)))
+    assert env.render() is None and len(frames) == 4
+    env.close()
+    assert env.unwrapped._window is None and pygame.display.get_surface() is None
+
+
+def test_human_mode_in_the_gymnasium_env_shows_the_opponents_flips_too(monkeypatch):
+    frames = []
+    monkeypatch.setattr(Window, "show", lambda self, frame: frames.append(frame))
+    env = unpaced(gym.make("goldrush_env:GoldRush-v0", render_mode="human"))
+    observation, info = env.reset(seed=0)
+    flips = env.unwrapped.game_env.game.turn  # the opponent may have played first
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))
+    game = env.unwrapped.game_env.game
+    assert len(frames) == 1 + 2 * (game.turn - flips) + (game.face_up is not None)  # one frame a flip
+    env.close()
+
+
+def test_the_window_is_paced_at_render_fps():
+    assert goldrush_env.raw_env.metadata["render_fps"] == gym.make("goldrush_env:GoldRush-v0").metadata["render_fps"]
+    env = goldrush_env.raw_env(render_mode="human")
+    env.reset(seed=0)
+    assert env._window.fps == env.metadata["render_fps"] == 2
+    env.close()
+
+
+def test_human_mode_without_pygame_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pygame", None)
+    env = goldrush_env.raw_env(render_mode="human")
+    with pytest.raises(goldrush_env.GoldRushError, match=r'pip install "goldrush-env\[render\]"'):
+        env.reset(seed=0)
 
 
 def test_render_without_mode_warns():
