@@ -8,6 +8,8 @@ the first use on a machine pays for compilation.
 
 from __future__ import annotations
 
+import sys
+
 import numba
 import numpy as np
 
@@ -142,3 +144,26 @@ def first_illegal(table, face_up, positions, active):
             if p < 0 or p >= NUM_POSITIONS or table[g, p] < 0 or p == face_up[g]:
                 return g
     return -1
+
+
+def _is_cached(function) -> bool:
+    """Whether numba's on-disk cache holds compiled code of ``function`` for this source (its index is keyed by
+    the source file's stamp); False if that cannot be told."""
+    try:
+        return bool(function._cache._cache_file._load_index())
+    except Exception:  # numba's cache internals differ between versions: assume a compilation is coming
+        return False
+
+
+def _cache_dir(function) -> str:
+    try:
+        return function._cache._cache_path
+    except AttributeError:
+        return "numba's cache directory"
+
+
+if not all(_is_cached(f) for f in (step, random_positions, first_illegal)):
+    # Numba caches next to this file, or, where an installed package cannot write, in the user's cache
+    # directory (~/.cache/numba on Linux; NUMBA_CACHE_DIR overrides both).
+    print("goldrush_env: compiling the numba backend of the batched engine, once (seconds, up to a minute on a busy "
+          f"machine); it is cached in {_cache_dir(step)}", file=sys.stderr, flush=True)

@@ -5,6 +5,10 @@ played in batches side by side with :class:`Game`, state compared after
 every flip, for both backends (numba's only where it is installed).
 """
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -227,3 +231,20 @@ def test_to_game_continues_like_the_batch():
 def test_numba_backend_without_numba_says_how_to_install():
     with pytest.raises(GoldRushError, match="pip install"):
         BatchedGames(2, 2, backend="numba")
+
+
+@pytest.mark.skipif(not numba_available(), reason="numba is not installed here")
+def test_the_first_numba_compilation_is_announced_once(tmp_path):
+    """A process that has to compile says so in one line naming the cache; the next one, finding the cache,
+    says nothing."""
+    code = ("import numpy as np; from goldrush_env.batched import BatchedGames; "
+            "g = BatchedGames(4, 2, backend='numba'); g.reset(seed=0); "
+            "g.step(g.random_positions(np.random.default_rng(0)))")
+    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    runs = [subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True)
+            for _ in range(2)]
+    assert all(run.returncode == 0 for run in runs), runs[0].stderr
+    lines = runs[0].stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("goldrush_env: compiling the numba backend") and \
+        str(tmp_path) in lines[0]
+    assert runs[1].stderr == ""
