@@ -14,7 +14,7 @@ from goldrush_env.aec import env, raw_env
 from goldrush_env.batched import BatchedGames
 from goldrush_env.config import EnvConfig
 from goldrush_env.engine import FlipEvent, Game, Outcome
-from goldrush_env.errors import GoldRushError, IllegalFlipError, LayoutError
+from goldrush_env.errors import GoldRushError, IllegalFlipError, LayoutError, UnknownOptionError
 from goldrush_env.gym_env import GoldRushEnv
 from goldrush_env.policy import Policy, RandomPolicy
 from goldrush_env.vector import GoldRushVectorEnv
@@ -37,4 +37,4 @@ if hasattr(pettingzoo, "register") and PETTINGZOO_ID not in getattr(pettingzoo, 
 
 __all__ = ["env", "raw_env", "EnvConfig", "GoldRushEnv", "GoldRushVectorEnv", "BatchedGames", "Game", "FlipEvent",
            "Outcome", "Policy", "RandomPolicy", "PlayerView", "GoldRushError", "IllegalFlipError", "LayoutError",
-           "GYM_ID", "GYM_TABLE_IDS", "PETTINGZOO_ID", "__version__"]
+           "UnknownOptionError", "GYM_ID", "GYM_TABLE_IDS", "PETTINGZOO_ID", "__version__"]

@@ -13,7 +13,7 @@ from typing import Any
 
 from goldrush_env.cards import DEFAULT_MAX_TURNS, MAX_PLAYERS, MIN_PLAYERS, TABLES
 from goldrush_env.encoder import OBSERVATIONS
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldRushError, UnknownOptionError
 
 REWARDS = ("win", "score")
 MEMORIES = ("perfect", "human")
@@ -91,7 +91,8 @@ class EnvConfig:
         known = [field.name for field in dataclasses.fields(cls)]
         unknown = sorted(set(kwargs) - set(known))
         if unknown:
-            raise GoldRushError(f"unknown option(s) {unknown}: the options are {known}")
+            raise UnknownOptionError(f"unknown option(s) {unknown} (got an unexpected keyword argument {unknown[0]!r}): "
+                                     f"the options are {known}")
         return cls(**kwargs)
 
     def replace(self, **changes: Any) -> "EnvConfig":

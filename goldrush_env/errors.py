@@ -11,3 +11,8 @@ class LayoutError(GoldRushError):
 
 class IllegalFlipError(GoldRushError):
     """A flip that the rules do not allow now (or the game has already ended)."""
+
+
+class UnknownOptionError(GoldRushError, TypeError):
+    """An environment option that does not exist. Also a ``TypeError`` worded as Python words an unexpected
+    keyword argument, as libraries that probe an environment's constructor with optional keywords expect."""

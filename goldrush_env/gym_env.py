@@ -7,7 +7,7 @@ step returns the learner's next observation and *its* reward, losses
 included. Observations are the flat vector of the AEC environment
 (:mod:`goldrush_env.aec` documents it); the legal positions come from
 :meth:`GoldRushEnv.action_masks` (what sb3-contrib's MaskablePPO calls) and
-``info["action_mask"]``. Game options are those of
+``info["action_mask"]`` (both bool). Game options are those of
 :class:`~goldrush_env.config.EnvConfig`, with the same defaults.
 
 A flip the rules forbid (an empty or face-up position) ends the episode
@@ -130,7 +130,7 @@ class GoldRushEnv(gym.Env):
     def _observe(self) -> tuple[np.ndarray, dict[str, Any]]:
         """The learner's observation and info (with its action mask, and the result once the game ends)."""
         observed = self.game_env.observe(self._agent)
-        info = {"action_mask": observed["action_mask"], "seat": self.seat}
+        info = {"action_mask": observed["action_mask"].astype(bool), "seat": self.seat}
         game = self.game_env.game
         if game.is_finished:
             info.update(scores=game.scores, winners=game.winners)

@@ -20,6 +20,7 @@ import re
 import shlex
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -76,7 +77,9 @@ def test_the_docs_have_examples():
 @pytest.mark.parametrize("block", PYTHON, ids=block_id)
 def test_python_example_runs(block, capsys):
     page, line, code = block
-    exec(compile("\n" * (line) + code, str(page), "exec"), {})
+    with warnings.catch_warnings():  # an example that flips illegally fails, not just warns
+        warnings.filterwarnings("error", message=".*illegal action ends the episode")
+        exec(compile("\n" * (line) + code, str(page), "exec"), {})
     assert capsys.readouterr().out.strip(), "an example should show its result"
 
 

@@ -75,7 +75,7 @@ def evaluate(model: Any, args: Args, agent: str, seed: int) -> float:
         observation, info = env.reset(seed=seed + game)
         done = False
         while not done:
-            action, _ = model.predict(observation, action_masks=info["action_mask"].astype(bool), deterministic=True)
+            action, _ = model.predict(observation, action_masks=info["action_mask"], deterministic=True)
             observation, _, terminated, truncated, info = env.step(int(action))
             done = terminated or truncated
         winners = info["winners"]

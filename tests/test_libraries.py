@@ -1,0 +1,27 @@
+"""Our environments in other libraries, beyond docs/libraries.md's examples (which test_docs.py runs)."""
+
+import gymnasium as gym
+import pytest
+
+import goldrush_env
+from goldrush_env.errors import GoldRushError, UnknownOptionError
+
+
+def test_an_unknown_option_is_a_type_error_in_pythons_words():
+    """Libraries probe a constructor with optional keywords and catch Python's TypeError (TorchRL's GymEnv
+    passes ``frameskip=``); ours is that TypeError and still a GoldRushError naming the options."""
+    for make in (goldrush_env.env, goldrush_env.raw_env, lambda **kw: gym.make("goldrush_env:GoldRush-v0", **kw),
+                 lambda **kw: goldrush_env.GoldRushVectorEnv(2, **kw)):
+        with pytest.raises(UnknownOptionError, match="got an unexpected keyword argument 'frameskip'") as caught:
+            make(frameskip=4)
+        assert isinstance(caught.value, TypeError) and isinstance(caught.value, GoldRushError)
+        assert "the options are ['num_players'" in str(caught.value)
+
+
+def test_torchrls_gymenv_makes_the_registered_id():
+    pytest.importorskip("torchrl")
+    from torchrl.envs import GymEnv
+
+    env = GymEnv("goldrush_env:GoldRush-v0", observation="pairs", categorical_action_encoding=True)
+    data = env.rollout(3)
+    assert data["observation"].shape == (3, goldrush_env.encoder.PAIRS_OBSERVATION_SIZE)  # the option reached it
