@@ -91,8 +91,8 @@ class EnvConfig:
         known = [field.name for field in dataclasses.fields(cls)]
         unknown = sorted(set(kwargs) - set(known))
         if unknown:
-            raise UnknownOptionError(f"unknown option(s) {unknown} (got an unexpected keyword argument {unknown[0]!r}): "
-                                     f"the options are {known}")
+            raise UnknownOptionError(f"unknown option(s) {unknown} (got an unexpected keyword argument "
+                                     f"{unknown[0]!r}): the options are {known}")
         return cls(**kwargs)
 
     def replace(self, **changes: Any) -> "EnvConfig":
