@@ -35,6 +35,15 @@ for _id, _kwargs in [(GYM_ID, {})] + [(i, {"table": t}) for t, i in GYM_TABLE_ID
 if hasattr(pettingzoo, "register") and PETTINGZOO_ID not in getattr(pettingzoo, "aec_registry", {}):
     pettingzoo.register("aec", PETTINGZOO_ID, entry_point="goldrush_env.aec:env")
 
+PIECEPACK_GYM_ID = "GoldRushPiecepack-v0"
+"""The second game, *Gold Rush* for the piecepack (:mod:`goldrush_env.piecepack`), one learner."""
+PIECEPACK_PETTINGZOO_ID = "goldrush_env/piecepack-v0"
+if PIECEPACK_GYM_ID not in gymnasium.registry:
+    gymnasium.register(PIECEPACK_GYM_ID, entry_point="goldrush_env.piecepack.gym_env:PiecepackEnv")
+if hasattr(pettingzoo, "register") and PIECEPACK_PETTINGZOO_ID not in getattr(pettingzoo, "aec_registry", {}):
+    pettingzoo.register("aec", PIECEPACK_PETTINGZOO_ID, entry_point="goldrush_env.piecepack.aec:env")
+
 __all__ = ["env", "raw_env", "EnvConfig", "GoldRushEnv", "GoldRushVectorEnv", "BatchedGames", "Game", "FlipEvent",
            "Outcome", "Policy", "RandomPolicy", "PlayerView", "GoldRushError", "IllegalFlipError", "LayoutError",
-           "UnknownOptionError", "GYM_ID", "GYM_TABLE_IDS", "PETTINGZOO_ID", "__version__"]
+           "UnknownOptionError", "GYM_ID", "GYM_TABLE_IDS", "PETTINGZOO_ID", "PIECEPACK_GYM_ID",
+           "PIECEPACK_PETTINGZOO_ID", "__version__"]

@@ -1,0 +1,452 @@
+"""
+# Gold Rush (piecepack)
+
+| | |
+|---|---|
+| Import | `from goldrush_env.piecepack.aec import env` (or `raw_env`) |
+| Registered as | `goldrush_env/piecepack-v0` (PettingZoo), `GoldRushPiecepack-v0` (Gymnasium, one learner) |
+| Actions | Discrete |
+| Parallel API | No |
+| Manual control | No |
+| Agents | `agents = ['player_0', ..., 'player_{n-1}']`, n = 3 or 4 |
+| Action shape | (1,) |
+| Action values | Discrete(488) |
+| Observation shape | `observation` (1443,), `action_mask` (488,) |
+| Observation values | [0, 1] |
+
+*Gold Rush* for one piecepack (rules: PIECEPACK.md, the engine:
+:class:`goldrush_env.piecepack.engine.Game`). Nine rounds on a 4 x 6 field
+of land plots, each holding a face-down tile and a face-down coin (whose
+suit, but not rank, shows). Each round the production dice are rolled,
+players trade, stake a claim on a plot, then develop: assay hidden pieces
+(privately), turn their own face up, build and upgrade. Ore is worth 1,
+Gold 3 and each Trade Route, Market and Warehouse 8 points at the end.
+
+## Observation Space
+
+A dict: `observation`, a float32 vector of exactly what the agent knows
+(PIECEPACK.md §7), and `action_mask`. It is encoded from
+`Game.known_to(seat)`, the public state plus the identities of the
+face-down pieces this seat assayed itself, so another seat's assay shows
+only as "that seat assayed this piece". Seats are relative to the observer
+(relative seat 0 is the observer, 1 the next seat clockwise, ...). Plot
+planes run over plots `p = 6 row + col`, row 0 at the bottom
+(`goldrush_env.piecepack.encoder` has the slices by name).
+
+| Index | Name | Shape | Meaning |
+|---|---|---|---|
+| 0-1 | `players` | 2 | one-hot: 3 or 4 players |
+| 2-10 | `round` | 9 | one-hot: round 1-9 |
+| 11-18 | `phase` | 8 | one-hot decision point: warehouse_food, warehouse_energy, free_trade_turn, offer_response, market_sell, claim, development_turn, game_over |
+| 19-22 | `to_play` | 4 | relative seat to act (all 0 once the game is over) |
+| 23-26 | `start` | 4 | relative seat of the start player |
+| 27-27 | `claims_this_round` | 1 | 1 if this round has a Stake Claim phase (P29) |
+| 28-147 | `owner` | 5x24 | per plot, one-hot: the owning relative seat, or unoccupied (last row) |
+| 148-315 | `building` | 7x24 | per plot, one-hot building type (Farm, Windmill, Mine, Gold Mine, Trade Route, Market, Warehouse); all 0: none |
+| 316-339 | `level` | 24 | per plot, upgrade level / 4 |
+| 340-435 | `coin_suit` | 4x24 | per plot, one-hot suit of its coin (Moons, Suns, Arms, Crowns), always public |
+| 436-459 | `tile_face_up` | 24 | 1 where the tile is face up |
+| 460-483 | `coin_face_up` | 24 | 1 where the coin is face up |
+| 484-579 | `tile_suit` | 4x24 | per plot, one-hot suit of the tile where this seat knows it (face up, or face down and assayed by this seat) |
+| 580-723 | `tile_rank` | 6x24 | per plot, one-hot rank 0-5 (0: Null) of the tile where this seat knows it (face up, or face down and assayed by this seat) |
+| 724-867 | `coin_rank` | 6x24 | per plot, one-hot rank 0-5 of the coin where this seat knows it (face up, or face down and assayed by this seat) |
+| 868-963 | `tile_assayed` | 4x24 | per relative seat: 1 where that seat has assayed the tile (public) |
+| 964-1059 | `coin_assayed` | 4x24 | per relative seat: 1 where that seat has assayed the coin (public) |
+| 1060-1063 | `seats` | 4 | 1 for each relative seat in the game |
+| 1064-1079 | `holdings` | 4x4 | per relative seat: Food, Energy, Ore, Gold / 20, clipped at 1 |
+| 1080-1083 | `markers` | 4 | per relative seat: ownership markers left / 8 |
+| 1084-1087 | `scores` | 4 | per relative seat: score now (§5) / 100, clipped at 1 |
+| 1088-1091 | `market_used` | 4 | per relative seat: 1 if it has used a Market this round |
+| 1092-1095 | `offers_made` | 4 | per relative seat: offers made this Free Trade phase / 3 |
+| 1096-1119 | `dice` | 4x6 | per production die (Moon, Sun, Arms, Crown): one-hot face 0-5 of this round |
+| 1120-1143 | `powered` | 24 | 1 at the plots whose Mine or Gold Mine was powered this round |
+| 1144-1159 | `warehouse` | 4x2x2 | per relative seat, for Food then Energy: one-hot protect, decline (all 0: not asked this round) |
+| 1160-1170 | `market_sum` | 11 | one-hot: the last Market sum N (2-12) rolled this round; all 0: none |
+| 1171-1190 | `pending_offer` | 20 | the offer awaiting an answer, one-hot fields: offerer (relative seat, 4), target (4), resource given X (4), a = 1-2 (2), resource asked Y (4), b = 1-2 (2); all 0: none |
+| 1191-1442 | `offer_log` | 12x21 | this round's answered offers in order, each as `pending_offer` then 1 if accepted; all 0: no such offer |
+
+`observe(agent)` is valid for every agent at any time.
+
+## State
+
+`state()` is the whole truth as one float32 vector (`state_space`, a `Box`
+in [0, 1] of 1,443 values) for centralised critics: the same slices as an
+observation, but with absolute seats (seat 0 is `player_0`) and the
+identity of every piece, face up or down. A policy that reads it at play
+time cheats.
+
+| Index | Name | Shape | Meaning |
+|---|---|---|---|
+| 0-1 | `players` | 2 | one-hot: 3 or 4 players |
+| 2-10 | `round` | 9 | one-hot: round 1-9 |
+| 11-18 | `phase` | 8 | one-hot decision point: warehouse_food, warehouse_energy, free_trade_turn, offer_response, market_sell, claim, development_turn, game_over |
+| 19-22 | `to_play` | 4 | seat to act (all 0 once the game is over) |
+| 23-26 | `start` | 4 | seat of the start player |
+| 27-27 | `claims_this_round` | 1 | 1 if this round has a Stake Claim phase (P29) |
+| 28-147 | `owner` | 5x24 | per plot, one-hot: the owning seat, or unoccupied (last row) |
+| 148-315 | `building` | 7x24 | per plot, one-hot building type (Farm, Windmill, Mine, Gold Mine, Trade Route, Market, Warehouse); all 0: none |
+| 316-339 | `level` | 24 | per plot, upgrade level / 4 |
+| 340-435 | `coin_suit` | 4x24 | per plot, one-hot suit of its coin (Moons, Suns, Arms, Crowns), always public |
+| 436-459 | `tile_face_up` | 24 | 1 where the tile is face up |
+| 460-483 | `coin_face_up` | 24 | 1 where the coin is face up |
+| 484-579 | `tile_suit` | 4x24 | per plot, one-hot suit of the tile face up or down (the truth) |
+| 580-723 | `tile_rank` | 6x24 | per plot, one-hot rank 0-5 (0: Null) of the tile face up or down (the truth) |
+| 724-867 | `coin_rank` | 6x24 | per plot, one-hot rank 0-5 of the coin face up or down (the truth) |
+| 868-963 | `tile_assayed` | 4x24 | per seat: 1 where that seat has assayed the tile (public) |
+| 964-1059 | `coin_assayed` | 4x24 | per seat: 1 where that seat has assayed the coin (public) |
+| 1060-1063 | `seats` | 4 | 1 for each seat in the game |
+| 1064-1079 | `holdings` | 4x4 | per seat: Food, Energy, Ore, Gold / 20, clipped at 1 |
+| 1080-1083 | `markers` | 4 | per seat: ownership markers left / 8 |
+| 1084-1087 | `scores` | 4 | per seat: score now (§5) / 100, clipped at 1 |
+| 1088-1091 | `market_used` | 4 | per seat: 1 if it has used a Market this round |
+| 1092-1095 | `offers_made` | 4 | per seat: offers made this Free Trade phase / 3 |
+| 1096-1119 | `dice` | 4x6 | per production die (Moon, Sun, Arms, Crown): one-hot face 0-5 of this round |
+| 1120-1143 | `powered` | 24 | 1 at the plots whose Mine or Gold Mine was powered this round |
+| 1144-1159 | `warehouse` | 4x2x2 | per seat, for Food then Energy: one-hot protect, decline (all 0: not asked this round) |
+| 1160-1170 | `market_sum` | 11 | one-hot: the last Market sum N (2-12) rolled this round; all 0: none |
+| 1171-1190 | `pending_offer` | 20 | the offer awaiting an answer, one-hot fields: offerer (seat, 4), target (4), resource given X (4), a = 1-2 (2), resource asked Y (4), b = 1-2 (2); all 0: none |
+| 1191-1442 | `offer_log` | 12x21 | this round's answered offers in order, each as `pending_offer` then 1 if accepted; all 0: no such offer |
+
+## Action Space
+
+`Discrete(488)`, the actions of PIECEPACK.md §4 (`goldrush_env.piecepack.actions`
+has the index formulas and `describe`): 0-23 CLAIM, 24-71 ASSAY tile/coin,
+72-119 OPTIMIZE tile/coin, 120-287 BUILD, 288-311 UPGRADE, 312
+END_DEVELOPMENT, 313-456 OFFER, 457 ACCEPT, 458 DECLINE, 459-470
+TRADE_ROUTE, 471 MARKET_ROLL, 472-484 MARKET_SELL, 485 END_FREE_TRADE,
+486/487 WAREHOUSE protect/decline. One agent acts at a time; a Free Trade
+or Development turn is a run of actions by the same agent, ended by its END
+action, and an offer hands control to its target for one answer.
+
+## Action Mask
+
+`action_mask` (int8, 488) is 1 at the actions the agent may take now
+(`Game.legal_mask()`), and all 0 for agents who are not to act (and once
+the game is over). `raw_env` refuses an illegal action with
+`goldrush_env.piecepack.errors.IllegalActionError` naming it and why;
+`env()` follows PettingZoo's convention for classic games: an illegal
+move ends the game, with `-1` for the agent that made it and `0` for the
+others (:class:`goldrush_env.wrappers.ClassicChecks`).
+
+## Rewards
+
+`reward="win"` (default), paid when the game ends, from `Game.winners()`
+(top score, then most Food; ties share, P39):
+
+| Outcome | Reward |
+|---|---|
+| A sole winner | +1 |
+| Each of several co-winners | 0 |
+| Every other seat | -1 |
+
+`reward="score"`: whenever scores (§5: Ore + 3 Gold + 8 per Trade Route,
+Market and Warehouse standing) change, every agent receives
+`(its score change - mean score change of the other seats) / 10`
+(:data:`SCORE_REWARD_SCALE`), so the sum over a game is
+`(own final score - mean final score of the others) / 10`. Scores change
+when other seats act (trades, production), so rewards reach agents that
+are not acting; PettingZoo's `last()` hands them over at their next turn.
+`info` holds `scores` and `winners` once the game is over.
+
+## Arguments
+
+`env(num_players=3, reward="win", render_mode=None, render_view="active")`:
+the fields of :class:`PiecepackConfig`, which documents each; an unknown
+argument is refused with `goldrush_env.errors.UnknownOptionError`. The
+game always lasts 9 rounds, so there is no truncation.
+
+`reset(seed=None, options=None)`: `seed` deals the game (tiles, coins, the
+start player and every die come from it). `options` may hold `record`, a
+game record of PIECEPACK.md §9 (its `players` must be `num_players`): the
+game starts from its setup and random outcomes, with its `actions` (if any)
+replayed and checked; dice beyond the record's are drawn from the seed.
+Other keys are ignored with a warning (PettingZoo's own API test passes
+one).
+
+## Rendering
+
+`"ansi"` returns the field as text as the viewer knows it (`render_view`:
+`"active"`, the agent to act; a seat; `"public"`, what every seat sees; or
+`"table"`, every piece), with holdings, scores and dice; `"rgb_array"`
+a picture of the same (uint8, H x W x 3); `"human"` shows that picture in
+a pygame window after `reset()` and every `step()`, at most `render_fps`
+(2) frames a second (:mod:`goldrush_env.window`). The drawing code is in
+:mod:`goldrush_env.piecepack.render`.
+
+## Version History
+
+* v0: first release.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle, seeding
+from pettingzoo import AECEnv
+
+from goldrush_env.config import RENDER_MODES
+from goldrush_env.errors import GoldRushError, UnknownOptionError
+from goldrush_env.piecepack import render as rendering
+from goldrush_env.piecepack.actions import NUM_ACTIONS
+from goldrush_env.piecepack.components import MAX_PLAYERS, MIN_PLAYERS
+from goldrush_env.piecepack.encoder import OBSERVATION_SIZE, STATE_SIZE, observation_vector, state_vector, truth
+from goldrush_env.piecepack.engine import Game
+from goldrush_env.piecepack.errors import PiecepackError
+from goldrush_env.window import Window
+from goldrush_env.wrappers import ClassicChecks
+
+SCORE_REWARD_SCALE = 0.1
+"""``reward="score"`` pays score differences times this (a Gold unit, 3 points, is worth 0.3)."""
+REWARDS = ("win", "score")
+RENDER_VIEWS = ("active", "public", "table")
+
+
+@dataclass(frozen=True)
+class PiecepackConfig:
+    """Options of the piecepack environments. Every field has the default used everywhere."""
+
+    num_players: int = 3
+    """Seats at the table, 3 or 4 (P1)."""
+    reward: str = "win"
+    """``"win"``: at the end, +1 to a sole winner, 0 to each of several co-winners, -1 to every other seat.
+    ``"score"``: whenever scores change, (own change - mean change of the others) x :data:`SCORE_REWARD_SCALE`."""
+    render_mode: str | None = None
+    """``"ansi"``, ``"rgb_array"``, ``"human"`` (the picture in a pygame window) or ``None``."""
+    render_view: str | int = "active"
+    """Whose knowledge a rendering shows: ``"active"`` (the seat to act; every piece once the game is over), a
+    seat number, ``"public"`` (no private assay) or ``"table"`` (every piece, for debugging)."""
+
+    def __post_init__(self) -> None:
+        def refuse(name: str, allowed: str) -> None:
+            raise PiecepackError(f"{name}={getattr(self, name)!r} is not allowed: expected {allowed}")
+
+        def is_int(value: Any) -> bool:
+            return isinstance(value, int) and not isinstance(value, bool)
+
+        if not is_int(self.num_players) or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
+            refuse("num_players", f"{MIN_PLAYERS} or {MAX_PLAYERS} (P1)")
+        if self.reward not in REWARDS:
+            refuse("reward", f"one of {REWARDS}")
+        if self.render_mode is not None and self.render_mode not in RENDER_MODES:
+            refuse("render_mode", f"None or one of {RENDER_MODES}")
+        if not (self.render_view in RENDER_VIEWS or is_int(self.render_view)
+                and 0 <= self.render_view < self.num_players):
+            refuse("render_view", f"one of {RENDER_VIEWS} or a seat from 0 to {self.num_players - 1}")
+
+    @classmethod
+    def from_kwargs(cls, **kwargs: Any) -> PiecepackConfig:
+        """A config from keyword options; an unknown option is refused by name."""
+        known = [field.name for field in dataclasses.fields(cls)]
+        unknown = sorted(set(kwargs) - set(known))
+        if unknown:
+            raise UnknownOptionError(f"unknown option(s) {unknown} (got an unexpected keyword argument "
+                                     f"{unknown[0]!r}): the options are {known}")
+        return cls(**kwargs)
+
+
+@dataclass(frozen=True)
+class PiecepackView:
+    """What one seat knows, for policies (``act(view) -> int``): scripted players read ``knowledge``,
+    learned ones ``observation``.
+
+    ``knowledge`` is ``Game.known_to(seat)``: the public state with absolute seats (``holdings``,
+    ``owners``, ``buildings``, ``dice``, ``pending_offer`` ...) plus ``identities``, the codes of the
+    face-down pieces this seat assayed. ``action_mask`` is bool (488), all False when the seat is not to act;
+    ``observation`` is the seat's vector of the module docstring's index table.
+    """
+
+    seat: int
+    knowledge: dict[str, Any]
+    action_mask: np.ndarray
+    observation: np.ndarray
+
+    @property
+    def legal_actions(self) -> np.ndarray:
+        return np.flatnonzero(self.action_mask)
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The piecepack AEC environment with the checks of PettingZoo's standard wrappers for classic games
+    (order enforcing, action bounds, an illegal move ends the game with -1), in one layer."""
+    return ClassicChecks(raw_env(**kwargs), illegal_reward=-1)
+
+
+class raw_env(AECEnv, EzPickle):
+    """The bare piecepack AEC environment (see the module docstring); an illegal action raises."""
+
+    metadata = {
+        "name": "gold_rush_piecepack_v0",
+        "render_modes": list(RENDER_MODES),
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        EzPickle.__init__(self, **kwargs)
+        super().__init__()
+        self.config = PiecepackConfig.from_kwargs(**kwargs)
+        n = self.config.num_players
+        self.possible_agents = [f"player_{seat}" for seat in range(n)]
+        self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.observation_spaces = {agent: spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
+            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+        }) for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
+        self.state_space = spaces.Box(0.0, 1.0, (STATE_SIZE,), np.float32)
+        self.render_mode = self.config.render_mode
+        self.game: Game | None = None
+        self._np_random: np.random.Generator | None = None
+        self._mask = np.zeros(NUM_ACTIONS, dtype=bool)  # the legal actions of the seat to act, kept per step
+        self._window: Window | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # --- reset / step -------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None or self._np_random is None:
+            self._np_random, self._np_random_seed = seeding.np_random(seed)
+        options = dict(options or {})
+        record = options.pop("record", None)
+        if options:
+            warnings.warn(f"reset() ignores the unknown options {sorted(options)}; the option is 'record'",
+                          stacklevel=2)
+        n = self.config.num_players
+        if record is None:
+            game = Game.new(n, self._np_random)
+        else:
+            if not isinstance(record, dict) or record.get("players") != n:
+                raise PiecepackError(f"options['record'] must be a record of a {n}-player game (its 'players' "
+                                     f"is {record.get('players') if isinstance(record, dict) else record!r})")
+            game = Game.from_record(record, rng=self._np_random)
+        self.game = game
+        self._mask = game.legal_mask()
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: game.is_over for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos = {agent: self._final_info() for agent in self.agents}
+        self.agent_selection = self.agents[0 if game.is_over else game.current_player]
+        if self.render_mode == "human":
+            self.render()
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self._require_game()
+        before = game.scores() if self.config.reward == "score" else None
+        game.step(action)  # refuses an illegal action before anything changes
+        self._mask = game.legal_mask()
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {name: 0.0 for name in self.agents}
+        if before is not None:
+            gains = [after - earlier for after, earlier in zip(game.scores(), before)]
+            if any(gains):
+                total, others = sum(gains), len(gains) - 1
+                for seat, gain in enumerate(gains):
+                    self.rewards[self.possible_agents[seat]] = SCORE_REWARD_SCALE * (gain - (total - gain) / others)
+        if game.is_over:
+            if self.config.reward == "win":
+                winners = game.winners()
+                for seat, name in enumerate(self.possible_agents):
+                    self.rewards[name] = (1.0 if len(winners) == 1 else 0.0) if seat in winners else -1.0
+            self.terminations = {name: True for name in self.agents}
+            self.infos = {name: self._final_info() for name in self.agents}
+        else:
+            self.agent_selection = self.possible_agents[game.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _final_info(self) -> dict[str, Any]:
+        game = self.game
+        return {"scores": game.scores(), "winners": game.winners()} if game.is_over else {}
+
+    # --- what agents see ------------------------------------------------------------
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        game = self._require_game()
+        return {"observation": observation_vector(game.known_to(seat)),
+                "action_mask": self.action_mask(agent).astype(np.int8)}
+
+    def state(self) -> np.ndarray:
+        """The global state (the module docstring's *State* table): every piece, absolute seats. For training
+        a centralised critic, not for playing."""
+        return state_vector(self._require_game())
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """The bool mask of the actions ``agent`` may take now (all False if it is not to act)."""
+        seat = self.agent_name_mapping[agent]
+        game = self._require_game()
+        if seat != game.current_player:
+            return np.zeros(NUM_ACTIONS, dtype=bool)
+        return self._mask.copy()
+
+    def is_legal(self, action: int) -> bool:
+        """Whether the agent to act may take ``action`` (an int from 0 to 487) now."""
+        return not self._require_game().is_over and bool(self._mask[action])
+
+    def view(self, agent: str | int) -> PiecepackView:
+        """The :class:`PiecepackView` of an agent (name or seat)."""
+        seat = self.agent_name_mapping[agent] if isinstance(agent, str) else int(agent)
+        game = self._require_game()
+        knowledge = game.known_to(seat)
+        return PiecepackView(seat=seat, knowledge=knowledge,
+                             action_mask=self.action_mask(self.possible_agents[seat]),
+                             observation=observation_vector(knowledge))
+
+    # --- rendering ------------------------------------------------------------------
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            warnings.warn("render() was called without a render_mode; pass render_mode to the constructor",
+                          stacklevel=2)
+            return None
+        known = self._viewer_knowledge()
+        if self.render_mode == "rgb_array":
+            return rendering.to_rgb(known)
+        if self.render_mode == "human":
+            if self._window is None:
+                self._window = Window(self.metadata["render_fps"])
+            self._window.show(rendering.to_rgb(known))
+            return None
+        return rendering.to_text(known)
+
+    def _viewer_knowledge(self) -> dict[str, Any]:
+        game = self._require_game()
+        viewer = self.config.render_view
+        if viewer == "table":
+            return truth(game)
+        if viewer == "public":
+            known = game.public_state()
+            known.update(seat="public", identities={})
+            return known
+        seat = viewer if viewer != "active" else game.current_player
+        if seat is None:  # the game is over: show the table
+            return truth(game)
+        return game.known_to(seat)
+
+    def close(self) -> None:
+        if self._window is not None:
+            self._window.close()
+            self._window = None
+
+    def _require_game(self) -> Game:
+        if self.game is None:
+            raise GoldRushError("the environment has no game yet: call reset() first")
+        return self.game
