@@ -7,6 +7,8 @@ over whole games with dealing included:
 * the engine alone (``Game``): flips per second;
 * the AEC ``env()`` and ``raw_env``: steps per second, reading ``env.last()``
   (the observation) every step; ``env()`` also with 4 players and human memory;
+* the second game, Gold Rush for the piecepack: its AEC ``env()`` with 3 and 4
+  players, steps per second;
 * the Gymnasium env with a random and a greedy opponent: learner steps per
   second (each also plays the opponents' flips);
 * the batched engine (numpy, and numba if installed) on 8,192 games: flips
@@ -43,6 +45,7 @@ import goldrush_env
 from goldrush_agents.batched import batched_policy
 from goldrush_env.batched import BatchedGames, random_in_masks, numba_available
 from goldrush_env.engine import Game
+from goldrush_env.piecepack import aec as piecepack_aec
 from goldrush_env.vector import GoldRushVectorEnv
 
 
@@ -133,6 +136,10 @@ def cases(steps: int, batch_steps: int) -> dict[str, tuple[str, Callable[[int], 
         "AEC raw_env, 2 players": ("steps", lambda s: aec_steps(goldrush_env.raw_env, steps, s)),
         "AEC env(), 4 players, human memory": ("steps", lambda s: aec_steps(
             lambda: goldrush_env.env(num_players=4, memory="human"), steps, s)),
+        "piecepack AEC env(), 3 players": ("steps", lambda s: aec_steps(
+            lambda: piecepack_aec.env(num_players=3), steps // 2, s)),
+        "piecepack AEC env(), 4 players": ("steps", lambda s: aec_steps(
+            lambda: piecepack_aec.env(num_players=4), steps // 2, s)),
         "Gymnasium env, random opponent": ("steps", lambda s: gym_steps(steps, s, "random")),
         "Gymnasium env, greedy opponent": ("steps", lambda s: gym_steps(steps // 2, s, "greedy")),
         "batched engine, numpy, 8192 games": ("flips", lambda s: batched_flips(batch_steps, s, "numpy")),
