@@ -4,6 +4,9 @@
     goldrush watch --agents greedy,expert --seed 3
     goldrush replay game.json
     goldrush tournament --agents random,greedy,expert --players 2 --games 2000
+
+Every command also plays the second game, Gold Rush for the piecepack, with ``--game piecepack``
+(:mod:`goldrush_agents.piecepack_cli`); ``replay`` knows a piecepack record by itself.
 """
 
 from __future__ import annotations
@@ -70,6 +73,12 @@ def _seed(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_watch(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    if args.game == "piecepack":
+        from goldrush_agents import piecepack_cli
+
+        piecepack_cli.refuse_gold_options(args, _GOLD_DEFAULTS)
+        _save(piecepack_cli.watch(args, _seed(args, out), out), args.save, out)
+        return 0
     names = _names(args.agents)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise GoldRushError(f"--agents needs {MIN_PLAYERS} to {MAX_PLAYERS} names (one per seat), got {names}")
@@ -105,10 +114,17 @@ def _print_game(record: dict[str, Any], out: TextIO, delay: float = 0.0) -> Game
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    from goldrush_agents import piecepack_cli
+
     try:
-        record = json.loads(Path(args.file).read_text())
-    except (OSError, json.JSONDecodeError) as error:
+        text = Path(args.file).read_text()
+    except OSError as error:
         raise GoldRushError(f"cannot read a game record from {args.file!r}: {error}") from None
+    piecepack = piecepack_cli.read_record(text, args.file)
+    if piecepack is not None:
+        piecepack_cli.print_record(piecepack, out, delay=args.delay)
+        return 0
+    record = json.loads(text)
     data = {key: record[key] for key in ("format", "num_players", "first_player", "max_turns", "rush_at", "layout",
                                          "flips", "start")
             if key in record}
@@ -122,7 +138,21 @@ def cmd_replay(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    if args.game == "piecepack":
+        from goldrush_agents import piecepack_cli
+
+        piecepack_cli.refuse_gold_options(args, _GOLD_DEFAULTS)
+        args.players = 3 if args.players is None else args.players
+        result = piecepack_cli.tournament(args, out)
+        if args.out:
+            Path(args.out).mkdir(parents=True, exist_ok=True)
+            path = Path(args.out) / "results.json"
+            path.write_text(json.dumps(result, indent=1))
+            print(f"wrote {path}", file=out)
+        return 0
     from goldrush_agents.tournament import run_tournament
+
+    args.players = 2 if args.players is None else args.players
 
     result = run_tournament(_names(args.agents), num_players=args.players, games=args.games, seed=args.seed,
                             workers=args.workers, match_mode=args.match, progress=not args.no_progress,
@@ -143,6 +173,18 @@ QUIT_ANSWERS = ("q", "quit", "exit")
 
 def cmd_play(args: argparse.Namespace, out: TextIO = sys.stdout, read=input) -> int:
     """A person at one seat against agents, in the terminal."""
+    if args.game == "piecepack":
+        from goldrush_agents import piecepack_cli
+
+        piecepack_cli.refuse_gold_options(args, _GOLD_DEFAULTS)
+        args.players = 3 if args.players is None else args.players
+        args.opponents = args.opponents or "economist"
+        record = piecepack_cli.play(args, _seed(args, out), out, read=read)
+        if record is not None:
+            _save(record, args.save, out)
+        return 0
+    args.players = 2 if args.players is None else args.players
+    args.opponents = args.opponents or "expert"
     opponents = _opponents(args.opponents, args.players)
     if not 0 <= args.seat < args.players:
         raise GoldRushError(f"--seat must be a seat from 0 to {args.players - 1}, got {args.seat}")
@@ -259,6 +301,10 @@ def _delay(text: str) -> float:
     return value
 
 
+GAMES = ("gold", "piecepack")
+_GOLD_DEFAULTS = {"max_turns": EnvConfig().max_turns, "memory": EnvConfig().memory, "table": EnvConfig().table}
+
+
 def build_parser() -> argparse.ArgumentParser:
     defaults = EnvConfig()
     parser = argparse.ArgumentParser(prog="goldrush", description=__doc__,
@@ -274,6 +320,9 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--table", default=defaults.table, choices=list(TABLES),
                          help="the table dealt: the full game's 64 cards, or a smaller one of 32 (half) or 16 "
                               "(quarter) cards (default: %(default)s)")
+        sub.add_argument("--game", choices=GAMES, default="gold",
+                         help="gold (default), or piecepack: Gold Rush for the piecepack, 3-4 players, whose "
+                              "agents are random and economist")
 
     fresh_seed = ("seeds the deal and the agents: the same seed, the same game (default: a fresh deal each time, "
                   "its seed printed)")
@@ -281,8 +330,10 @@ def build_parser() -> argparse.ArgumentParser:
     agents_help = (f"agent names ({', '.join(AGENTS)}), 'ppo' or 'scratch' (the shipped trained models), "
                    "model files (.npz, .zip) or package.module:Class paths, comma-separated")
     play = commands.add_parser("play", help="play against agents in the terminal")
-    play.add_argument("--players", type=int, default=2, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1))
-    play.add_argument("--opponents", default="expert", help=f"one name for all, or one per seat; {agents_help}")
+    play.add_argument("--players", type=int, default=None, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1),
+                      help="2 to 5 (default 2); the piecepack game: 3 or 4 (default 3)")
+    play.add_argument("--opponents", default=None, help=f"one name for all, or one per seat; {agents_help} "
+                      "(default expert); the piecepack game: economist (default) or random")
     play.add_argument("--seat", type=int, default=0, help="your seat (seat 0 starts)")
     play.add_argument("--memory-mode", choices=["perfect", "real"], default="perfect",
                       help="perfect: the board shows every card you have seen; real: only the cards "
@@ -305,7 +356,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     tournament = commands.add_parser("tournament", help="rank agents over many seeded games")
     tournament.add_argument("--agents", required=True, help=agents_help)
-    tournament.add_argument("--players", type=int, default=2, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1))
+    tournament.add_argument("--players", type=int, default=None, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1),
+                            help="2 to 5 (default 2); the piecepack game: 3 or 4 (default 3)")
     tournament.add_argument("--games", type=_at_least(1), default=200,
                             help="games per pairing (default: %(default)s)")
     tournament.add_argument("--workers", type=_at_least(1), default=None, help="processes (default: all cores)")

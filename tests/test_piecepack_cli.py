@@ -1,0 +1,102 @@
+"""``goldrush ... --game piecepack``: watch, replay, tournament and play for the second game, in-process."""
+
+import io
+import json
+import re
+
+import pytest
+
+from goldrush_agents.cli import build_parser, main
+from goldrush_env.piecepack.engine import Game
+
+
+def run(*argv, answers=None):
+    """The command's exit code and printed text; ``answers`` are typed at play's prompt (then end of input)."""
+    args = build_parser().parse_args(list(argv))
+    out = io.StringIO()
+    if answers is None:
+        return args.run(args, out=out), out.getvalue()
+    typed = iter(answers)
+
+    def read(prompt):
+        try:
+            return next(typed)
+        except StopIteration:
+            raise EOFError from None
+
+    return args.run(args, out=out, read=read), out.getvalue()
+
+
+def test_watch_saves_a_record_that_replays_as_it_was_watched(tmp_path):
+    path = tmp_path / "game.json"
+    code, watched = run("watch", "--game", "piecepack", "--agents", "economist,random,random", "--seed", "3",
+                        "--save", str(path))
+    assert code == 0
+    assert watched.startswith("Gold Rush (piecepack), 3 players: seat 0 economist, seat 1 random, seat 2 random")
+    record = json.loads(path.read_text())
+    game = Game.from_record(record)  # a record of §9, with the names beside it
+    assert game.is_over and record["names"] == ["economist", "random", "random"]
+    code, replayed = run("replay", str(path))  # known as a piecepack record without --game
+    assert code == 0
+    assert replayed.splitlines() == watched.splitlines()[:-1]  # the same game, action by action
+    assert f"scores economist {game.scores()[0]}" in replayed
+
+
+def test_replay_refuses_a_tampered_record(tmp_path):
+    path = tmp_path / "game.json"
+    assert run("watch", "--game", "piecepack", "--agents", "random,random,random", "--seed", "1",
+               "--save", str(path))[0] == 0
+    record = json.loads(path.read_text())
+    record["final"]["scores"][0] += 5
+    path.write_text(json.dumps(record))
+    assert main(["replay", str(path)]) == 2
+
+
+def test_tournament_rotates_seats_and_reports_win_shares(tmp_path):
+    code, text = run("tournament", "--game", "piecepack", "--agents", "economist,random", "--games", "12",
+                     "--players", "3", "--out", str(tmp_path))
+    assert code == 0
+    rows = {m[0]: m for m in re.findall(r"^\| (\w+) \| (\d+) \| ([\d.]+) \|", text, flags=re.M)}
+    assert int(rows["economist"][1]) + int(rows["random"][1]) == 36  # 12 games x 3 seats
+    assert float(rows["economist"][2]) > float(rows["random"][2])
+    saved = json.loads((tmp_path / "results.json").read_text())
+    assert saved["game"] == "piecepack" and [r["agent"] for r in saved["standings"]] == ["economist", "random"]
+
+
+def test_play_lists_the_actions_and_takes_a_number():
+    code, text = run("play", "--game", "piecepack", "--seed", "2", "--seat", "0", answers=["999", "l"])
+    assert code == 0
+    assert "you are seat 0 of 3" in text and "'999' is not one of your actions now" in text
+    listed = re.findall(r"^\s+(\d+)  ", text, flags=re.M)
+    assert listed and text.rstrip().endswith("bye")
+
+
+def test_a_whole_game_played_at_the_prompt(tmp_path):
+    """Always the first action listed: the game runs to its end and saves a record that replays."""
+    path = tmp_path / "mine.json"
+    args = build_parser().parse_args(["play", "--game", "piecepack", "--seed", "4", "--players", "4",
+                                      "--opponents", "random", "--save", str(path)])
+    out = io.StringIO()
+
+    def read(prompt):
+        listed = re.findall(r"^\s+(\d+)  ", out.getvalue(), flags=re.M)
+        return listed[-1]  # the last action of the latest list: ending a phase, which is always there
+
+    assert args.run(args, out=out, read=read) == 0
+    assert re.search(r"you win!|a shared victory|you lose", out.getvalue())
+    assert Game.from_record(json.loads(path.read_text())).is_over
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["tournament", "--game", "piecepack", "--agents", "economist,expert"], "unknown piecepack agent 'expert'"),
+    (["tournament", "--game", "piecepack", "--agents", "random", "--players", "2"], "--players must be 3 or 4"),
+    (["watch", "--game", "piecepack", "--agents", "random,random"], "needs 3 or 4 names"),
+    (["watch", "--game", "piecepack", "--agents", "random,random,random", "--table", "half"],
+     "--table belong to the game of Gold"),
+    (["tournament", "--game", "piecepack", "--agents", "random", "--batched"], "--batched belong to the game of Gold"),
+    (["play", "--game", "piecepack", "--opponents", "economist,random,random"], "--opponents needs one name, or 2"),
+])
+def test_mistakes_are_one_line(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
