@@ -42,7 +42,8 @@ class Args:
     """MaskablePPO with its default MlpPolicy on GoldRushPiecepack-v0 against scripted players."""
 
     run_dir: str | None = None
-    """Folder for the model and the evaluations; it must be new or empty. Default: runs/piecepack-ppo-YYYYmmdd-HHMMSS."""
+    """Folder for the model and the evaluations; it must be new or empty. Default:
+    runs/piecepack-ppo-YYYYmmdd-HHMMSS."""
     seed: int = 0
     """Seeds the network, the environments, the opponents and the evaluation deals."""
     num_players: int = 3
