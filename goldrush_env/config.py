@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from goldrush_env.cards import DEFAULT_MAX_TURNS, MAX_PLAYERS, MIN_PLAYERS, TABLES
 from goldrush_env.encoder import OBSERVATIONS
@@ -21,8 +21,33 @@ RENDER_MODES = ("ansi", "rgb_array", "human")
 RENDER_VIEWS = ("active", "table")
 
 
+def is_int(value: Any) -> bool:
+    """An int and not a bool."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class Options:
+    """What the games' option dataclasses share: :meth:`from_kwargs`, which refuses an unknown option by name,
+    and :meth:`refuse`, which refuses a field's value, naming what is allowed, with :attr:`error`."""
+
+    error: ClassVar[type[GoldRushError]] = GoldRushError
+
+    @classmethod
+    def from_kwargs(cls, **kwargs: Any) -> Any:
+        """A config from keyword options; an unknown option is refused by name."""
+        known = [field.name for field in dataclasses.fields(cls)]
+        unknown = sorted(set(kwargs) - set(known))
+        if unknown:
+            raise UnknownOptionError(f"unknown option(s) {unknown} (got an unexpected keyword argument "
+                                     f"{unknown[0]!r}): the options are {known}")
+        return cls(**kwargs)
+
+    def refuse(self, name: str, allowed: str) -> None:
+        raise self.error(f"{name}={getattr(self, name)!r} is not allowed: expected {allowed}")
+
+
 @dataclass(frozen=True)
-class EnvConfig:
+class EnvConfig(Options):
     """Options of a game environment. Every field has the default used everywhere."""
 
     num_players: int = 2
@@ -56,12 +81,7 @@ class EnvConfig:
     number, or ``"table"`` (every card face up, for debugging)."""
 
     def __post_init__(self) -> None:
-        def refuse(name: str, allowed: str) -> None:
-            raise GoldRushError(f"{name}={getattr(self, name)!r} is not allowed: expected {allowed}")
-
-        def is_int(value: Any) -> bool:
-            return isinstance(value, int) and not isinstance(value, bool)
-
+        refuse = self.refuse
         if not is_int(self.num_players) or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
             refuse("num_players", f"an int from {MIN_PLAYERS} to {MAX_PLAYERS}")
         if self.table not in TABLES:
@@ -84,16 +104,6 @@ class EnvConfig:
         if not (self.render_view in RENDER_VIEWS or is_int(self.render_view)
                 and 0 <= self.render_view < self.num_players):
             refuse("render_view", f"one of {RENDER_VIEWS} or a seat from 0 to {self.num_players - 1}")
-
-    @classmethod
-    def from_kwargs(cls, **kwargs: Any) -> "EnvConfig":
-        """A config from keyword options; an unknown option is refused by name."""
-        known = [field.name for field in dataclasses.fields(cls)]
-        unknown = sorted(set(kwargs) - set(known))
-        if unknown:
-            raise UnknownOptionError(f"unknown option(s) {unknown} (got an unexpected keyword argument "
-                                     f"{unknown[0]!r}): the options are {known}")
-        return cls(**kwargs)
 
     def replace(self, **changes: Any) -> "EnvConfig":
         return dataclasses.replace(self, **changes)

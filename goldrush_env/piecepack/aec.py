@@ -180,18 +180,17 @@ a pygame window after `reset()` and every `step()`, at most `render_fps`
 
 from __future__ import annotations
 
-import dataclasses
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 
-from goldrush_env.config import RENDER_MODES
-from goldrush_env.errors import GoldRushError, UnknownOptionError
+from goldrush_env.config import RENDER_MODES, Options, is_int
+from goldrush_env.errors import GoldRushError
 from goldrush_env.piecepack import render as rendering
 from goldrush_env.piecepack.actions import NUM_ACTIONS
 from goldrush_env.piecepack.components import MAX_PLAYERS, MIN_PLAYERS
@@ -208,8 +207,10 @@ RENDER_VIEWS = ("active", "public", "table")
 
 
 @dataclass(frozen=True)
-class PiecepackConfig:
+class PiecepackConfig(Options):
     """Options of the piecepack environments. Every field has the default used everywhere."""
+
+    error: ClassVar[type[PiecepackError]] = PiecepackError
 
     num_players: int = 3
     """Seats at the table, 3 or 4 (P1)."""
@@ -223,12 +224,7 @@ class PiecepackConfig:
     seat number, ``"public"`` (no private assay) or ``"table"`` (every piece, for debugging)."""
 
     def __post_init__(self) -> None:
-        def refuse(name: str, allowed: str) -> None:
-            raise PiecepackError(f"{name}={getattr(self, name)!r} is not allowed: expected {allowed}")
-
-        def is_int(value: Any) -> bool:
-            return isinstance(value, int) and not isinstance(value, bool)
-
+        refuse = self.refuse
         if not is_int(self.num_players) or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
             refuse("num_players", f"{MIN_PLAYERS} or {MAX_PLAYERS} (P1)")
         if self.reward not in REWARDS:
@@ -238,16 +234,6 @@ class PiecepackConfig:
         if not (self.render_view in RENDER_VIEWS or is_int(self.render_view)
                 and 0 <= self.render_view < self.num_players):
             refuse("render_view", f"one of {RENDER_VIEWS} or a seat from 0 to {self.num_players - 1}")
-
-    @classmethod
-    def from_kwargs(cls, **kwargs: Any) -> PiecepackConfig:
-        """A config from keyword options; an unknown option is refused by name."""
-        known = [field.name for field in dataclasses.fields(cls)]
-        unknown = sorted(set(kwargs) - set(known))
-        if unknown:
-            raise UnknownOptionError(f"unknown option(s) {unknown} (got an unexpected keyword argument "
-                                     f"{unknown[0]!r}): the options are {known}")
-        return cls(**kwargs)
 
 
 @dataclass(frozen=True)
