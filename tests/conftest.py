@@ -18,6 +18,19 @@ def unpaced(env):
     return env
 
 
+def typist(answers):
+    """A ``read(prompt)`` for the play commands that types ``answers`` in turn, then ends the input (EOFError)."""
+    typed = iter(answers)
+
+    def read(prompt):
+        try:
+            return next(typed)
+        except StopIteration:
+            raise EOFError from None
+
+    return read
+
+
 def load_vectors() -> list[dict]:
     with open(DATA / "vectors.jsonl") as handle:
         return [json.loads(line) for line in handle if line.strip()]

@@ -9,6 +9,7 @@ import pytest
 import goldrush_env
 from goldrush_env.cards import DYNAMITE, card_code
 from goldrush_env.render import legend, square_name
+from conftest import typist
 from goldrush_agents.cli import build_parser, cmd_play
 
 EVERY_SQUARE = [f"{c}{r}" for r in range(1, 9) for c in "abcdefgh"]
@@ -17,16 +18,8 @@ EVERY_SQUARE = [f"{c}{r}" for r in range(1, 9) for c in "abcdefgh"]
 def play(*argv, answers=()):
     """Play with these answers typed at the prompt (then end of input, which quits); the printed text."""
     args = build_parser().parse_args(["play", *argv])
-    typed = iter(answers)
-
-    def read(prompt):
-        try:
-            return next(typed)
-        except StopIteration:
-            raise EOFError from None
-
     out = io.StringIO()
-    assert cmd_play(args, out=out, read=read) == 0
+    assert cmd_play(args, out=out, read=typist(answers)) == 0
     return out.getvalue()
 
 
