@@ -1,10 +1,13 @@
-"""The policy protocol: anything that picks a flip from what one seat knows.
+"""The policy protocol: anything that picks an action from what one seat knows.
 
 Scripted players, trained models and people all implement it, so each can
-sit at any seat of the AEC environment or be an opponent inside the
-Gymnasium environment. A policy reads a :class:`~goldrush_env.view.PlayerView`
+sit at any seat of an AEC environment or be an opponent inside a Gymnasium
+environment. In *Gold* a policy reads a :class:`~goldrush_env.view.PlayerView`
 (the structured view, with the flat ``observation`` and ``action_mask`` in
-it) and returns a legal position.
+it) and returns a legal position to flip; in the piecepack game it reads a
+:class:`~goldrush_env.piecepack.aec.PiecepackView` (``knowledge``,
+``action_mask``, ``observation``) and returns a legal action of the 488.
+Both views have ``action_mask``, all that :class:`RandomPolicy` reads.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ class Policy(Protocol):
         """Start a new game; ``seed`` (if given) reseeds any randomness of the policy."""
 
     def act(self, view: PlayerView) -> int:
-        """A legal position to flip (``view.action_mask[position] == 1``)."""
+        """A legal action (``view.action_mask[action]`` is set): in Gold, the position to flip."""
 
 
 class SeededPolicy:
@@ -37,7 +40,7 @@ class SeededPolicy:
 
 
 class RandomPolicy(SeededPolicy):
-    """Flips a uniformly random legal position."""
+    """A uniformly random legal action (in Gold, a position to flip), from its own generator."""
 
     def act(self, view: PlayerView) -> int:
         legal = np.flatnonzero(view.action_mask)
