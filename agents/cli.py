@@ -138,25 +138,20 @@ def cmd_replay(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    from goldrush_agents.tournament import run_tournament
+
     if args.game == "piecepack":
         from goldrush_agents import piecepack_cli
 
         piecepack_cli.refuse_gold_options(args, _GOLD_DEFAULTS)
         args.players = 3 if args.players is None else args.players
-        result = piecepack_cli.tournament(args, out)
-        if args.out:
-            Path(args.out).mkdir(parents=True, exist_ok=True)
-            path = Path(args.out) / "results.json"
-            path.write_text(json.dumps(result, indent=1))
-            print(f"wrote {path}", file=out)
-        return 0
-    from goldrush_agents.tournament import run_tournament
-
-    args.players = 2 if args.players is None else args.players
-
-    result = run_tournament(_names(args.agents), num_players=args.players, games=args.games, seed=args.seed,
-                            workers=args.workers, match_mode=args.match, progress=not args.no_progress,
-                            batched=args.batched, **_config(args))
+        result = run_tournament(_names(args.agents), num_players=args.players, games=args.games, seed=args.seed,
+                                workers=args.workers, progress=not args.no_progress, game="piecepack")
+    else:
+        args.players = 2 if args.players is None else args.players
+        result = run_tournament(_names(args.agents), num_players=args.players, games=args.games, seed=args.seed,
+                                workers=args.workers, match_mode=args.match, progress=not args.no_progress,
+                                batched=args.batched, **_config(args))
     print(result.table(), file=out)
     if args.out:
         for path in result.save(args.out):

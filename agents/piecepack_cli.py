@@ -1,8 +1,9 @@
-"""The ``goldrush`` commands for the second game (``--game piecepack``): watch, replay, tournament, play.
+"""The ``goldrush`` commands for the second game (``--game piecepack``): watch, replay and play.
 
 :mod:`goldrush_agents.cli` parses the arguments and hands them here when
 ``--game piecepack`` is given (``replay`` also recognises a piecepack record
-by itself). The players are those of :mod:`goldrush_agents.piecepack`;
+by itself; ``tournament`` runs :func:`goldrush_agents.tournament.run_tournament` with
+``game="piecepack"``). The players are those of :mod:`goldrush_agents.piecepack`;
 records are PIECEPACK.md §9's, which ``Game.from_record`` replays anywhere.
 """
 
@@ -21,7 +22,6 @@ from goldrush_env.piecepack.render import to_text
 
 from goldrush_agents import split_entrants
 from goldrush_agents.piecepack import make_piecepack_agent, play_piecepack_game, view_of
-from goldrush_agents.tournament import wilson_interval
 
 GOLD_ONLY = {"memory": "perfect", "max_turns": 200, "table": "full", "match": False, "batched": False,
              "memory_mode": "perfect"}
@@ -75,42 +75,6 @@ def watch(args: argparse.Namespace, seed: int, out: TextIO) -> dict[str, Any]:
     record = dict(result["record"], names=names, seed=seed)
     print_record(record, out, names, delay=args.delay)
     return record
-
-
-def tournament(args: argparse.Namespace, out: TextIO) -> dict[str, Any]:
-    """Every entrant takes every seat in turn: game g seats entrant (g + s) mod k at seat s, dealt from seed + g.
-    Per entrant: seats played, win share (a shared win split), its 95% Wilson interval, the fair share, mean score."""
-    names = split_entrants(args.agents)
-    if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
-        raise GoldRushError(f"--players must be {MIN_PLAYERS} or {MAX_PLAYERS} for the piecepack game, got "
-                            f"{args.players}")
-    for name in names:
-        make_piecepack_agent(name)
-    seats = {name: 0 for name in names}
-    wins = {name: 0.0 for name in names}
-    points = {name: 0 for name in names}
-    start = time.perf_counter()
-    for g in range(args.games):
-        lineup = [names[(g + s) % len(names)] for s in range(args.players)]
-        result = play_piecepack_game([make_piecepack_agent(name) for name in lineup], args.players, args.seed + g)
-        for seat, name in enumerate(lineup):
-            seats[name] += 1
-            points[name] += result["scores"][seat]
-            if seat in result["winners"]:
-                wins[name] += 1 / len(result["winners"])
-    rows = []
-    print(f"Gold Rush (piecepack), {args.players} players, {args.games} games "
-          f"({args.games / (time.perf_counter() - start):.0f} games/s)", file=out)
-    print("| agent | seats | win share | 95% CI | fair share | mean score |", file=out)
-    print("|---|---|---|---|---|---|", file=out)
-    for name in names:
-        share = wins[name] / seats[name] if seats[name] else 0.0
-        low, high = wilson_interval(wins[name], seats[name])
-        rows.append({"agent": name, "seats": seats[name], "win_share": share, "ci": [low, high],
-                     "mean_score": points[name] / max(seats[name], 1)})
-        print(f"| {name} | {seats[name]} | {share:.3f} | [{low:.3f}, {high:.3f}] | {1 / args.players:.3f} | "
-              f"{points[name] / max(seats[name], 1):.2f} |", file=out)
-    return {"game": "piecepack", "players": args.players, "games": args.games, "seed": args.seed, "standings": rows}
 
 
 def play(args: argparse.Namespace, seed: int, out: TextIO, read=input) -> dict[str, Any] | None:

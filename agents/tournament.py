@@ -14,6 +14,12 @@ its rating moves by the mean of their updates.
 
 In match mode (the rule sheets' recommendation, D6) every block of n games
 on one lineup, seat k starting game k, is also scored as a match.
+
+``game="piecepack"`` runs the same schedule for *Gold Rush* on the piecepack
+(:mod:`goldrush_agents.piecepack`): 3 or 4 players, the start player set by
+the schedule (``Game.new(..., start=)``), ratings ranked by who won (the Food
+tie-break included) and then by score; it has no gold cards, match mode or
+batched engine.
 """
 
 from __future__ import annotations
@@ -84,10 +90,36 @@ def schedule(entrants: Sequence[str], num_players: int, games: int, seed: int) -
     return fixtures
 
 
-def _play(job: tuple[Fixture, dict[str, Any]]) -> GameResult:
-    fixture, config = job
-    players = [make_agent(name) for name in fixture.names]
+GAMES = ("gold", "piecepack")
+"""The games a tournament can be run on."""
+
+
+def _agent_maker(game: str) -> Any:
+    if game == "piecepack":
+        from goldrush_agents.piecepack import make_piecepack_agent
+
+        return make_piecepack_agent
+    return make_agent
+
+
+def _play(job: tuple[Fixture, str, dict[str, Any]]) -> GameResult:
+    fixture, game, config = job
+    players = [_agent_maker(game)(name) for name in fixture.names]
+    if game == "piecepack":
+        return _play_piecepack(players, fixture)
     return play_game(players, fixture.seed, first_player=fixture.first_player, names=fixture.names, **config)
+
+
+def _play_piecepack(players: Sequence[Any], fixture: Fixture) -> GameResult:
+    """One Gold Rush game of the schedule; its ``turns`` counts actions, ``gold_cards`` are all 0 (the game has
+    none), and the record (PIECEPACK.md §9, which ``Game.from_record`` replays) adds the names and seeds."""
+    from goldrush_agents.piecepack import play_piecepack_game
+
+    num_players = len(fixture.names)
+    result = play_piecepack_game(players, num_players, fixture.seed, start=fixture.first_player)
+    record = dict(result["record"], names=list(fixture.names), seed=fixture.seed, first_player=fixture.first_player)
+    return GameResult(fixture.names, tuple(result["scores"]), (0,) * num_players, tuple(result["winners"]),
+                      len(record["actions"]), False, record)
 
 
 @dataclass
@@ -147,15 +179,19 @@ class TournamentResult:
     pairings: list[Pairing]
     results: list[GameResult] = field(repr=False)
     match_mode: bool = False
+    game: str = "gold"
 
     def table(self) -> str:
         """The standings as a text table, best rating first, then the pairings."""
-        lines = [f"{'agent':<28} {'games':>6} {'win rate':>9} {'95% CI':>15} {'score':>6} {'gold':>5} "
-                 f"{'rating':>7}" + (f" {'match wins':>10}" if self.match_mode else "")]
+        gold = self.game == "gold"
+        lines = [f"{'agent':<28} {'games':>6} {'win rate':>9} {'95% CI':>15} {'score':>6} "
+                 + (f"{'gold':>5} " if gold else "") + f"{'rating':>7}"
+                 + (f" {'match wins':>10}" if self.match_mode else "")]
         for s in sorted(self.standings.values(), key=lambda s: -s.rating):
             low, high = s.interval
             line = (f"{s.name:<28} {s.games:>6} {s.win_rate:>9.3f} {f'[{low:.3f}, {high:.3f}]':>15} "
-                    f"{s.score / max(s.games, 1):>6.1f} {s.gold_cards / max(s.games, 1):>5.1f} {s.rating:>7.2f}")
+                    f"{s.score / max(s.games, 1):>6.{1 if gold else 2}f} "
+                    + (f"{s.gold_cards / max(s.games, 1):>5.1f} " if gold else "") + f"{s.rating:>7.2f}")
             if self.match_mode:
                 line += f" {s.match_wins / max(s.matches, 1):>10.3f}"
             lines.append(line)
@@ -170,7 +206,7 @@ class TournamentResult:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "entrants": self.entrants, "num_players": self.num_players, "seed": self.seed,
+            "game": self.game, "entrants": self.entrants, "num_players": self.num_players, "seed": self.seed,
             "games_per_pairing": self.games_per_pairing, "config": self.config, "match_mode": self.match_mode,
             "standings": [{**asdict(s), "win_rate": s.win_rate, "ci95": s.interval, "rating": s.rating}
                           for s in self.standings.values()],
@@ -211,12 +247,14 @@ class TournamentResult:
         labels = [f"{p.alone}\nvs {p.field}" for p in self.pairings]
         shares = [p.win_share for p in self.pairings]
         errors = np.array([[p.win_share - p.interval[0], p.interval[1] - p.win_share] for p in self.pairings]).T
+        errors = np.maximum(errors, 0.0)  # a share of 1 can sit a rounding error above the interval's end
         figure, axes = plt.subplots(figsize=(max(4, 1.6 * len(labels)), 3.6))
         axes.bar(labels, shares, yerr=errors, capsize=4, color="#d8a62a")
         axes.axhline(1 / self.num_players, color="black", linestyle="--", linewidth=1, label="fair share")
         axes.set_ylim(0, 1)
         axes.set_ylabel("win share")
-        axes.set_title(f"Gold, {self.num_players} players, {self.games_per_pairing} games per pairing")
+        title = "Gold" if self.game == "gold" else "Gold Rush (piecepack)"
+        axes.set_title(f"{title}, {self.num_players} players, {self.games_per_pairing} games per pairing")
         axes.legend(loc="upper right")
         figure.tight_layout()
         figure.savefig(path, dpi=100)
@@ -225,11 +263,15 @@ class TournamentResult:
 
 def run_tournament(entrants: Sequence[str], num_players: int = 2, games: int = 200, seed: int = 0,
                    workers: int | None = None, match_mode: bool = False, progress: bool = False,
-                   batched: bool = False, **config: Any) -> TournamentResult:
+                   batched: bool = False, game: str = "gold", **config: Any) -> TournamentResult:
     """Play the tournament (in parallel on ``workers`` processes, default: all cores) and rank the entrants.
 
     ``entrants`` are agent names or ``"module:Class"`` paths (see :func:`goldrush_agents.make_agent`);
     ``config`` takes the environment's options (``memory``, ``max_turns``, ...).
+
+    ``game="piecepack"`` plays Gold Rush on the piecepack instead: entrants are the names (or ``.npz``
+    models) of :func:`goldrush_agents.piecepack.make_piecepack_agent`, ``num_players`` is 3 or 4, and
+    ``config``, ``match_mode`` and ``batched`` are refused.
 
     ``batched=True`` plays all games at once on the batched engine in this
     process (:func:`play_batched`): the same deals and start players, every
@@ -238,13 +280,24 @@ def run_tournament(entrants: Sequence[str], num_players: int = 2, games: int = 2
     """
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise GoldRushError(f"workers must be None (all cores) or an int >= 1, got {workers!r}")
+    if game not in GAMES:
+        raise GoldRushError(f"game must be one of {list(GAMES)}, got {game!r}")
+    if game == "piecepack":
+        from goldrush_env.piecepack.components import MAX_PLAYERS, MIN_PLAYERS
+
+        if isinstance(num_players, bool) or num_players not in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+            raise GoldRushError(f"the piecepack game takes {MIN_PLAYERS} or {MAX_PLAYERS} players, got "
+                                f"{num_players!r}")
+        given = sorted(config) + ["match_mode"] * bool(match_mode) + ["batched"] * bool(batched)
+        if given:
+            raise GoldRushError(f"{given} belong to the game of Gold; leave them out with game='piecepack'")
     for name in dict.fromkeys(entrants):
-        make_agent(name)  # refuse an unknown entrant before starting any work
+        _agent_maker(game)(name)  # refuse an unknown entrant before starting any work
     fixtures = schedule(entrants, num_players, games, seed)
     if batched:
         results = play_batched(fixtures, num_players, seed, progress=progress, **config)
         return _rank(list(dict.fromkeys(entrants)), num_players, games, seed, config, fixtures, results, match_mode)
-    jobs = [(fixture, config) for fixture in fixtures]
+    jobs = [(fixture, game, config) for fixture in fixtures]
     workers = workers or os.cpu_count() or 1
     bar = None
     if progress:
@@ -264,7 +317,8 @@ def run_tournament(entrants: Sequence[str], num_players: int = 2, games: int = 2
                 bar and bar.update()
     if bar is not None:
         bar.close()
-    return _rank(list(dict.fromkeys(entrants)), num_players, games, seed, config, fixtures, results, match_mode)
+    return _rank(list(dict.fromkeys(entrants)), num_players, games, seed, config, fixtures, results, match_mode,
+                 game)
 
 
 def play_batched(fixtures: Sequence[Fixture], num_players: int, seed: int, *, progress: bool = False,
@@ -339,7 +393,8 @@ def play_batched(fixtures: Sequence[Fixture], num_players: int, seed: int, *, pr
 
 
 def _rank(entrants: list[str], num_players: int, games: int, seed: int, config: dict[str, Any],
-          fixtures: list[Fixture], results: list[GameResult], match_mode: bool) -> TournamentResult:
+          fixtures: list[Fixture], results: list[GameResult], match_mode: bool,
+          game: str = "gold") -> TournamentResult:
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
@@ -359,8 +414,9 @@ def _rank(entrants: list[str], num_players: int, games: int, seed: int, config: 
         pairing.games += 1
         if result.names.index(alone) in result.winners:  # the lone entrant holds exactly one seat
             pairing.wins += 1 / len(result.winners)
-        # Rank seats by (score, gold cards): 0 is best, ties share a rank.
-        keys = list(zip(result.scores, result.gold_cards))
+        # Rank seats by (won, score, gold cards): 0 is best, ties share a rank. In Gold the winners are the best
+        # scores anyway; in the piecepack game a tie on score is broken by Food, which only `winners` knows.
+        keys = [(seat in result.winners, *key) for seat, key in enumerate(zip(result.scores, result.gold_cards))]
         ranks = [sum(other > key for other in keys) for key in keys]
         teams = [[model.rating(mu=ratings[n].mu, sigma=ratings[n].sigma, name=n)] for n in result.names]
         updated = model.rate(teams, ranks=ranks)
@@ -381,4 +437,4 @@ def _rank(entrants: list[str], num_players: int, games: int, seed: int, config: 
                 if seat in winners:
                     standings[name].match_wins += 1 / len(winners)
     return TournamentResult(entrants, num_players, games, seed, config, standings, list(pairings.values()),
-                            results, match_mode)
+                            results, match_mode, game)

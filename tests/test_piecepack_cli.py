@@ -1,11 +1,13 @@
 """``goldrush ... --game piecepack``: watch, replay, tournament and play for the second game, in-process."""
 
+import csv
 import io
 import json
 import re
 
 import pytest
 
+from conftest import typist
 from goldrush_agents.cli import build_parser, main
 from goldrush_env.piecepack.engine import Game
 
@@ -16,15 +18,7 @@ def run(*argv, answers=None):
     out = io.StringIO()
     if answers is None:
         return args.run(args, out=out), out.getvalue()
-    typed = iter(answers)
-
-    def read(prompt):
-        try:
-            return next(typed)
-        except StopIteration:
-            raise EOFError from None
-
-    return args.run(args, out=out, read=read), out.getvalue()
+    return args.run(args, out=out, read=typist(answers)), out.getvalue()
 
 
 def test_watch_saves_a_record_that_replays_as_it_was_watched(tmp_path):
@@ -52,15 +46,19 @@ def test_replay_refuses_a_tampered_record(tmp_path):
     assert main(["replay", str(path)]) == 2
 
 
-def test_tournament_rotates_seats_and_reports_win_shares(tmp_path):
-    code, text = run("tournament", "--game", "piecepack", "--agents", "economist,random", "--games", "12",
-                     "--players", "3", "--out", str(tmp_path))
+def test_tournament_rates_the_entrants_over_every_seat_and_start(tmp_path):
+    code, text = run("tournament", "--game", "piecepack", "--agents", "economist,random", "--games", "6",
+                     "--players", "3", "--workers", "1", "--no-progress", "--out", str(tmp_path))
     assert code == 0
-    rows = {m[0]: m for m in re.findall(r"^\| (\w+) \| (\d+) \| ([\d.]+) \|", text, flags=re.M)}
-    assert int(rows["economist"][1]) + int(rows["random"][1]) == 36  # 12 games x 3 seats
-    assert float(rows["economist"][2]) > float(rows["random"][2])
+    assert "pairings (3 players" in text and " gold " not in text.splitlines()[0]
     saved = json.loads((tmp_path / "results.json").read_text())
-    assert saved["game"] == "piecepack" and [r["agent"] for r in saved["standings"]] == ["economist", "random"]
+    assert saved["game"] == "piecepack"
+    standings = {row["name"]: row for row in saved["standings"]}
+    assert standings["economist"]["games"] + standings["random"]["games"] == 2 * 6 * 3  # both directions
+    assert standings["economist"]["rating"] > standings["random"]["rating"]
+    with open(tmp_path / "games.csv") as handle:
+        starts = {row["first_player"] for row in csv.DictReader(handle)}
+    assert starts == {"0", "1", "2"}
 
 
 def test_play_lists_the_actions_and_takes_a_number():
@@ -89,7 +87,7 @@ def test_a_whole_game_played_at_the_prompt(tmp_path):
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["tournament", "--game", "piecepack", "--agents", "economist,expert"], "unknown piecepack agent 'expert'"),
-    (["tournament", "--game", "piecepack", "--agents", "random", "--players", "2"], "--players must be 3 or 4"),
+    (["tournament", "--game", "piecepack", "--agents", "random", "--players", "2"], "takes 3 or 4 players, got 2"),
     (["watch", "--game", "piecepack", "--agents", "random,random"], "needs 3 or 4 names"),
     (["watch", "--game", "piecepack", "--agents", "random,random,random", "--table", "half"],
      "--table belong to the game of Gold"),

@@ -440,6 +440,17 @@ def test_impossible_setups_are_refused(change, message):
         Game(setup["players"], setup["tiles"], setup["coins"], setup["start"], setup["dice"], setup["market_rolls"])
 
 
+def test_a_dealt_game_can_be_given_its_start_player():
+    drawn = Game.new(4, seed=11).to_record()
+    for start in range(4):
+        record = Game.new(4, seed=11, start=start).to_record()
+        assert record["start"] == start
+        assert {k: v for k, v in record.items() if k != "start"} == {k: v for k, v in drawn.items() if k != "start"}
+    for start in (4, -1, 1.0, True):
+        with pytest.raises(SetupError, match=rf"start must be None or a seat from 0 to 3, got {start!r}"):
+            Game.new(4, seed=11, start=start)
+
+
 def test_records_that_do_not_replay_are_refused():
     game = new_game()
     while not game.is_over:

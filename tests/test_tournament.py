@@ -101,3 +101,37 @@ def test_batched_greedy_beats_random_in_a_batched_tournament():
     result = run_tournament(["random", "greedy"], games=200, seed=1, batched=True)
     (pairing,) = result.pairings
     assert pairing.alone == "random" and pairing.interval[1] < 0.1
+
+
+def test_a_piecepack_tournament_rotates_starts_and_is_reproducible():
+    from goldrush_env.piecepack.engine import Game
+
+    one = run_tournament(["economist", "random"], num_players=3, games=3, seed=4, workers=1, game="piecepack")
+    two = run_tournament(["economist", "random"], num_players=3, games=3, seed=4, workers=2, game="piecepack")
+    assert [r.record for r in one.results] == [r.record for r in two.results]
+    assert one.game == "piecepack" and one.to_json()["game"] == "piecepack"
+    fixtures = schedule(["economist", "random"], 3, 3, 4)
+    for fixture, result in zip(fixtures, one.results):
+        game = Game.from_record(result.record)  # the record replays, its stored final result checked
+        assert game.first_start == fixture.first_player == result.record["first_player"] == result.record["start"]
+        assert list(result.names) == result.record["names"] == list(fixture.names)
+        assert tuple(game.winners()) == result.winners and tuple(game.scores()) == result.scores
+    dealt = Game.new(3, fixtures[0].seed).to_record()  # the start the schedule sets changes nothing else
+    played = one.results[0].record
+    assert (dealt["tiles"], dealt["coins"], dealt["dice"][0]) == (played["tiles"], played["coins"], played["dice"][0])
+    assert one.standings["economist"].rating > one.standings["random"].rating
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"num_players": 2}, "takes 3 or 4 players, got 2"),
+    ({"memory": "human"}, r"\['memory'\] belong to the game of Gold"),
+    ({"match_mode": True}, r"\['match_mode'\] belong"),
+    ({"batched": True}, r"\['batched'\] belong"),
+    ({"game": "chess"}, r"game must be one of \['gold', 'piecepack'\], got 'chess'"),
+])
+def test_a_piecepack_tournament_refuses_what_belongs_to_gold(kwargs, message):
+    kwargs = {"num_players": 3, "game": "piecepack", **kwargs}
+    with pytest.raises(GoldRushError, match=message):
+        run_tournament(["economist", "random"], games=1, workers=1, **kwargs)
+    with pytest.raises(GoldRushError, match="unknown piecepack agent 'greedy'"):
+        run_tournament(["economist", "greedy"], num_players=3, games=1, workers=1, game="piecepack")
