@@ -8,6 +8,9 @@ the game.
 
 * ``random``: a uniformly random legal action.
 * ``economist``: a readable heuristic economy, see :class:`PiecepackEconomist`.
+* ``ppo``: the shipped trained model for the table's number of players, see
+  :class:`PiecepackTrained`; a ``.npz`` written by ``python -m
+  goldrush_train.piecepack_ppo`` plays by its path.
 
 ``make_piecepack_agent("economist", seed=1)`` builds one by name and
 :func:`play_piecepack_game` plays a whole game between them.
@@ -16,6 +19,7 @@ the game.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -45,8 +49,8 @@ from goldrush_env.piecepack.encoder import observation_vector
 from goldrush_env.piecepack.engine import Game, piece_value
 from goldrush_env.policy import RandomPolicy, SeededPolicy
 
-__all__ = ["PIECEPACK_AGENTS", "PiecepackEconomist", "PiecepackRandom", "PiecepackView", "make_piecepack_agent",
-           "play_piecepack_game", "view_of"]
+__all__ = ["PIECEPACK_AGENTS", "PiecepackEconomist", "PiecepackRandom", "PiecepackTrained", "PiecepackView",
+           "make_piecepack_agent", "play_piecepack_game", "shipped_model", "view_of"]
 
 
 def view_of(game: Game, seat: int) -> PiecepackView:
@@ -416,27 +420,98 @@ class PiecepackEconomist(SeededPolicy):
         return A.WAREHOUSE_PROTECT if keep else A.WAREHOUSE_DECLINE
 
 
+def shipped_model(num_players: int) -> Path:
+    """Where the package keeps its trained model for ``num_players`` (3 or 4) seats, which ``python -m
+    goldrush_train.piecepack_ppo --num-players N ... --ship`` writes."""
+    return Path(__file__).with_name("models") / f"piecepack_{num_players}p.npz"
+
+
+class PiecepackTrained(SeededPolicy):
+    """A trained policy network played in numpy: the most likely legal action.
+
+    ``path`` is a ``.npz`` written by ``python -m goldrush_train.piecepack_ppo`` (linear layers ``actor.0``,
+    ``actor.2``, ... with tanh between them, from the 1,443 observation values to the 488 logits), or
+    ``None`` for the shipped model of the table's number of players, chosen at the first action.
+    """
+
+    name = "ppo"
+
+    def __init__(self, path: str | Path | None = None, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.path = None if path is None else Path(path)
+        self.layers: list[tuple[np.ndarray, np.ndarray]] | None = None
+        if self.path is not None:
+            self.layers = self._load(self.path)
+
+    @staticmethod
+    def _load(path: Path) -> list[tuple[np.ndarray, np.ndarray]]:
+        from goldrush_agents.trained import load_weights
+        from goldrush_env.piecepack.encoder import OBSERVATION_SIZE
+
+        weights = load_weights(path)
+        if str(weights.get("config.game", "")) != "piecepack":
+            raise GoldRushError(f"{str(path)!r} is not a piecepack model (it has no config.game = 'piecepack')")
+        layers, index = [], 0
+        while f"actor.{index}.weight" in weights:
+            layers.append((np.asarray(weights[f"actor.{index}.weight"], np.float32).T.copy(),
+                           np.asarray(weights[f"actor.{index}.bias"], np.float32)))
+            index += 2
+        if not layers or layers[0][0].shape[0] != OBSERVATION_SIZE or layers[-1][0].shape[1] != A.NUM_ACTIONS:
+            shape = (layers[0][0].shape[0], layers[-1][0].shape[1]) if layers else None
+            raise GoldRushError(f"{str(path)!r} maps {shape} (inputs, actions); this version needs "
+                                f"({OBSERVATION_SIZE}, {A.NUM_ACTIONS})")
+        return layers
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        """The network's 488 logits for one observation vector."""
+        x = np.asarray(observation, np.float32)
+        for k, (weight, bias) in enumerate(self.layers):
+            x = x @ weight + bias
+            if k < len(self.layers) - 1:
+                x = np.tanh(x)
+        return x
+
+    def act(self, view: Any) -> int:
+        if self.layers is None:
+            path = shipped_model(len(view.knowledge["holdings"]))
+            if not path.is_file():
+                raise GoldRushError(f"no shipped piecepack model for {len(view.knowledge['holdings'])} players "
+                                    f"at {str(path)!r}")
+            self.path, self.layers = path, self._load(path)
+        logits = np.where(np.asarray(view.action_mask, bool), self.logits(view.observation), -np.inf)
+        return int(logits.argmax())
+
+    def __repr__(self) -> str:
+        return f"PiecepackTrained({None if self.path is None else str(self.path)!r})"
+
+
 PIECEPACK_AGENTS: dict[str, Callable[..., Any]] = {
     "random": PiecepackRandom,
     "economist": PiecepackEconomist,
+    "ppo": PiecepackTrained,
 }
 """The Gold Rush players by name, weakest first."""
 
 
 def make_piecepack_agent(name: str, seed: int | None = None) -> Any:
-    """A Gold Rush player from its name in :data:`PIECEPACK_AGENTS`."""
+    """A Gold Rush player from its name in :data:`PIECEPACK_AGENTS` or the path of a ``.npz`` model."""
+    if name.endswith(".npz"):
+        return PiecepackTrained(name, seed)
     if name not in PIECEPACK_AGENTS:
-        raise GoldRushError(f"unknown piecepack agent {name!r}: expected one of {sorted(PIECEPACK_AGENTS)}")
-    return PIECEPACK_AGENTS[name](seed)
+        raise GoldRushError(f"unknown piecepack agent {name!r}: expected one of {sorted(PIECEPACK_AGENTS)} or a "
+                            ".npz model file")
+    return PIECEPACK_AGENTS[name](seed=seed)
 
 
-def play_piecepack_game(players: Sequence[Any], num_players: int, seed: int) -> dict[str, Any]:
+def play_piecepack_game(players: Sequence[Any], num_players: int, seed: int, *,
+                        start: int | None = None) -> dict[str, Any]:
     """One game: ``players[s]`` plays seat ``s``, each seeing only its own view; ``seed`` deals the game and
-    seeds every player. Returns ``scores``, ``winners`` and ``record`` (``Game.to_record()``, which replays
-    it). Rotating seats between games is the caller's business."""
+    seeds every player; ``start``, if given, is the start player (else drawn from ``seed``). Returns
+    ``scores``, ``winners`` and ``record`` (``Game.to_record()``, which replays it). Rotating seats between
+    games is the caller's business."""
     if len(players) != num_players:
         raise GoldRushError(f"a {num_players}-player game needs {num_players} players, got {len(players)}")
-    game = Game.new(num_players, seed=seed)
+    game = Game.new(num_players, seed=seed, start=start)
     for player, player_seed in zip(players, np.random.SeedSequence(seed).spawn(num_players)):
         player.reset(seed=int(player_seed.generate_state(1)[0]))
     while not game.is_over:

@@ -9,9 +9,11 @@ from goldrush_agents.piecepack import (
     PIECEPACK_AGENTS,
     PiecepackEconomist,
     PiecepackRandom,
+    PiecepackTrained,
     PiecepackView,
     make_piecepack_agent,
     play_piecepack_game,
+    shipped_model,
     view_of,
 )
 from goldrush_agents.tournament import wilson_interval
@@ -126,10 +128,46 @@ def test_economist_beats_random(players):
 
 
 def test_registry_and_unknown_name():
-    assert set(PIECEPACK_AGENTS) == {"random", "economist"}
+    assert set(PIECEPACK_AGENTS) == {"random", "economist", "ppo"}
     assert isinstance(make_piecepack_agent("economist", seed=1), PiecepackEconomist)
-    with pytest.raises(GoldRushError, match=r"unknown piecepack agent 'greedy'.*'economist', 'random'"):
+    with pytest.raises(GoldRushError, match=r"unknown piecepack agent 'greedy'.*'economist', 'ppo', 'random'"):
         make_piecepack_agent("greedy")
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_shipped_models_play_only_legal_actions_and_beat_random(players):
+    assert shipped_model(players).is_file()
+    games, wins = 30, 0.0
+    for i in range(games):
+        seat = i % players
+        names = ["ppo" if s == seat else "random" for s in range(players)]
+        checked = [Checked(player) for player in lineup(names, i)]
+        result = play_piecepack_game(checked, players, 2000 + i)
+        assert checked[seat].actions > 0
+        wins += 1 / len(result["winners"]) if seat in result["winners"] else 0.0
+    low, _ = wilson_interval(wins, games)
+    assert low > 1 / players, (wins, games)
+
+
+def test_a_trained_model_plays_by_path_and_refuses_other_files(tmp_path):
+    player = make_piecepack_agent(str(shipped_model(3)), seed=0)
+    assert isinstance(player, PiecepackTrained) and player.path == shipped_model(3)
+    game = Game.new(3, seed=0)
+    view = view_of(game, game.current_player)
+    logits = player.logits(view.observation)
+    assert logits.shape == (A.NUM_ACTIONS,) and player.act(view) == int(np.where(view.action_mask, logits,
+                                                                                   -np.inf).argmax())
+    with pytest.raises(GoldRushError, match="no model file at"):
+        make_piecepack_agent(str(tmp_path / "missing.npz"))
+    gold = tmp_path / "gold.npz"
+    np.savez(gold, **{"actor.0.weight": np.zeros((64, 10), np.float32), "actor.0.bias": np.zeros(64, np.float32)})
+    with pytest.raises(GoldRushError, match="not a piecepack model"):
+        PiecepackTrained(gold)
+    small = tmp_path / "small.npz"
+    np.savez(small, **{"actor.0.weight": np.zeros((488, 10), np.float32), "actor.0.bias": np.zeros(488, np.float32),
+                       "config.game": "piecepack"})
+    with pytest.raises(GoldRushError, match=r"maps \(10, 488\).*needs \(1443, 488\)"):
+        PiecepackTrained(small)
 
 
 def test_game_needs_one_player_per_seat():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 pytest.importorskip("sb3_contrib")
@@ -30,6 +31,37 @@ def test_a_tiny_run_writes_the_model_and_the_summary(tmp_path, capsys):
     assert "win share" in capsys.readouterr().out
 
 
+def test_imitation_copies_the_economist_and_the_export_plays_as_the_policy(tmp_path, capsys, monkeypatch):
+    import torch
+    from goldrush_agents import piecepack as players
+
+    from goldrush_env.piecepack.engine import Game
+
+    shipped = tmp_path / "shipped.npz"
+    monkeypatch.setattr(players, "shipped_model", lambda num_players: shipped)
+    run_dir = tmp_path / "run"
+    summary = piecepack_ppo.main(["--imitation-games", "4", "--imitation-epochs", "3", "--total-timesteps", "0",
+                                  "--eval-games", "4", "--no-reference", "--ship", "--run-dir", str(run_dir)])
+    imitation = summary["imitation"]
+    assert imitation["decisions"] > 4 * 20 and 0 <= imitation["agreement_held_out"] <= 1
+    assert imitation["agreement_fitted"] > 0.5  # three passes over a few games: far above chance (1 of ~10 legal)
+    assert summary["timesteps"] == 0 and "imitation:" in capsys.readouterr().out
+    assert shipped.read_bytes() == (run_dir / "model.npz").read_bytes()
+
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(run_dir / "final.zip", device="cpu")
+    player = players.make_piecepack_agent(str(run_dir / "model.npz"))
+    game = Game.new(3, seed=5)
+    for _ in range(30):
+        view = players.view_of(game, game.current_player)
+        with torch.no_grad():
+            expected = model.policy.action_net(model.policy.mlp_extractor.forward_actor(
+                torch.as_tensor(view.observation[None, :])))[0].numpy()
+        np.testing.assert_allclose(player.logits(view.observation), expected, rtol=1e-4, atol=1e-5)
+        game.step(player.act(view))
+
+
 def test_the_same_seed_gives_the_same_evaluation(tmp_path):
     first, second = (piecepack_ppo.main(TINY + ["--run-dir", str(tmp_path / name), "--num-players", "4",
                                                 "--no-reference", "--seed", "3"])
@@ -40,7 +72,9 @@ def test_the_same_seed_gives_the_same_evaluation(tmp_path):
 @pytest.mark.parametrize("argv, words", [
     (["--num-players", "5"], "num_players=5"),
     (["--opponents", "random,oracle"], "'oracle'"),
-    (["--total-timesteps", "0"], "--total-timesteps"),
+    (["--total-timesteps", "0"], "0 only with --imitation-games"),
+    (["--imitation-games", "-2"], "--imitation-games must be an int >= 0"),
+    (["--imitation-games", "2", "--imitation-epochs", "0"], "--imitation-epochs"),
     (["--eval-games", "-1"], "--eval-games"),
 ])
 def test_a_bad_option_is_one_line_before_anything_starts(tmp_path, capsys, argv, words):

@@ -3,6 +3,7 @@
     python -m goldrush_train.piecepack_ppo --num-players 3 --total-timesteps 200000 --seed 0
     python -m goldrush_train.piecepack_ppo --num-players 4 --opponents random,economist
     python -m goldrush_train.piecepack_ppo --total-timesteps 4096 --eval-games 20     # a quick look
+    python -m goldrush_train.piecepack_ppo --imitation-games 2000 --total-timesteps 100000 --ship
 
 sb3-contrib's MaskablePPO with its default ``"MlpPolicy"`` (two tanh layers of
 64) on ``gymnasium.make("goldrush_env:GoldRushPiecepack-v0", ...)``: the
@@ -14,13 +15,23 @@ against all-random and against all-economist tables; the economist plays the
 same deals against random as a reference. Each line gives the win share
 (a co-winner among k gets 1/k) with its 95% Wilson interval, the fair share
 1/n, and the mean final scores of the player and of its opponents.
-``final.zip`` holds the policy and ``summary.json`` the numbers.
+``final.zip`` holds the policy, ``model.npz`` the same policy for the numpy
+player (``make_piecepack_agent(path)``) and ``summary.json`` the numbers.
+
+From scratch PPO barely learns here: the score reward is paid in few games.
+``--imitation-games N`` first copies the economist: it plays N games at the
+learner's seat against the training opponents, and the policy is fitted to
+its decisions (cross-entropy over the legal actions) and the value to the
+returns that followed, for ``--imitation-epochs`` passes, before PPO starts
+(``--total-timesteps 0``: no PPO at all). ``--ship`` copies ``model.npz``
+to the package as the shipped model of that many players (entrant ``ppo``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -68,16 +79,26 @@ class Args:
     """Games against each evaluation table."""
     reference: bool = True
     """Also evaluate the economist against random on the same deals, as a yardstick."""
+    imitation_games: int = 0
+    """Games of the economist whose decisions the policy copies before PPO starts (0: none)."""
+    imitation_epochs: int = 10
+    """Passes over those decisions."""
+    ship: bool = False
+    """Copy model.npz into the package as the shipped model for --num-players (the entrant ppo)."""
 
     def check(self) -> list[str]:
         """Refuse a bad value by its option, before anything starts; the training opponents' names."""
         from goldrush_agents.piecepack import PIECEPACK_AGENTS
         from goldrush_env.piecepack.aec import PiecepackConfig
 
-        for name in ("total_timesteps", "num_envs", "n_steps", "batch_size", "log_every", "eval_games"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 1, got {value!r}")
+        for name in ("total_timesteps", "num_envs", "n_steps", "batch_size", "log_every", "eval_games",
+                     "imitation_games", "imitation_epochs"):
+            value, least = getattr(self, name), 1
+            if name == "imitation_games" or (name == "total_timesteps" and self.imitation_games):
+                least = 0
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= {least}, got {value!r}"
+                                    + (" (0 only with --imitation-games)" if name == "total_timesteps" else ""))
         try:
             PiecepackConfig(num_players=self.num_players, reward=self.reward)
         except GoldRushError as error:
@@ -176,6 +197,88 @@ def evaluate(model: Any, args: Args) -> list[dict[str, Any]]:
     return lines
 
 
+def collect(args: Args, opponents: Sequence[str], gamma: float) -> dict[str, np.ndarray]:
+    """``--imitation-games`` games of the economist at the learner's seat of the training environment (seeds
+    apart from the evaluation's): every decision's observation, legal mask and action, and the discounted return
+    of ``--reward`` from then on."""
+    from goldrush_agents.piecepack import make_piecepack_agent
+
+    seed = args.seed * 1_000_003 + 500_000
+    env = make_env(args.num_players, args.reward, opponents, seed)
+    teacher = make_piecepack_agent("economist", seed=seed)
+    observations, masks, actions, returns = [], [], [], []
+    for game in range(args.imitation_games):
+        observation, info = env.reset(seed=seed + game)
+        rewards, done = [], False
+        while not done:
+            action = teacher.act(env.unwrapped.view())
+            observations.append(observation)
+            masks.append(info["action_mask"])
+            actions.append(action)
+            observation, reward, terminated, truncated, info = env.step(action)
+            rewards.append(float(reward))
+            done = terminated or truncated
+        following, ahead = 0.0, []
+        for reward in reversed(rewards):
+            following = reward + gamma * following
+            ahead.append(following)
+        returns += ahead[::-1]
+    env.close()
+    return {"observations": np.asarray(observations, np.float32), "masks": np.asarray(masks, bool),
+            "actions": np.asarray(actions, np.int64), "returns": np.asarray(returns, np.float32)}
+
+
+def imitate(policy: Any, data: dict[str, np.ndarray], epochs: int, batch_size: int, seed: int) -> dict[str, float]:
+    """Fit ``policy`` (a MaskablePPO policy) to the teacher's ``data`` for ``epochs`` passes: cross-entropy of
+    its actions over the legal ones, plus half the squared error of the value against the returns. A tenth of
+    the decisions is held out; returns how often the policy's most likely legal action is the teacher's, on the
+    fitted decisions and on the held-out ones."""
+    import torch
+
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(data["actions"]))
+    held = order[:len(order) // 10]
+    fitted = order[len(order) // 10:]
+    tensors = {name: torch.as_tensor(array) for name, array in data.items()}
+    optimizer = torch.optim.Adam(policy.parameters(), lr=1e-3)
+    policy.set_training_mode(True)
+    for _ in range(epochs):
+        for start in range(0, len(fitted), batch_size):
+            rows = torch.as_tensor(fitted[start:start + batch_size])
+            values, log_prob, _ = policy.evaluate_actions(tensors["observations"][rows], tensors["actions"][rows],
+                                                          action_masks=tensors["masks"][rows])
+            loss = -log_prob.mean() + 0.5 * torch.nn.functional.mse_loss(values.flatten(), tensors["returns"][rows])
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        rng.shuffle(fitted)
+    policy.set_training_mode(False)
+
+    def agreement(rows: np.ndarray) -> float:
+        if not len(rows):
+            return float("nan")
+        with torch.no_grad():
+            rows_t = torch.as_tensor(rows)
+            distribution = policy.get_distribution(tensors["observations"][rows_t],
+                                                   action_masks=tensors["masks"][rows_t].numpy())
+            chosen = distribution.distribution.probs.argmax(dim=1)
+        return float((chosen == tensors["actions"][rows_t]).float().mean())
+
+    return {"decisions": len(order), "agreement_fitted": agreement(fitted), "agreement_held_out": agreement(held)}
+
+
+def export(policy: Any, path: Any, num_players: int) -> None:
+    """The policy network of a MaskablePPO ``MlpPolicy`` as a ``.npz`` the numpy player reads: its linear
+    layers ``actor.0``, ``actor.2``, ... (tanh between them, the last gives the 488 logits)."""
+    linears = [layer for layer in policy.mlp_extractor.policy_net if hasattr(layer, "weight")]
+    linears.append(policy.action_net)
+    weights = {}
+    for k, layer in enumerate(linears):
+        weights[f"actor.{2 * k}.weight"] = layer.weight.detach().cpu().numpy()
+        weights[f"actor.{2 * k}.bias"] = layer.bias.detach().cpu().numpy()
+    np.savez(path, **weights, **{"config.game": "piecepack", "config.num_players": num_players})
+
+
 def train(args: Args) -> dict[str, Any]:
     import torch
     from sb3_contrib import MaskablePPO
@@ -191,6 +294,16 @@ def train(args: Args) -> dict[str, Any]:
                        env_kwargs={"num_players": args.num_players, "reward": args.reward, "opponents": opponents,
                                    "seed": args.seed})
     model = MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size, seed=args.seed, verbose=0)
+    imitation = None
+    if args.imitation_games:
+        started = time.perf_counter()
+        data = collect(args, opponents, model.gamma)
+        imitation = imitate(model.policy, data, args.imitation_epochs, args.batch_size, args.seed)
+        imitation["seconds"] = time.perf_counter() - started
+        print(f"imitation: {imitation['decisions']:,} decisions of the economist in {args.imitation_games} games; "
+              f"the policy picks its action in {imitation['agreement_fitted']:.1%} of them "
+              f"({imitation['agreement_held_out']:.1%} of those held out)  ({minutes(imitation['seconds'])})",
+              flush=True)
     started = time.perf_counter()
     while model.num_timesteps < args.total_timesteps:
         model.learn(min(args.log_every, args.total_timesteps - model.num_timesteps), reset_num_timesteps=False)
@@ -201,10 +314,17 @@ def train(args: Args) -> dict[str, Any]:
     seconds = time.perf_counter() - started
     env.close()
     model.save(run_dir / "final.zip")
+    export(model.policy, run_dir / "model.npz", args.num_players)
     evaluations = evaluate(model, args)
-    summary = {"args": dataclasses.asdict(args), "timesteps": model.num_timesteps, "train_seconds": seconds,
-               "steps_per_second": model.num_timesteps / seconds, "evaluations": evaluations}
+    summary = {"args": dataclasses.asdict(args), "imitation": imitation, "timesteps": model.num_timesteps,
+               "train_seconds": seconds, "steps_per_second": model.num_timesteps / max(seconds, 1e-9),
+               "evaluations": evaluations}
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
+    if args.ship:
+        from goldrush_agents.piecepack import shipped_model
+
+        shutil.copyfile(run_dir / "model.npz", shipped_model(args.num_players))
+        print(f"shipped as {shipped_model(args.num_players)}")
     print(f"outputs in {run_dir}/")
     return summary
 
