@@ -3,7 +3,7 @@
     python -m goldrush_train.piecepack_ppo --num-players 3 --total-timesteps 200000 --seed 0
     python -m goldrush_train.piecepack_ppo --num-players 4 --opponents random,economist
     python -m goldrush_train.piecepack_ppo --total-timesteps 4096 --eval-games 20     # a quick look
-    python -m goldrush_train.piecepack_ppo --imitation-games 2000 --total-timesteps 100000 --ship
+    python -m goldrush_train.piecepack_ppo --imitation-games 3000 --total-timesteps 0 --ship   # the shipped model
 
 sb3-contrib's MaskablePPO with its default ``"MlpPolicy"`` (two tanh layers of
 64) on ``gymnasium.make("goldrush_env:GoldRushPiecepack-v0", ...)``: the
