@@ -4,8 +4,10 @@
     goldrush watch --agents greedy,expert --seed 3
     goldrush replay game.json
     goldrush tournament --agents random,greedy,expert --players 2 --games 2000
+    goldrush serve --open
 
-Every command also plays the second game, Gold Rush for the piecepack, with ``--game piecepack``
+``serve`` plays, watches and replays in the browser (:mod:`goldrush_agents.web`, the ``web`` extra).
+Every other command also plays the second game, Gold Rush for the piecepack, with ``--game piecepack``
 (:mod:`goldrush_agents.piecepack_cli`); ``replay`` knows a piecepack record by itself.
 """
 
@@ -201,7 +203,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO = sys.stdout, read=input) -> 
         view = env.view(seat)
         if args.memory_mode == "real":
             recent = {e.position for e in game.history[shown_from:]} | {view.face_up}
-            view = _forget_all_but(view, recent)
+            view = forget_all_but(view, recent)
         print(to_text(view), file=out)
         while True:
             try:
@@ -214,12 +216,12 @@ def cmd_play(args: argparse.Namespace, out: TextIO = sys.stdout, read=input) -> 
             if answer.lower() in HELP_ANSWERS:
                 print(legend(args.players, TABLES[args.table].rush_at), file=out)
                 continue
-            position, problem = _check_square(answer, view)
+            position, problem = check_square(answer, view)
             if problem is None:
                 try:
                     env.step(position)
                     break
-                except IllegalFlipError as error:  # not expected: _check_square knows every reason
+                except IllegalFlipError as error:  # not expected: check_square knows every reason
                     problem = f"{square_name(position)} cannot be flipped now ({error})"
             print(f"  {problem}", file=out)
         print(_event_line(game.history[-1], names), file=out)
@@ -248,7 +250,7 @@ def _opponents(text: str, players: int) -> list[str]:
     raise GoldRushError(f"--opponents needs {wanted}, got {len(names)}: {names}")
 
 
-def _check_square(answer: str, view: PlayerView) -> tuple[int | None, str | None]:
+def check_square(answer: str, view: PlayerView) -> tuple[int | None, str | None]:
     """The position the person typed and why it cannot be flipped (None if it can), in the board's terms."""
     if not answer:
         return None, "type a square such as c4, ? for help, or q to quit"
@@ -264,10 +266,36 @@ def _check_square(answer: str, view: PlayerView) -> tuple[int | None, str | None
     return position, None
 
 
-def _forget_all_but(view: PlayerView, positions: set[int | None]) -> PlayerView:
+def forget_all_but(view: PlayerView, positions: set[int | None]) -> PlayerView:
     """The view with only ``positions`` known: the 'real memory' mode of ``goldrush play``."""
     cards = tuple(card if card < 0 or p in positions else UNKNOWN for p, card in enumerate(view.cards))
     return replace(view, cards=cards)
+
+
+# --- serve ---------------------------------------------------------------------------
+
+
+def cmd_serve(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    """Serve the web page of ``goldrush_agents.web`` (play, watch, replay in the browser) until Ctrl-C."""
+    if not 0 <= args.port <= 65535:
+        raise GoldRushError(f"--port must be from 0 to 65535, got {args.port}")
+    try:
+        import uvicorn
+
+        from goldrush_agents.web import create_app
+    except ImportError as error:
+        raise GoldRushError(f"goldrush serve needs Starlette and uvicorn ({error}): "
+                            "pip install 'goldrush-env[web]'") from None
+    app = create_app(models=args.model or ())  # refuses a model file that cannot be played, before listening
+    url = f"http://{args.host}:{args.port}/"
+    print(f"Gold in the browser at {url} (Ctrl-C stops the server)", file=out, flush=True)
+    if args.open:
+        import threading
+        import webbrowser
+
+        threading.Timer(1.0, webbrowser.open, (url,)).start()  # once the server listens
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
 
 
 # --- the parser ------------------------------------------------------------------------
@@ -365,6 +393,15 @@ def build_parser() -> argparse.ArgumentParser:
     game_options(tournament, "seeds the deals and the agents (default: %(default)s, so that a tournament "
                              "gives the same results every time it is run)", seed=0)
     tournament.set_defaults(run=cmd_tournament)
+
+    serve = commands.add_parser("serve", help="play, watch and replay in the browser (needs the web extra)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
+    serve.add_argument("--port", type=_at_least(0), default=8000, help="port (default: %(default)s)")
+    serve.add_argument("--open", action="store_true", help="open the page in the web browser")
+    serve.add_argument("--model", action="append", metavar="FILE",
+                       help="a trained model file (.npz, .zip) the page may name as a player, by this path; "
+                            "repeat for more (a page cannot name other files)")
+    serve.set_defaults(run=cmd_serve)
     return parser
 
 

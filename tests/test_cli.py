@@ -16,7 +16,7 @@ def goldrush(*args, stdin=""):
                           text=True, timeout=300)
 
 
-@pytest.mark.parametrize("command", ["play", "watch", "replay", "tournament"])
+@pytest.mark.parametrize("command", ["play", "watch", "replay", "tournament", "serve"])
 def test_every_command_has_help(command):
     result = goldrush(command, "--help")
     assert result.returncode == 0 and "usage: goldrush " + command in result.stdout

@@ -1,0 +1,478 @@
+"""The JSON API of ``goldrush serve`` (goldrush_agents.web), driven with Starlette's TestClient.
+
+The privacy checks do not trust the server's own filtering: what a seat may know is worked out here from
+the public history of flips (every flip is public, D9), and every card anywhere in a response is checked
+against it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+
+import numpy as np
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx2")  # what Starlette's TestClient asks for (it warns with httpx)
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from goldrush_env.cards import EMPTY, card_code  # noqa: E402
+from goldrush_env.engine import Game, Outcome  # noqa: E402
+from goldrush_env.errors import GoldRushError  # noqa: E402
+from goldrush_env.render import square_name  # noqa: E402
+
+from goldrush_agents import cli, make_agent  # noqa: E402
+from goldrush_agents.arena import play_game  # noqa: E402
+from goldrush_agents.web import IDLE_SECONDS, create_app  # noqa: E402
+
+
+def make_client(**options) -> TestClient:
+    return TestClient(create_app(**options))
+
+
+def session_of(client: TestClient, game_id: str):
+    return client.app.state.store.sessions[game_id]
+
+
+PLAY_STATE_KEYS = {
+    "id", "mode", "seed", "table", "max_turns", "num_players", "names", "owners", "scores", "gold_cards",
+    "current_player", "face_up", "turn", "cards_left", "gold_rush", "rush_at", "finished", "over", "truncated",
+    "winners", "seat", "memory", "cards", "legal", "your_turn", "events",
+}
+
+
+def may_know(game: Game, seat: int, memory: str) -> list[str]:
+    """Per position, the card code the seat may see ("?" if it may not, "-" if empty), from the public history
+    alone: perfect memory keeps every card flipped and still on the table; real memory keeps those flipped
+    since the seat's last completed turn began, and the face-up card."""
+    history = game.history
+    window = history
+    if memory == "real":
+        ended = [e.turn for e in history if e.player == seat and e.outcome is not Outcome.FIRST]
+        if ended:
+            window = [e for e in history if e.turn >= ended[-1]]
+    seen = {e.position for e in window}
+    if game.face_up is not None:
+        seen.add(game.face_up)
+    return ["-" if card == EMPTY else card_code(card) if p in seen else "?" for p, card in enumerate(game.table)]
+
+
+def keys_in(data) -> set[str]:
+    if isinstance(data, dict):
+        return set(data).union(*(keys_in(value) for value in data.values()))
+    if isinstance(data, list):
+        return set().union(*(keys_in(value) for value in data))
+    return set()
+
+
+def flips_in(data) -> list[dict]:
+    """Every object in a response that names a position and a card: the events."""
+    found = []
+    if isinstance(data, dict):
+        if "position" in data and "card" in data:
+            found.append(data)
+        for value in data.values():
+            found += flips_in(value)
+    elif isinstance(data, list):
+        for value in data:
+            found += flips_in(value)
+    return found
+
+
+def check_private(response: dict, game: Game, seat: int, memory: str) -> None:
+    """The response tells the seat nothing it may not know."""
+    allowed = may_know(game, seat, memory)
+    state = response["state"]
+    assert state["cards"] == allowed
+    assert set(state) == PLAY_STATE_KEYS  # no other field can carry anything
+    assert not keys_in(response) & {"layout", "flips", "table_cards", "memories", "known", "hidden", "initial"}
+    for event in flips_in(response):
+        position = event["position"]
+        # a card flipped is public; a flip shown of a card still lying face down must be one the seat knows
+        assert allowed[position] in ("-", event["card"]), (event, allowed[position])
+    hidden = [p for p, code in enumerate(allowed) if code == "?"]
+    shown = {e["position"] for e in flips_in(response)}
+    assert not shown & set(hidden)
+    assert state["scores"] == list(game.scores) and state["gold_cards"] == list(game.gold_cards)
+    assert state["cards_left"] == game.cards_left and state["gold_rush"] == game.gold_rush
+    if state["your_turn"]:
+        assert state["legal"] == game.legal_positions()
+    else:
+        assert state["legal"] == [] and game.is_finished
+
+
+def play_through(client: TestClient, body: dict, rng: np.random.Generator) -> tuple[str, dict]:
+    """A whole game through the API, the person flipping at random (by position or square name), every
+    response checked."""
+    created = client.post("/api/games", json=body)
+    assert created.status_code == 200, created.text
+    data = created.json()
+    game_id, seat, memory = data["id"], body.get("seat", 0), body.get("memory", "perfect")
+    game = session_of(client, game_id).game
+    check_private(data, game, seat, memory)
+    state = data["state"]
+    while not state["finished"]:
+        position = int(rng.choice(state["legal"]))
+        sent = square_name(position) if rng.random() < 0.5 else position
+        response = client.post(f"/api/games/{game_id}/flip", json={"position": sent})
+        assert response.status_code == 200, response.text
+        data = response.json()
+        check_private(data, game, seat, memory)
+        assert data["events"][0]["position"] == position and data["events"][0]["player"] == seat
+        assert all(e["player"] != seat for e in data["events"][1:])
+        state = data["state"]
+        again = client.get(f"/api/games/{game_id}").json()
+        check_private(again, game, seat, memory)
+        assert again["state"] == state
+    assert state["winners"] == list(game.winners) and state["current_player"] is None
+    return game_id, state
+
+
+@pytest.mark.parametrize("body", [
+    {"players": 2, "opponents": "random", "memory": "perfect"},
+    {"players": 3, "opponents": "greedy", "memory": "real", "seat": 1},
+    {"players": 2, "opponents": "expert", "memory": "real", "seat": 1, "table": "half"},
+    {"players": 2, "opponents": "ppo", "memory": "perfect", "table": "half"},
+    {"players": 2, "opponents": ["ismcts[iterations=50]"], "memory": "real", "table": "quarter"},
+    {"players": 4, "opponents": "greedy,random,expert", "seat": 3, "table": "half"},
+], ids=["random", "greedy-3p-real", "expert-real", "ppo", "ismcts", "mixed-4p"])
+def test_a_whole_game_shows_the_person_only_what_its_seat_may_know(body):
+    client = make_client()
+    game_id, state = play_through(client, {**body, "seed": 5}, np.random.default_rng(1))
+    record = client.get(f"/api/games/{game_id}/record").json()
+    assert Game.from_dict(record).scores == tuple(state["scores"])
+    assert record["players"][body.get("seat", 0)] == "you" and record["seed"] == 5
+    replayed = client.post("/api/replay", json=record)
+    assert replayed.status_code == 200, replayed.text
+    frames = replayed.json()["frames"]
+    assert len(frames) == len(record["flips"]) + 1
+    assert frames[-1]["scores"] == state["scores"] and frames[-1]["winners"] == state["winners"]
+
+
+def test_real_memory_forgets_what_was_flipped_before_the_last_turn():
+    client = make_client()
+    data = client.post("/api/games", json={"opponents": "random", "memory": "real", "seed": 3}).json()
+    game_id, game = data["id"], session_of(client, data["id"]).game
+    for _ in range(6):
+        legal = data["state"]["legal"]
+        data = client.post(f"/api/games/{game_id}/flip", json={"position": legal[len(legal) // 2]}).json()
+    perfect = may_know(game, 0, "perfect")
+    real = data["state"]["cards"]
+    assert real == may_know(game, 0, "real")
+    assert sum(c not in "?-" for c in real) < sum(c not in "?-" for c in perfect)
+    assert data["state"]["events"][0]["index"] > 0  # the older flips are not sent again
+
+
+def test_the_same_seed_deals_the_same_game_and_agents_play_it_the_same():
+    client = make_client()
+    body = {"players": 3, "opponents": "expert", "seat": 2, "seed": 11, "table": "half"}
+    first, second = (client.post("/api/games", json=body).json() for _ in range(2))
+    ids = first["id"], second["id"]
+    assert ids[0] != ids[1]
+    assert first["events"] == second["events"] and first["state"]["cards"] == second["state"]["cards"]
+    for _ in range(5):
+        position = first["state"]["legal"][0]
+        first = client.post(f"/api/games/{ids[0]}/flip", json={"position": position}).json()
+        second = client.post(f"/api/games/{ids[1]}/flip", json={"position": position}).json()
+        assert first["events"] == second["events"]
+        assert {**first["state"], "id": None} == {**second["state"], "id": None}
+    other = client.post("/api/games", json={**body, "seed": 12}).json()["id"]
+    tables = [session_of(client, game_id).game.initial_layout for game_id in (ids[0], other)]
+    assert tables[0] != tables[1]
+
+
+def test_a_game_without_a_seed_gets_a_fresh_one_that_deals_it_again():
+    client = make_client()
+    data = client.post("/api/games", json={"opponents": "greedy"}).json()
+    seed = data["state"]["seed"]
+    assert isinstance(seed, int)
+    again = client.post("/api/games", json={"opponents": "greedy", "seed": seed}).json()
+    tables = [session_of(client, d["id"]).game.initial_layout for d in (data, again)]
+    assert tables[0] == tables[1]
+
+
+def test_bad_flips_are_refused_with_a_message_and_change_nothing():
+    client = make_client()
+    data = client.post("/api/games", json={"opponents": "greedy", "seed": 1, "table": "quarter"}).json()
+    game_id = data["id"]
+    first = client.post(f"/api/games/{game_id}/flip", json={"position": "a1"}).json()
+    before = client.get(f"/api/games/{game_id}").json()
+    empty = next(p for p, code in enumerate(before["state"]["cards"]) if code == "-")
+    cases = [
+        ({"position": "a1"}, 409, "a1 is already face up"),
+        ({"position": empty}, 409, f"{square_name(empty)} is empty"),
+        ({"position": "z9"}, 400, "'z9' is not a square"),
+        ({"position": 64}, 400, "position must be an int from 0 to 63, got 64"),
+        ({"position": -1}, 400, "got -1"),
+        ({"position": True}, 400, "got True"),
+        ({"position": 2.0}, 400, "got 2.0"),
+        ({}, 400, "position is missing"),
+        ({"position": 3, "extra": 1}, 400, "unknown field 'extra'"),
+        ([3], 400, "must be a JSON object"),
+    ]
+    for body, status, words in cases:
+        response = client.post(f"/api/games/{game_id}/flip", json=body)
+        assert response.status_code == status, (body, response.text)
+        assert words in response.json()["error"], (body, response.json())
+    response = client.post(f"/api/games/{game_id}/flip", content=b'{"position": ',
+                           headers={"content-type": "application/json"})
+    assert response.status_code == 400 and "not valid JSON" in response.json()["error"]
+    assert client.get(f"/api/games/{game_id}").json() == before
+    assert first["state"]["face_up"] == 0 == before["state"]["face_up"]
+
+
+def test_unknown_and_stale_games_are_404():
+    client = make_client()
+    for method, path in [("get", "/api/games/nope"), ("post", "/api/games/nope/flip"), ("delete", "/api/games/nope"),
+                         ("post", "/api/watch/nope/step"), ("get", "/api/games/nope/record")]:
+        response = getattr(client, method)(path, **({"json": {"position": 0}} if method == "post" else {}))
+        assert response.status_code == 404 and "no " in response.json()["error"], (path, response.text)
+    data = client.post("/api/games", json={"opponents": "random", "seed": 2}).json()
+    assert client.delete(f"/api/games/{data['id']}").json() == {"deleted": data["id"]}
+    stale = client.post(f"/api/games/{data['id']}/flip", json={"position": 0})
+    assert stale.status_code == 404 and data["id"] in stale.json()["error"]
+    assert client.get("/api/nowhere").status_code == 404
+    assert client.put("/api/games").status_code == 405 and "PUT" in client.put("/api/games").json()["error"]
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"players": 6}, "players must be an int from 2 to 5, got 6"),
+    ({"players": 1}, "got 1"),
+    ({"players": "2"}, "got '2'"),
+    ({"opponents": "grandmaster"}, "unknown agent 'grandmaster'"),
+    ({"opponents": "os:system"}, "unknown agent 'os:system'"),
+    ({"opponents": "/etc/passwd.npz"}, "unknown agent"),
+    ({"opponents": "ismcts[speed=9]"}, "unknown option 'speed'"),
+    ({"opponents": 3}, "opponents must be a string"),
+    ({"players": 4, "opponents": "greedy,expert"}, "one per opponent (3), got 2"),
+    ({"seat": 2}, "seat must be an int from 0 to 1, got 2"),
+    ({"memory": "human"}, "memory must be one of ['perfect', 'real'], got 'human'"),
+    ({"seed": -4}, "seed must be an int >= 0, got -4"),
+    ({"table": "huge"}, "table must be one of ['full', 'half', 'quarter']"),
+    ({"max_turns": 0}, "max_turns must be an int >= 1"),
+    ({"colour": "red"}, "unknown field 'colour'"),
+])
+def test_a_bad_new_game_is_refused_by_name(body, words):
+    client = make_client()
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 400, response.text
+    assert words in response.json()["error"]
+    assert client.app.state.store.sessions == {}
+
+
+def test_two_games_at_once_are_independent():
+    client = make_client()
+    bodies = [{"opponents": "greedy", "seed": 21, "table": "half"},
+              {"opponents": "expert", "seed": 22, "table": "half"}]
+    alone = [play_through(client, body, np.random.default_rng(7))[1] for body in bodies]
+    results = [None, None]
+
+    def play(index):
+        results[index] = play_through(client, bodies[index], np.random.default_rng(7))[1]
+
+    threads = [threading.Thread(target=play, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for together, by_itself in zip(results, alone):
+        assert {**together, "id": None} == {**by_itself, "id": None}
+
+
+def test_a_flip_in_one_game_leaves_another_unchanged():
+    client = make_client()
+    a, b = (client.post("/api/games", json={"opponents": "greedy", "seed": 4}).json() for _ in range(2))
+    client.post(f"/api/games/{a['id']}/flip", json={"position": "c4"})
+    assert client.get(f"/api/games/{b['id']}").json() == {"id": b["id"], "state": b["state"]}
+
+
+def test_an_idle_game_is_dropped():
+    now = [0.0]
+    client = make_client(idle_seconds=10, clock=lambda: now[0])
+    game_id = client.post("/api/games", json={"opponents": "random", "seed": 1}).json()["id"]
+    now[0] = 9.0
+    assert client.get(f"/api/games/{game_id}").status_code == 200  # a request keeps it alive
+    now[0] = 18.0
+    assert client.post(f"/api/games/{game_id}/flip", json={"position": 0}).status_code == 200
+    now[0] = 28.5
+    response = client.get(f"/api/games/{game_id}")
+    assert response.status_code == 404 and "dropped after 10 seconds" in response.json()["error"]
+    assert client.app.state.store.sessions == {}
+    assert IDLE_SECONDS == 1800
+
+
+def test_the_server_refuses_new_games_beyond_its_limit():
+    client = make_client(max_games=2)
+    for _ in range(2):
+        assert client.post("/api/games", json={"opponents": "random"}).status_code == 200
+    response = client.post("/api/games", json={"opponents": "random"})
+    assert response.status_code == 503 and "2 games" in response.json()["error"]
+
+
+def test_the_record_of_a_game_in_play_is_refused():
+    client = make_client()
+    game_id = client.post("/api/games", json={"opponents": "random", "seed": 1}).json()["id"]
+    response = client.get(f"/api/games/{game_id}/record")
+    assert response.status_code == 409 and "once it has ended" in response.json()["error"]
+
+
+def test_watch_a_game_flip_by_flip_to_the_end():
+    client = make_client()
+    data = client.post("/api/watch", json={"agents": "greedy,expert", "seed": 9, "table": "half"}).json()
+    watch_id, state = data["id"], data["state"]
+    game = session_of(client, watch_id).game
+    assert state["mode"] == "watch" and state["cards"] == [card_code(c) for c in game.table]
+    assert client.post(f"/api/games/{watch_id}/flip", json={"position": 0}).status_code == 404  # not a played game
+    steps = 0
+    while not state["finished"]:
+        data = client.post(f"/api/watch/{watch_id}/step").json()
+        assert len(data["events"]) == 1 and data["events"][0]["index"] == steps
+        state, steps = data["state"], steps + 1
+    assert steps == len(game.history) and state["winners"] == list(game.winners)
+    over = client.post(f"/api/watch/{watch_id}/step")
+    assert over.status_code == 409 and "over" in over.json()["error"]
+    record = client.get(f"/api/games/{watch_id}/record").json()
+    assert record["players"] == ["greedy", "expert"]
+    assert client.get(f"/api/watch/{watch_id}").json()["state"]["scores"] == list(game.scores)
+    # the same seed, the same game as goldrush watch plays it
+    played = play_game([make_agent("greedy"), make_agent("expert")], 9, names=["greedy", "expert"], table="half")
+    assert record["flips"] == played.record["flips"] and record["layout"] == played.record["layout"]
+
+
+@pytest.mark.parametrize("body, words", [
+    ({}, "agents is missing"),
+    ({"agents": "greedy"}, "needs 2 to 5 agents"),
+    ({"agents": ["greedy"] * 6}, "got 6"),
+    ({"agents": "greedy,chess"}, "unknown agent 'chess'"),
+    ({"agents": "greedy,,expert"}, "empty name"),
+])
+def test_a_bad_watch_is_refused(body, words):
+    response = make_client().post("/api/watch", json=body)
+    assert response.status_code == 400 and words in response.json()["error"], response.text
+
+
+def test_replay_steps_through_a_saved_record_and_checks_it(tmp_path):
+    path = tmp_path / "game.json"
+    assert cli.main(["watch", "--agents", "greedy,random,expert", "--seed", "4", "--save", str(path)]) == 0
+    record = json.loads(path.read_text())
+    client = make_client()
+    data = client.post("/api/replay", json=record).json()
+    game = Game.from_dict(record)
+    assert data["names"] == ["greedy", "random", "expert"]
+    assert len(data["frames"]) == len(record["flips"]) + 1 == len(data["events"]) + 1
+    assert data["frames"][-1]["scores"] == list(game.scores)
+    assert [e["label"] for e in data["events"]] == record["events"]
+    assert data["frames"][0]["cards"] == record["layout"]
+    tampered = dict(record, events=["dynamite"] + record["events"][1:])
+    refused = client.post("/api/replay", json=tampered)
+    assert refused.status_code == 400 and "flip #0 replays as 'first'" in refused.json()["error"]
+    for bad, words in [({"format": "piecepack"}, "not a record of a game of Gold"), ([1], "a record is a JSON object"),
+                       (dict(record, flips=[0, 0]), "flip #1"), (dict(record, flips="0"), "flips must be a list")]:
+        response = client.post("/api/replay", json=bad)
+        assert response.status_code == 400 and words in response.json()["error"], response.text
+
+
+def test_the_page_is_served_and_fetches_nothing_from_elsewhere():
+    client = make_client()
+    page = client.get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    for testid in ("board", "play-setup", "tab-watch", "tab-replay", "end-screen", "speed", "square-input"):
+        assert f'data-testid="{testid}"' in page.text
+    assert "http://" not in page.text and "https://" not in page.text and "//cdn" not in page.text
+    assert client.get("/api/agents").json()["agents"] == ["random", "greedy", "expert", "ismcts", "ppo", "scratch"]
+
+
+def test_serve_runs_uvicorn_on_the_app(monkeypatch):
+    import uvicorn
+
+    ran = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: ran.update(app=app, **options))
+    args = cli.build_parser().parse_args(["serve", "--port", "8123", "--host", "0.0.0.0"])
+    out = io.StringIO()
+    assert args.run(args, out=out) == 0
+    assert ran["host"] == "0.0.0.0" and ran["port"] == 8123 and callable(ran["app"])
+    assert "http://0.0.0.0:8123/" in out.getvalue()
+
+
+def test_serve_without_the_web_extra_says_what_to_install(monkeypatch, capsys):
+    monkeypatch.setitem(__import__("sys").modules, "uvicorn", None)
+    assert cli.main(["serve"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert "pip install 'goldrush-env[web]'" in error and len(error.splitlines()) == 1
+    assert cli.main(["serve", "--port", "70000"]) == 2
+    assert "--port must be from 0 to 65535, got 70000" in capsys.readouterr().err
+
+
+def test_an_agent_that_fails_gives_a_json_error_not_a_traceback(monkeypatch):
+    from goldrush_agents.greedy import GreedyAgent
+
+    def broken(self, view):
+        raise RuntimeError("a bug in the agent")
+
+    monkeypatch.setattr(GreedyAgent, "act", broken)
+    client = TestClient(create_app(), raise_server_exceptions=False)
+    response = client.post("/api/games", json={"opponents": "greedy", "seat": 1})
+    assert response.status_code == 500 and "RuntimeError: a bug in the agent" in response.json()["error"]
+
+
+def test_goldrush_serve_serves_the_page_and_the_api():
+    """The README's command, as a user runs it: a server on a free port answering the page and the API."""
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "goldrush_agents.cli", "serve", "--port", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline, page = time.monotonic() + 60, None
+        while page is None:
+            assert server.poll() is None, server.stderr.read()
+            assert time.monotonic() < deadline, "goldrush serve did not answer within 60 s"
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
+                    page = response.read().decode()
+            except OSError:
+                time.sleep(0.2)
+        assert "<html" in page.lower() and "data-testid" in page
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/agents", timeout=5) as response:
+            assert "ppo" in json.loads(response.read())["agents"]
+    finally:
+        server.terminate()
+        out, _ = server.communicate(timeout=30)
+    assert f"at http://127.0.0.1:{port}/" in out
+
+
+def test_goldrush_serve_refuses_a_bad_port(capsys):
+    assert cli.main(["serve", "--port", "70000"]) == 2
+    assert "--port must be from 0 to 65535, got 70000" in capsys.readouterr().err
+
+
+def test_a_model_file_plays_only_when_the_server_offers_it(tmp_path):
+    import shutil
+
+    from goldrush_agents.trained import SHIPPED_MODEL
+
+    model = str(tmp_path / "mine.npz")
+    shutil.copyfile(SHIPPED_MODEL, model)
+    refused = make_client().post("/api/games", json={"opponents": model, "seed": 1})
+    assert refused.status_code == 400 and "unknown agent" in refused.json()["error"]
+    client = make_client(models=[model])
+    assert model in client.get("/api/agents").json()["agents"]
+    game = client.post("/api/games", json={"opponents": model, "seed": 1, "seat": 1}).json()
+    assert game["state"]["names"] == [model, "you"] and game["events"]  # the model, seat 0, flipped first
+    other = str(tmp_path / "other.npz")
+    shutil.copyfile(SHIPPED_MODEL, other)  # a file the server does not offer stays refused
+    assert client.post("/api/games", json={"opponents": other}).status_code == 400
+    with pytest.raises(GoldRushError, match="no model file at"):
+        create_app(models=[str(tmp_path / "missing.npz")])
+    with pytest.raises(GoldRushError, match="path of a .npz or .zip file, got 'greedy'"):
+        create_app(models=["greedy"])
+    assert cli.main(["serve", "--model", str(tmp_path / "missing.npz")]) == 2
