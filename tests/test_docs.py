@@ -105,7 +105,7 @@ def _stop_after_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _program(words: list[str]) -> tuple[object, list[str]] | None:
     """The ``main(argv)`` a command runs and its arguments; None for a command that is not ours."""
-    if words[0] == "goldrush":
+    if re.fullmatch(r"(\.venv/bin/)?goldrush", words[0]):
         from goldrush_agents.cli import main
 
         return main, words[1:]
