@@ -27,6 +27,7 @@ import numpy as np
 
 from goldrush_env.encoder import markdown_table, slices_of
 from goldrush_env.piecepack.components import (
+    BOX,
     GOLD,
     MARKERS,
     MAX_LEVEL,
@@ -158,78 +159,95 @@ def split(vector: np.ndarray, state: bool = False) -> dict[str, np.ndarray]:
     return {name: vector[slices[name]].reshape(shape) for name, shape, _ in layout}
 
 
+_SUIT_RANK = {code: parse_code(code) for code in BOX}
+"""Each piece code's (suit, rank), looked up rather than parsed on every observation."""
+_PHASE_INDEX = {phase.value: index for index, phase in enumerate(PHASES)}
+_AT = {name: SLICES[name].start for name in SLICES}
+"""Where each named slice starts in the flat vector: :func:`_encode` computes flat indices in plain Python and
+writes them with one numpy assignment, since a numpy call per field costs more than the fields themselves."""
+
+
 def _encode(known: dict[str, Any], observer: int | None) -> np.ndarray:
     n = known["players"]
-    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    at = split(out)  # views into ``out``
+    shift = 0 if observer is None else observer
+    at = _AT
+    ones: list[int] = []  # flat indices set to 1
+    where: list[int] = []  # flat indices set to the matching ``values``
+    values: list[float] = []
 
-    def seat(s: int) -> int:
-        return s if observer is None else (s - observer) % n
-
-    at["players"][n - MIN_PLAYERS] = 1
-    at["round"][known["round"] - 1] = 1
-    phase = Phase(known["phase"])
-    at["phase"][PHASES.index(phase)] = 1
+    ones.append(at["players"] + n - MIN_PLAYERS)
+    ones.append(at["round"] + known["round"] - 1)
+    ones.append(at["phase"] + _PHASE_INDEX[known["phase"]])
     if known["current_player"] is not None:
-        at["to_play"][seat(known["current_player"])] = 1
-    at["start"][seat(known["start"])] = 1
-    at["claims_this_round"][0] = known["claims_this_round"]
+        ones.append(at["to_play"] + (known["current_player"] - shift) % n)
+    ones.append(at["start"] + (known["start"] - shift) % n)
+    if known["claims_this_round"]:
+        ones.append(at["claims_this_round"])
 
-    plots = np.arange(NUM_PLOTS)
-    owners = np.array([MAX_PLAYERS if o < 0 else seat(o) for o in known["owners"]])
-    at["owner"][owners, plots] = 1
-    buildings = np.array(known["buildings"])
-    built = buildings >= 0
-    at["building"][buildings[built], plots[built]] = 1
-    at["level"][:] = np.array(known["levels"]) / MAX_LEVEL
-    at["coin_suit"][known["coin_suits"], plots] = 1
-    for piece, code in list(known["face_up"].items()) + list(known["identities"].items()):
-        suit, rank = parse_code(code)
-        if piece < NUM_PLOTS:
-            at["tile_suit"][suit, piece] = 1
-            at["tile_rank"][rank, piece] = 1
-        else:
-            at["coin_rank"][rank, piece - NUM_PLOTS] = 1
+    for plot, (owner, building, level, suit) in enumerate(zip(known["owners"], known["buildings"], known["levels"],
+                                                             known["coin_suits"])):
+        ones.append(at["owner"] + (MAX_PLAYERS if owner < 0 else (owner - shift) % n) * NUM_PLOTS + plot)
+        if building >= 0:
+            ones.append(at["building"] + building * NUM_PLOTS + plot)
+        if level:
+            where.append(at["level"] + plot)
+            values.append(level / MAX_LEVEL)
+        ones.append(at["coin_suit"] + suit * NUM_PLOTS + plot)
+    for pieces in (known["face_up"], known["identities"]):
+        for piece, code in pieces.items():
+            suit, rank = _SUIT_RANK[code]
+            if piece < NUM_PLOTS:
+                ones.append(at["tile_suit"] + suit * NUM_PLOTS + piece)
+                ones.append(at["tile_rank"] + rank * NUM_PLOTS + piece)
+            else:
+                ones.append(at["coin_rank"] + rank * NUM_PLOTS + piece - NUM_PLOTS)
     for piece in known["face_up"]:
-        if piece < NUM_PLOTS:
-            at["tile_face_up"][piece] = 1
-        else:
-            at["coin_face_up"][piece - NUM_PLOTS] = 1
+        ones.append(at["tile_face_up"] + piece if piece < NUM_PLOTS else at["coin_face_up"] + piece - NUM_PLOTS)
     for piece, seats in enumerate(known["assayed_by"]):
-        plane, plot = ("tile_assayed", piece) if piece < NUM_PLOTS else ("coin_assayed", piece - NUM_PLOTS)
         for s in seats:
-            at[plane][seat(s), plot] = 1
+            plane, plot = ("tile_assayed", piece) if piece < NUM_PLOTS else ("coin_assayed", piece - NUM_PLOTS)
+            ones.append(at[plane] + (s - shift) % n * NUM_PLOTS + plot)
 
-    order = [seat(s) for s in range(n)]
-    at["seats"][order] = 1
-    at["holdings"][order] = np.minimum(np.array(known["holdings"]) / HOLDING_SCALE, 1)
-    at["markers"][order] = np.array(known["markers"]) / MARKERS
-    at["scores"][order] = np.minimum(np.array(scores_of(known)) / SCORE_SCALE, 1)
-    at["market_used"][order] = known["market_used"]
-    at["offers_made"][order] = np.array(known["offers_made"]) / MAX_OFFERS
+    scores = scores_of(known)
+    for s in range(n):
+        r = (s - shift) % n
+        ones.append(at["seats"] + r)
+        for resource, amount in enumerate(known["holdings"][s]):
+            where.append(at["holdings"] + 4 * r + resource)
+            values.append(min(amount / HOLDING_SCALE, 1))
+        where += [at["markers"] + r, at["scores"] + r, at["market_used"] + r, at["offers_made"] + r]
+        values += [known["markers"][s] / MARKERS, min(scores[s] / SCORE_SCALE, 1), float(known["market_used"][s]),
+                   known["offers_made"][s] / MAX_OFFERS]
+        for resource, protect in enumerate(known["warehouse"][s]):
+            if protect is not None:
+                ones.append(at["warehouse"] + 4 * r + 2 * resource + (0 if protect else 1))
 
     if known["dice"] is not None:
-        at["dice"][np.arange(4), list(known["dice"])] = 1
-    at["powered"][list(known["powered"])] = 1
-    for s, choices in enumerate(known["warehouse"]):
-        for resource, protect in enumerate(choices):
-            if protect is not None:
-                at["warehouse"][seat(s), resource, 0 if protect else 1] = 1
+        ones += [at["dice"] + die * NUM_RANKS + face for die, face in enumerate(known["dice"])]
+    ones += [at["powered"] + plot for plot in known["powered"]]
     if known["market_sum"] is not None:
-        at["market_sum"][known["market_sum"] - MIN_MARKET_SUM] = 1
+        ones.append(at["market_sum"] + known["market_sum"] - MIN_MARKET_SUM)
     if known["pending_offer"] is not None:
-        _offer(at["pending_offer"], known["pending_offer"], seat)
-    for row, entry in zip(at["offer_log"], known["offer_log"]):
-        _offer(row[:OFFER_SIZE], entry[:6], seat)
-        row[OFFER_SIZE] = entry[6]
+        _offer(ones, at["pending_offer"], known["pending_offer"], shift, n)
+    for k, entry in enumerate(known["offer_log"]):
+        row = at["offer_log"] + k * (OFFER_SIZE + 1)
+        _offer(ones, row, entry[:6], shift, n)
+        if entry[6]:
+            ones.append(row + OFFER_SIZE)
+
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    out[where] = values
+    out[ones] = 1
     return out
 
 
-def _offer(out: np.ndarray, offer: Sequence[int], seat: Any) -> None:
+def _offer(ones: list[int], start: int, offer: Sequence[int], shift: int, n: int) -> None:
+    """Append the flat indices of one offer's one-hot fields (:data:`OFFER_FIELDS`) from ``start``."""
     offerer, target, give, a, take, b = offer
-    at = 0
-    for (_, size), value in zip(OFFER_FIELDS, (seat(offerer), seat(target), give, a - 1, take, b - 1)):
-        out[at + value] = 1
+    at = start
+    for (_, size), value in zip(OFFER_FIELDS, ((offerer - shift) % n, (target - shift) % n, give, a - 1, take,
+                                              b - 1)):
+        ones.append(at + value)
         at += size
 
 

@@ -122,6 +122,10 @@ def piece_value(suit: int, rank: int, face_up: bool, is_tile: bool, in_suit: int
     return rank if suit == in_suit else 0
 
 
+_SEATS_IN = [tuple(s for s in range(MAX_PLAYERS) if bits >> s & 1) for bits in range(1 << MAX_PLAYERS)]
+"""The seats whose bits are set in a bit set of seats (``_SEATS_IN[0b101] == (0, 2)``)."""
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
@@ -370,7 +374,7 @@ class Game:
             "owners": list(self.owner), "buildings": list(self.building), "levels": list(self.level),
             "coin_suits": [suit for suit, _ in self._coins],
             "face_up": {p: code_of(*self.piece(p)) for p in range(NUM_PIECES) if self.face_up[p]},
-            "assayed_by": [[s for s in range(n) if bits >> s & 1] for bits in self.assayed],
+            "assayed_by": [list(_SEATS_IN[bits]) for bits in self.assayed],
             "holdings": [list(h) for h in self.holdings], "markers": list(self.markers),
             "market_used": list(self.market_used), "offers_made": list(self.offers_made),
             "dice": self.dice, "powered": sorted(self.powered), "warehouse": [list(w) for w in self.warehouse],
