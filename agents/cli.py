@@ -142,6 +142,9 @@ def cmd_replay(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 def cmd_tournament(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     from goldrush_agents.tournament import run_tournament
 
+    if args.records and not args.out:
+        raise GoldRushError("--records writes into the --out folder: give --out too")
+
     if args.game == "piecepack":
         from goldrush_agents import piecepack_cli
 
@@ -156,8 +159,8 @@ def cmd_tournament(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                                 batched=args.batched, **_config(args))
     print(result.table(), file=out)
     if args.out:
-        for path in result.save(args.out):
-            print(f"wrote {path}", file=out)
+        for path in result.save(args.out, records=args.records):
+            print(f"wrote {path}{'/ (one record per game)' if path.is_dir() else ''}", file=out)
     return 0
 
 
@@ -386,6 +389,9 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.add_argument("--workers", type=_at_least(1), default=None, help="processes (default: all cores)")
     tournament.add_argument("--match", action="store_true", help="also score blocks of n games as matches (D6)")
     tournament.add_argument("--out", help="folder for results.json, standings.csv, games.csv and chart.png")
+    tournament.add_argument("--records", action="store_true",
+                            help="with --out: also each game's record, games/game-00001.json ..., which goldrush "
+                                 "replay and the Replay tab of goldrush serve read")
     tournament.add_argument("--no-progress", action="store_true", help="no progress bar")
     tournament.add_argument("--batched", action="store_true",
                             help="play all games at once on the batched engine (same deals; fast for random, "

@@ -213,11 +213,19 @@ class TournamentResult:
             "pairings": [{**asdict(p), "win_share": p.win_share, "ci95": p.interval} for p in self.pairings],
         }
 
-    def save(self, folder: str | Path) -> list[Path]:
-        """Write results.json, standings.csv, games.csv and chart.png into ``folder``."""
+    def save(self, folder: str | Path, records: bool = False) -> list[Path]:
+        """Write results.json, standings.csv, games.csv and chart.png into ``folder``; with ``records``, also
+        each game's record, ``games/game-00001.json`` for the first row of games.csv and so on: the JSON that
+        ``goldrush replay`` (and, for Gold, the Replay tab of ``goldrush serve``) reads."""
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         paths = [folder / "results.json", folder / "standings.csv", folder / "games.csv", folder / "chart.png"]
+        if records:
+            games = folder / "games"
+            games.mkdir(exist_ok=True)
+            for index, result in enumerate(self.results, start=1):
+                (games / f"game-{index:05d}.json").write_text(json.dumps(result.record))
+            paths.append(games)
         paths[0].write_text(json.dumps(self.to_json(), indent=2))
         with open(paths[1], "w", newline="") as handle:
             writer = csv.writer(handle)

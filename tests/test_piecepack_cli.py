@@ -48,7 +48,7 @@ def test_replay_refuses_a_tampered_record(tmp_path):
 
 def test_tournament_rates_the_entrants_over_every_seat_and_start(tmp_path):
     code, text = run("tournament", "--game", "piecepack", "--agents", "economist,random", "--games", "6",
-                     "--players", "3", "--workers", "1", "--no-progress", "--out", str(tmp_path))
+                     "--players", "3", "--workers", "1", "--no-progress", "--out", str(tmp_path), "--records")
     assert code == 0
     assert "pairings (3 players" in text and " gold " not in text.splitlines()[0]
     saved = json.loads((tmp_path / "results.json").read_text())
@@ -59,6 +59,10 @@ def test_tournament_rates_the_entrants_over_every_seat_and_start(tmp_path):
     with open(tmp_path / "games.csv") as handle:
         starts = {row["first_player"] for row in csv.DictReader(handle)}
     assert starts == {"0", "1", "2"}
+    records = sorted((tmp_path / "games").iterdir())
+    assert len(records) == 2 * 6 and f"wrote {tmp_path / 'games'}/ (one record per game)" in text
+    code, replayed = run("replay", str(records[0]))  # a piecepack record, known without --game
+    assert code == 0 and "game over; scores economist" in replayed
 
 
 def test_play_lists_the_actions_and_takes_a_number():

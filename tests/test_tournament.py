@@ -71,6 +71,30 @@ def test_save_writes_json_csv_and_a_chart(tmp_path):
     assert {s["name"] for s in data["standings"]} == {"random", "greedy"}
     assert len((tmp_path / "out" / "games.csv").read_text().splitlines()) == 7
     assert (tmp_path / "out" / "chart.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not (tmp_path / "out" / "games").exists()
+
+
+def test_save_with_records_writes_one_replayable_record_per_game(tmp_path, capsys):
+    import io
+
+    from goldrush_agents.cli import build_parser, main
+
+    from goldrush_env.engine import Game
+
+    result = run_tournament(["random", "greedy"], games=4, seed=3, workers=1)
+    paths = result.save(tmp_path / "out", records=True)
+    files = sorted((tmp_path / "out" / "games").iterdir())
+    assert paths[-1] == tmp_path / "out" / "games" and [f.name for f in files] == [
+        f"game-{i:05d}.json" for i in range(1, len(result.results) + 1)]
+    for path, game in zip(files, result.results):
+        record = json.loads(path.read_text())
+        assert record == json.loads(json.dumps(game.record))
+        assert Game.from_dict(record).scores == game.scores
+    args = build_parser().parse_args(["replay", str(files[-1])])
+    out = io.StringIO()
+    assert args.run(args, out=out) == 0 and "game over" in out.getvalue()
+    assert main(["tournament", "--agents", "random,greedy", "--games", "2", "--records"]) == 2
+    assert "--records writes into the --out folder" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("num_players", [2, 3])

@@ -476,3 +476,16 @@ def test_a_model_file_plays_only_when_the_server_offers_it(tmp_path):
     with pytest.raises(GoldRushError, match="path of a .npz or .zip file, got 'greedy'"):
         create_app(models=["greedy"])
     assert cli.main(["serve", "--model", str(tmp_path / "missing.npz")]) == 2
+
+
+def test_a_tournament_record_replays_in_the_replay_tab(tmp_path):
+    from goldrush_agents.tournament import run_tournament
+
+    result = run_tournament(["greedy", "random"], num_players=3, games=1, seed=5, workers=1)
+    result.save(tmp_path, records=True)
+    record = json.loads((tmp_path / "games" / "game-00001.json").read_text())
+    replayed = make_client().post("/api/replay", json=record)
+    assert replayed.status_code == 200, replayed.text
+    frames = replayed.json()["frames"]
+    assert len(frames) == len(record["flips"]) + 1 and frames[-1]["scores"] == list(result.results[0].scores)
+    assert replayed.json()["names"] == list(result.results[0].names)
