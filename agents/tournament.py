@@ -44,14 +44,15 @@ from goldrush_agents.arena import GameResult, play_game
 
 
 def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% by default)."""
+    """The Wilson score interval of a proportion (95% by default). It always holds the observed proportion: at
+    0 or 1 the exact end is the proportion, which float rounding would otherwise leave just outside."""
     if trials == 0:
         return (0.0, 1.0)
     p = successes / trials
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 @dataclass(frozen=True)
@@ -255,7 +256,6 @@ class TournamentResult:
         labels = [f"{p.alone}\nvs {p.field}" for p in self.pairings]
         shares = [p.win_share for p in self.pairings]
         errors = np.array([[p.win_share - p.interval[0], p.interval[1] - p.win_share] for p in self.pairings]).T
-        errors = np.maximum(errors, 0.0)  # a share of 1 can sit a rounding error above the interval's end
         figure, axes = plt.subplots(figsize=(max(4, 1.6 * len(labels)), 3.6))
         axes.bar(labels, shares, yerr=errors, capsize=4, color="#d8a62a")
         axes.axhline(1 / self.num_players, color="black", linestyle="--", linewidth=1, label="fair share")

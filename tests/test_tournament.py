@@ -16,6 +16,13 @@ def test_wilson_interval_known_values():
     assert wilson_interval(0, 0) == (0.0, 1.0)
 
 
+def test_wilson_interval_always_holds_the_observed_share():
+    for trials in range(1, 300):
+        for successes in (0, trials / 3, trials / 2, trials):
+            low, high = wilson_interval(successes, trials)
+            assert 0 <= low <= successes / trials <= high <= 1, (successes, trials)
+
+
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_schedule_spreads_seats_and_start_players_evenly(num_players):
     fixtures = schedule(["a", "b", "c"], num_players, games=num_players * num_players * 2, seed=0)

@@ -163,8 +163,7 @@ def play(choose: Callable[[Any, np.ndarray, dict], int], num_players: int, oppon
     low, high = wilson_interval(share, games)
     env.close()
     share /= games
-    return {"opponents": opponent, "games": games, "win_share": share, "low": min(low, share),
-            "high": max(high, share),  # the interval's float rounding can leave 1.0 just outside
+    return {"opponents": opponent, "games": games, "win_share": share, "low": low, "high": high,
             "fair_share": 1 / num_players, "mean_score": float(np.mean(own)),
             "mean_opponent_score": float(np.mean(others))}
 
