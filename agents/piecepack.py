@@ -445,31 +445,27 @@ class PiecepackTrained(SeededPolicy):
 
     @staticmethod
     def _load(path: Path) -> list[tuple[np.ndarray, np.ndarray]]:
-        from goldrush_agents.trained import load_weights
+        from goldrush_agents.trained import load_weights, tanh_mlp_layers
         from goldrush_env.piecepack.encoder import OBSERVATION_SIZE
 
         weights = load_weights(path)
         if str(weights.get("config.game", "")) != "piecepack":
             raise GoldRushError(f"{str(path)!r} is not a piecepack model (it has no config.game = 'piecepack')")
-        layers, index = [], 0
-        while f"actor.{index}.weight" in weights:
-            layers.append((np.asarray(weights[f"actor.{index}.weight"], np.float32).T.copy(),
-                           np.asarray(weights[f"actor.{index}.bias"], np.float32)))
-            index += 2
-        if not layers or layers[0][0].shape[0] != OBSERVATION_SIZE or layers[-1][0].shape[1] != A.NUM_ACTIONS:
-            shape = (layers[0][0].shape[0], layers[-1][0].shape[1]) if layers else None
+        try:
+            layers = tanh_mlp_layers(weights)
+        except GoldRushError as error:
+            raise GoldRushError(f"{str(path)!r}: {error}") from None
+        shape = (layers[0][0].shape[0], layers[-1][0].shape[1])
+        if shape != (OBSERVATION_SIZE, A.NUM_ACTIONS):
             raise GoldRushError(f"{str(path)!r} maps {shape} (inputs, actions); this version needs "
                                 f"({OBSERVATION_SIZE}, {A.NUM_ACTIONS})")
         return layers
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """The network's 488 logits for one observation vector."""
-        x = np.asarray(observation, np.float32)
-        for k, (weight, bias) in enumerate(self.layers):
-            x = x @ weight + bias
-            if k < len(self.layers) - 1:
-                x = np.tanh(x)
-        return x
+        from goldrush_agents.trained import tanh_mlp
+
+        return tanh_mlp(self.layers, np.asarray(observation, np.float32))
 
     def act(self, view: Any) -> int:
         if self.layers is None:

@@ -93,6 +93,28 @@ class GoldNetNumpy:
         return logits, values
 
 
+def tanh_mlp_layers(weights: dict[str, Any]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The (weight, bias) pairs of a plain MLP in ``weights``: linear layers ``actor.0``, ``actor.2``, ... (the
+    odd indices are the tanh between them, as in a torch ``Sequential``), weights transposed for ``x @ w``."""
+    layers, index = [], 0
+    while f"actor.{index}.weight" in weights:
+        layers.append((np.asarray(weights[f"actor.{index}.weight"], np.float32).T.copy(),
+                       np.asarray(weights[f"actor.{index}.bias"], np.float32)))
+        index += 2
+    if not layers:
+        raise GoldRushError("not an MLP model: it has no weights named actor.0.weight")
+    return layers
+
+
+def tanh_mlp(layers: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray) -> np.ndarray:
+    """The output of :func:`tanh_mlp_layers`' network for ``x``: each layer linear, tanh between them."""
+    for k, (weight, bias) in enumerate(layers):
+        x = x @ weight + bias
+        if k < len(layers) - 1:
+            x = np.tanh(x)
+    return x
+
+
 class MlpNumpy:
     """A plain MLP policy in numpy: ``actor.0``, ``actor.2``, ... linear layers with tanh between them, over the
     observation the model was trained on (``config.observation``: ``"plain"``, or ``"pairs"``, whose planes it
@@ -102,13 +124,7 @@ class MlpNumpy:
     def __init__(self, weights: dict[str, Any]) -> None:
         from goldrush_env.encoder import observation_size
 
-        layers, index = [], 0
-        while f"actor.{index}.weight" in weights:
-            layers.append((np.asarray(weights[f"actor.{index}.weight"], np.float32).T.copy(),
-                           np.asarray(weights[f"actor.{index}.bias"], np.float32)))
-            index += 2
-        if not layers:
-            raise GoldRushError("not an MLP model: it has no weights named actor.0.weight")
+        layers = tanh_mlp_layers(weights)
         self.observation = str(weights.get("config.observation", "plain"))
         if self.observation not in ("plain", "pairs") or layers[0][0].shape[0] != observation_size(self.observation):
             raise GoldRushError(f"model expects {layers[0][0].shape[0]} inputs, the {self.observation!r} observation "
@@ -122,11 +138,7 @@ class MlpNumpy:
         x = np.asarray(observations, np.float32)[:, :OBSERVATION_SIZE]
         if self.observation == "pairs":
             x = with_pair_features(x)
-        for k, (weight, bias) in enumerate(self.layers):
-            x = x @ weight + bias
-            if k < len(self.layers) - 1:
-                x = np.tanh(x)
-        return x, None
+        return tanh_mlp(self.layers, x), None
 
 
 def network_of(weights: dict[str, Any]) -> GoldNetNumpy | MlpNumpy:
