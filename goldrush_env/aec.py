@@ -170,10 +170,11 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import EzPickle, seeding
+from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from goldrush_env import render as rendering
+from goldrush_env.aec_base import SCORE_REWARD_SCALE, TableEnv  # noqa: F401  (re-exported)
 from goldrush_env.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS, TABLES
 from goldrush_env.config import RENDER_MODES, EnvConfig
 from goldrush_env.encoder import (
@@ -183,14 +184,11 @@ from goldrush_env.encoder import (
     with_pair_features,
 )
 from goldrush_env.engine import FlipEvent, Game, Outcome, colour_owners
-from goldrush_env.errors import GoldRushError
 from goldrush_env.memory import HumanMemory, PerfectMemory
 from goldrush_env.state import state_box, state_vector
 from goldrush_env.view import UNKNOWN, PlayerView
-from goldrush_env.window import Window
 from goldrush_env.wrappers import ClassicChecks
 
-SCORE_REWARD_SCALE = 0.1
 _PAIR_OUTCOMES = (Outcome.STRIKE, Outcome.DUEL, Outcome.DYNAMITE, Outcome.NOTHING)
 
 
@@ -208,7 +206,7 @@ def observation_box(observation: str) -> spaces.Box:
     return spaces.Box(low, np.ones_like(low), dtype=np.float32)
 
 
-class raw_env(AECEnv, EzPickle):
+class raw_env(TableEnv):
     """The bare Gold AEC environment (see the module docstring)."""
 
     metadata = {
@@ -217,38 +215,19 @@ class raw_env(AECEnv, EzPickle):
         "is_parallelizable": False,
         "render_fps": 2,
     }
+    rendering = rendering
 
     def __init__(self, **kwargs: Any) -> None:
-        EzPickle.__init__(self, **kwargs)
-        super().__init__()
-        self.config = EnvConfig.from_kwargs(**kwargs)
-        n = self.config.num_players
-        self.possible_agents = [f"player_{seat}" for seat in range(n)]
-        self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self.observation_spaces = {agent: spaces.Dict({
-            "observation": observation_box(self.config.observation),
-            "action_mask": spaces.Box(0, 1, (NUM_POSITIONS,), np.int8),
-        }) for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(NUM_POSITIONS) for agent in self.possible_agents}
-        self.state_space = state_box()
-        self.render_mode = self.config.render_mode
-        self.owners = colour_owners(n)
-        self.encoder = ObservationEncoder(n, self.owners, self.config.max_turns)
-        self.game: Game | None = None
+        config = EnvConfig.from_kwargs(**kwargs)
+        super().__init__(kwargs, config, observation_box(config.observation), NUM_POSITIONS, state_box())
+        self.owners = colour_owners(config.num_players)
+        self.encoder = ObservationEncoder(config.num_players, self.owners, config.max_turns)
         self.memories: list[PerfectMemory] = []
-        self._np_random: np.random.Generator | None = None
         # The legal flips of the seat to play, kept up to date flip by flip:
         # the cards on the table less the face-up first card of the turn.
         self._legal = np.zeros(NUM_POSITIONS, dtype=np.int8)
         self._no_moves = np.zeros(NUM_POSITIONS, dtype=np.int8)
         self._first: tuple[int, int] | None = None
-        self._window: Window | None = None
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
 
     # --- reset / step -------------------------------------------------------------
 
@@ -302,20 +281,9 @@ class raw_env(AECEnv, EzPickle):
         event = game.flip(action)  # refuses an illegal flip before anything changes
         self._cumulative_rewards[agent] = 0.0
         self._apply(event)
-
-        self.rewards = {name: 0.0 for name in self.agents}
-        if self.config.reward == "score":
-            gains = [after - earlier for after, earlier in zip(game.scores, before)]
-            if any(gains):
-                total, others = sum(gains), len(gains) - 1
-                for seat, gain in enumerate(gains):
-                    self.rewards[self.possible_agents[seat]] = \
-                        SCORE_REWARD_SCALE * (gain - (total - gain) / others)
+        gains = None if before is None else [after - earlier for after, earlier in zip(game.scores, before)]
+        self._pay(gains, game.winners if game.is_finished else None)
         if game.is_finished:
-            if self.config.reward == "win":
-                winners = game.winners
-                for seat, name in enumerate(self.possible_agents):
-                    self.rewards[name] = (1.0 if len(winners) == 1 else 0.0) if seat in winners else -1.0
             done = {name: True for name in self.agents}
             if game.is_over:
                 self.terminations = done
@@ -427,30 +395,13 @@ class raw_env(AECEnv, EzPickle):
 
     # --- rendering ------------------------------------------------------------------
 
-    def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            warnings.warn("render() was called without a render_mode; pass render_mode to the constructor",
-                          stacklevel=2)
-            return None
+    def render_subject(self) -> PlayerView:
+        """The view :attr:`EnvConfig.render_view <goldrush_env.config.EnvConfig.render_view>` names."""
         game = self._require_game()
         viewer = self.config.render_view
         if viewer == "table":
-            view = self.view(None)
-        else:
-            view = self.view(game.current_player if viewer == "active" else viewer)
-        if self.render_mode == "rgb_array":
-            return rendering.to_rgb(view)
-        if self.render_mode == "human":
-            if self._window is None:
-                self._window = Window(self.metadata["render_fps"])
-            self._window.show(rendering.to_rgb(view))
-            return None
-        return rendering.to_text(view)
-
-    def close(self) -> None:
-        if self._window is not None:
-            self._window.close()
-            self._window = None
+            return self.view(None)
+        return self.view(game.current_player if viewer == "active" else viewer)
 
     @staticmethod
     def _turn_phase(game: Game) -> tuple[int | None, int | None]:
@@ -458,8 +409,3 @@ class raw_env(AECEnv, EzPickle):
         if game.is_finished:
             return None, None
         return game.current_player, 2 if game.gold_rush else (0 if game.face_up is None else 1)
-
-    def _require_game(self) -> Game:
-        if self.game is None:
-            raise GoldRushError("the environment has no game yet: call reset() first")
-        return self.game

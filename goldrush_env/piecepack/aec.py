@@ -186,22 +186,19 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import EzPickle, seeding
+from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
+from goldrush_env.aec_base import SCORE_REWARD_SCALE, TableEnv  # noqa: F401  (re-exported)
 from goldrush_env.config import RENDER_MODES, Options, is_int
-from goldrush_env.errors import GoldRushError
 from goldrush_env.piecepack import render as rendering
 from goldrush_env.piecepack.actions import NUM_ACTIONS
 from goldrush_env.piecepack.components import MAX_PLAYERS, MIN_PLAYERS
 from goldrush_env.piecepack.encoder import OBSERVATION_SIZE, STATE_SIZE, observation_vector, state_vector, truth
 from goldrush_env.piecepack.engine import Game
 from goldrush_env.piecepack.errors import PiecepackError
-from goldrush_env.window import Window
 from goldrush_env.wrappers import ClassicChecks
 
-SCORE_REWARD_SCALE = 0.1
-"""``reward="score"`` pays score differences times this (a Gold unit, 3 points, is worth 0.3)."""
 REWARDS = ("win", "score")
 RENDER_VIEWS = ("active", "public", "table")
 
@@ -263,7 +260,7 @@ def env(**kwargs: Any) -> AECEnv:
     return ClassicChecks(raw_env(**kwargs), illegal_reward=-1)
 
 
-class raw_env(AECEnv, EzPickle):
+class raw_env(TableEnv):
     """The bare piecepack AEC environment (see the module docstring); an illegal action raises."""
 
     metadata = {
@@ -272,31 +269,13 @@ class raw_env(AECEnv, EzPickle):
         "is_parallelizable": False,
         "render_fps": 2,
     }
+    rendering = rendering
 
     def __init__(self, **kwargs: Any) -> None:
-        EzPickle.__init__(self, **kwargs)
-        super().__init__()
-        self.config = PiecepackConfig.from_kwargs(**kwargs)
-        n = self.config.num_players
-        self.possible_agents = [f"player_{seat}" for seat in range(n)]
-        self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self.observation_spaces = {agent: spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
-        }) for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
-        self.state_space = spaces.Box(0.0, 1.0, (STATE_SIZE,), np.float32)
-        self.render_mode = self.config.render_mode
-        self.game: Game | None = None
-        self._np_random: np.random.Generator | None = None
+        super().__init__(kwargs, PiecepackConfig.from_kwargs(**kwargs),
+                         spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32), NUM_ACTIONS,
+                         spaces.Box(0.0, 1.0, (STATE_SIZE,), np.float32))
         self._mask = np.zeros(NUM_ACTIONS, dtype=bool)  # the legal actions of the seat to act, kept per step
-        self._window: Window | None = None
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
 
     # --- reset / step -------------------------------------------------------------
 
@@ -338,18 +317,9 @@ class raw_env(AECEnv, EzPickle):
         game.step(action)  # refuses an illegal action before anything changes
         self._mask = game.legal_mask()
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {name: 0.0 for name in self.agents}
-        if before is not None:
-            gains = [after - earlier for after, earlier in zip(game.scores(), before)]
-            if any(gains):
-                total, others = sum(gains), len(gains) - 1
-                for seat, gain in enumerate(gains):
-                    self.rewards[self.possible_agents[seat]] = SCORE_REWARD_SCALE * (gain - (total - gain) / others)
+        gains = None if before is None else [after - earlier for after, earlier in zip(game.scores(), before)]
+        self._pay(gains, game.winners() if game.is_over else None)
         if game.is_over:
-            if self.config.reward == "win":
-                winners = game.winners()
-                for seat, name in enumerate(self.possible_agents):
-                    self.rewards[name] = (1.0 if len(winners) == 1 else 0.0) if seat in winners else -1.0
             self.terminations = {name: True for name in self.agents}
             self.infos = {name: self._final_info() for name in self.agents}
         else:
@@ -398,22 +368,8 @@ class raw_env(AECEnv, EzPickle):
 
     # --- rendering ------------------------------------------------------------------
 
-    def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            warnings.warn("render() was called without a render_mode; pass render_mode to the constructor",
-                          stacklevel=2)
-            return None
-        known = self._viewer_knowledge()
-        if self.render_mode == "rgb_array":
-            return rendering.to_rgb(known)
-        if self.render_mode == "human":
-            if self._window is None:
-                self._window = Window(self.metadata["render_fps"])
-            self._window.show(rendering.to_rgb(known))
-            return None
-        return rendering.to_text(known)
-
-    def _viewer_knowledge(self) -> dict[str, Any]:
+    def render_subject(self) -> dict[str, Any]:
+        """The knowledge :attr:`PiecepackConfig.render_view` names, in the form of ``Game.known_to``."""
         game = self._require_game()
         viewer = self.config.render_view
         if viewer == "table":
@@ -426,13 +382,3 @@ class raw_env(AECEnv, EzPickle):
         if seat is None:  # the game is over: show the table
             return truth(game)
         return game.known_to(seat)
-
-    def close(self) -> None:
-        if self._window is not None:
-            self._window.close()
-            self._window = None
-
-    def _require_game(self) -> Game:
-        if self.game is None:
-            raise GoldRushError("the environment has no game yet: call reset() first")
-        return self.game

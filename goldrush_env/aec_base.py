@@ -1,0 +1,101 @@
+"""What the two PettingZoo environments share: the agents and their spaces, the rewards, drawing and closing.
+
+:class:`goldrush_env.aec.raw_env` (Gold) and :class:`goldrush_env.piecepack.aec.raw_env` (Gold Rush on the
+piecepack) subclass :class:`TableEnv`: ``player_0``, ``player_1``, ... with a ``Dict`` observation space
+(the game's vector and an int8 action mask) and a ``Discrete`` action space each; the ``"win"`` and
+``"score"`` rewards; ``render()`` in the modes ``"ansi"``, ``"rgb_array"`` and ``"human"`` (a pygame window).
+A subclass says which picture to draw (:meth:`TableEnv.render_subject`) with which module
+(:attr:`TableEnv.rendering`).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+
+from goldrush_env.errors import GoldRushError
+from goldrush_env.window import Window
+
+SCORE_REWARD_SCALE = 0.1
+"""``reward="score"`` pays each seat its score gain less the mean gain of the others, times this."""
+
+
+class TableEnv(AECEnv, EzPickle):
+    """A turn-based table game as a PettingZoo AEC environment. ``kwargs`` are the options the subclass was made
+    with (for pickling), ``config`` their checked form (``num_players``, ``reward``, ``render_mode``...),
+    ``observation`` the space of one observation vector, ``num_actions`` the size of the action space."""
+
+    rendering: Any = None
+    """The module that draws :meth:`render_subject`: ``to_rgb(subject)`` and ``to_text(subject)``."""
+
+    def __init__(self, kwargs: dict[str, Any], config: Any, observation: spaces.Box, num_actions: int,
+                 state_space: spaces.Box) -> None:
+        EzPickle.__init__(self, **kwargs)
+        AECEnv.__init__(self)
+        self.config = config
+        self.possible_agents = [f"player_{seat}" for seat in range(config.num_players)]
+        self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.observation_spaces = {agent: spaces.Dict({
+            "observation": observation,
+            "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
+        }) for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
+        self.state_space = state_space
+        self.render_mode = config.render_mode
+        self.game: Any = None
+        self._np_random: np.random.Generator | None = None
+        self._window: Window | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def _pay(self, gains: Sequence[int] | None, winners: Sequence[int] | None) -> None:
+        """This step's rewards. ``gains``: every seat's score change (given with ``reward="score"``), paid as
+        its gain less the mean gain of the others, times :data:`SCORE_REWARD_SCALE`. ``winners``: given once
+        the game has ended; with ``reward="win"`` +1 to a sole winner, 0 to each of several, -1 to the others."""
+        self.rewards = {name: 0.0 for name in self.agents}
+        if gains is not None and any(gains):
+            total, others = sum(gains), len(gains) - 1
+            for seat, gain in enumerate(gains):
+                self.rewards[self.possible_agents[seat]] = SCORE_REWARD_SCALE * (gain - (total - gain) / others)
+        if winners is not None and self.config.reward == "win":
+            for seat, name in enumerate(self.possible_agents):
+                self.rewards[name] = (1.0 if len(winners) == 1 else 0.0) if seat in winners else -1.0
+
+    def render_subject(self) -> Any:
+        """What :meth:`render` draws now, in the form :attr:`rendering` takes."""
+        raise NotImplementedError
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            warnings.warn("render() was called without a render_mode; pass render_mode to the constructor",
+                          stacklevel=2)
+            return None
+        subject = self.render_subject()
+        if self.render_mode == "rgb_array":
+            return self.rendering.to_rgb(subject)
+        if self.render_mode == "human":
+            if self._window is None:
+                self._window = Window(self.metadata["render_fps"])
+            self._window.show(self.rendering.to_rgb(subject))
+            return None
+        return self.rendering.to_text(subject)
+
+    def close(self) -> None:
+        if self._window is not None:
+            self._window.close()
+            self._window = None
+
+    def _require_game(self) -> Any:
+        if self.game is None:
+            raise GoldRushError("the environment has no game yet: call reset() first")
+        return self.game
