@@ -190,7 +190,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from goldrush_env.aec_base import SCORE_REWARD_SCALE, TableEnv  # noqa: F401  (re-exported)
-from goldrush_env.config import RENDER_MODES, Options, is_int
+from goldrush_env.config import RENDER_MODES, REWARDS, Options, is_int
 from goldrush_env.piecepack import render as rendering
 from goldrush_env.piecepack.actions import NUM_ACTIONS
 from goldrush_env.piecepack.components import MAX_PLAYERS, MIN_PLAYERS
@@ -199,7 +199,6 @@ from goldrush_env.piecepack.engine import Game
 from goldrush_env.piecepack.errors import PiecepackError
 from goldrush_env.wrappers import ClassicChecks
 
-REWARDS = ("win", "score")
 RENDER_VIEWS = ("active", "public", "table")
 
 
