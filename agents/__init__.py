@@ -17,7 +17,7 @@ import importlib
 import inspect
 from typing import Any, Callable
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldRushError, excerpt
 from goldrush_env.policy import Policy
 
 from goldrush_agents.expert import ExpertAgent
@@ -38,20 +38,29 @@ below it)."""
 def split_entrants(text: str) -> list[str]:
     """The entrants in a comma-separated list; a comma inside brackets belongs to its entrant's options
     (``"ismcts[iterations=500,horizon=2],expert"`` is two entrants). An empty text is no entrant; an empty name
-    in a list (``"greedy,,expert"``) is refused, since it is more likely a typo than a wish for fewer seats."""
+    in a list (``"greedy,,expert"``) is refused, since it is more likely a typo than a wish for fewer seats, and so
+    is a bracket that is never closed or closes none (``"greedy,ismcts[iterations=5"``), which would otherwise
+    swallow the entrants after it."""
     entrants, depth, start = [], 0, 0
-    for i, char in enumerate(text + ","):
+    for i, char in enumerate(text):
         if char == "[":
             depth += 1
         elif char == "]":
-            depth = max(depth - 1, 0)
+            depth -= 1
+            if depth < 0:
+                raise GoldRushError(f"cannot read the list {excerpt(text)}: the ']' after "
+                                    f"{excerpt(text[start:i])} closes no bracket")
         elif char == "," and depth == 0:
             entrants.append(text[start:i].strip())
             start = i + 1
+    if depth > 0:
+        raise GoldRushError(f"cannot read the list {excerpt(text)}: the bracket of {excerpt(text[start:].strip())} "
+                            "is never closed (options go in brackets: 'ismcts[iterations=500]')")
+    entrants.append(text[start:].strip())
     if not text.strip():
         return []
     if not all(entrants):
-        raise GoldRushError(f"empty name in the list {text!r}: names are separated by single commas")
+        raise GoldRushError(f"empty name in the list {excerpt(text)}: names are separated by single commas")
     return entrants
 
 
@@ -59,12 +68,12 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """An entrant's name and its constructor options: ``"ismcts[iterations=500]"`` gives
     ``("ismcts", {"iterations": 500})``; a name without brackets has no options."""
     if not isinstance(spec, str):
-        raise GoldRushError(f"an agent is given by a string, got {spec!r}")
+        raise GoldRushError(f"an agent is given by a string, got {excerpt(spec)}")
     if "[" not in spec and "]" not in spec:
         return spec, {}
     name, bracket, rest = spec.partition("[")
     if not bracket or not rest.endswith("]") or "[" in rest or "]" in rest[:-1] or not name:
-        raise GoldRushError(f"cannot read agent {spec!r}: options go in one pair of brackets at the end, "
+        raise GoldRushError(f"cannot read agent {excerpt(spec)}: options go in one pair of brackets at the end, "
                             "as in 'ismcts[iterations=500,horizon=2]'")
     options: dict[str, Any] = {}
     for item in (part.strip() for part in rest[:-1].split(",")):
@@ -72,9 +81,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             continue
         key, equals, text = (part.strip() for part in item.partition("="))
         if not equals or not key.isidentifier():
-            raise GoldRushError(f"cannot read agent {spec!r}: each option is name=value, got {item!r}")
+            raise GoldRushError(f"cannot read agent {excerpt(spec)}: each option is name=value, got {excerpt(item)}")
         if key in options:
-            raise GoldRushError(f"cannot read agent {spec!r}: option {key!r} is given twice")
+            raise GoldRushError(f"cannot read agent {excerpt(spec)}: option {excerpt(key)} is given twice")
         try:
             options[key] = ast.literal_eval(text)
         except (ValueError, SyntaxError):
@@ -94,7 +103,7 @@ def _build(spec: str, factory: Callable[..., Any], options: dict[str, Any], *arg
             inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)][len(args):]
         unknown = [key for key in options if key not in taken]
         if unknown:
-            raise GoldRushError(f"agent {spec!r}: unknown option {unknown[0]!r}; it takes "
+            raise GoldRushError(f"agent {excerpt(spec)}: unknown option {excerpt(unknown[0])}; it takes "
                                f"{', '.join(taken) if taken else 'no options'}")
     return factory(*args, **kwargs, **options)
 
@@ -112,19 +121,19 @@ def make_agent(spec: str, seed: int | None = None) -> Policy:
         path = {"ppo": SHIPPED_MODEL, "scratch": SHIPPED_SCRATCH_MODEL}.get(name, name)
         return _build(spec, TrainedPolicy, options, path, seed=seed)
     if ":" not in name:
-        raise GoldRushError(f"unknown agent {name!r}: expected one of {sorted(AGENTS)}, 'ppo' or 'scratch' (the "
+        raise GoldRushError(f"unknown agent {excerpt(name)}: expected one of {sorted(AGENTS)}, 'ppo' or 'scratch' (the "
                            "shipped models), a model file (.npz, .zip) or 'package.module:Class'")
     module_name, _, class_name = name.partition(":")
     try:
         factory = getattr(importlib.import_module(module_name), class_name)
     except (ImportError, AttributeError) as error:
-        raise GoldRushError(f"cannot load agent {name!r}: {error}") from None
+        raise GoldRushError(f"cannot load agent {excerpt(name)}: {error}") from None
     try:
         agent = _build(spec, factory, options, seed=seed)
     except TypeError:  # a class that takes no seed
         agent = _build(spec, factory, options)
     if not isinstance(agent, Policy):
-        raise GoldRushError(f"agent {spec!r} does not follow the policy protocol (reset(seed), act(view))")
+        raise GoldRushError(f"agent {excerpt(spec)} does not follow the policy protocol (reset(seed), act(view))")
     return agent
 
 

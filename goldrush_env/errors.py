@@ -1,5 +1,9 @@
 """The errors the package raises. All are ``ValueError`` subclasses."""
 
+from __future__ import annotations
+
+from typing import Any
+
 
 class GoldRushError(ValueError):
     """Base class: a bad argument or an illegal action, refused before any state changed."""
@@ -16,3 +20,13 @@ class IllegalFlipError(GoldRushError):
 class UnknownOptionError(GoldRushError, TypeError):
     """An environment option that does not exist. Also a ``TypeError`` worded as Python words an unexpected
     keyword argument, as libraries that probe an environment's constructor with optional keywords expect."""
+
+
+def excerpt(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to about ``limit`` characters with its length named: what an error message quotes of a
+    value that may be long (a request to a server may send megabytes, and the answer should not echo them)."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    size = f"{len(value):,} characters" if isinstance(value, str) else f"{len(text):,} characters as text"
+    return f"{text[:limit]}... ({size})"

@@ -140,7 +140,7 @@ def test_options_in_brackets_reach_the_constructor():
     ("ismcts[=3]", "each option is name=value, got '=3'"),
     ("ismcts[iterations=5,iterations=6]", "option 'iterations' is given twice"),
     ("ismcts[budget=5]",
-     "unknown option 'budget'; it takes iterations, horizon, exploration, material, widening, opponents, objective$"),
+     "unknown option 'budget'; it takes iterations, horizon, exploration, material, widening, opponents, objective, seconds$"),
     ("ismcts[opponents=greedy]", "opponents must be 'search' or 'rollout', got 'greedy'"),
     ("greedy[seed=5]", "unknown option 'seed'; it takes no options"),
     ("ppo[path='x.npz']", "unknown option 'path'; it takes deterministic, choose$"),
@@ -162,6 +162,28 @@ def test_entrant_lists_split_outside_brackets():
 def test_an_empty_name_in_a_list_is_refused(text):
     with pytest.raises(GoldRushError, match=f"empty name in the list {re.escape(repr(text))}"):
         split_entrants(text)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("greedy,ismcts[iterations=5", "the bracket of 'ismcts[iterations=5' is never closed"),
+    ("greedy,random,ppo[deterministic=False", "the bracket of 'ppo[deterministic=False' is never closed"),
+    ("ismcts[iterations=5", "the bracket of 'ismcts[iterations=5' is never closed"),
+    ("greedy],expert", "the ']' after 'greedy' closes no bracket"),
+    ("ismcts[iterations=5]],expert", "the ']' after 'ismcts[iterations=5]' closes no bracket"),
+])
+def test_an_unbalanced_bracket_in_a_list_is_refused_by_name(text, words):
+    """An unclosed bracket once swallowed the entrants after it ('greedy,ismcts[iterations=5' read as one)."""
+    with pytest.raises(GoldRushError, match=re.escape(words)):
+        split_entrants(text)
+
+
+def test_errors_quote_a_long_value_as_a_short_excerpt():
+    with pytest.raises(GoldRushError) as error:
+        make_agent("x" * 100_000)
+    assert len(str(error.value)) < 400 and "100,000 characters" in str(error.value)
+    with pytest.raises(GoldRushError) as error:
+        split_entrants("greedy," + "y" * 50_000 + "[")
+    assert len(str(error.value)) < 400 and "50,008 characters" in str(error.value)
 
 
 def test_play_game_names_the_agent_that_flips_illegally():
