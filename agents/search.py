@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from typing import NamedTuple
 
 import numpy as np
@@ -194,13 +195,19 @@ class ISMCTSAgent(SeededPolicy):
     winning: exact at the end of a game, otherwise read from its lead with
     the gold left on the table as the spread (:data:`WIN_SPREAD`), as
     ``2 P(win) - 1``.
+    ``seconds``: a time budget per decision: the search stops once it has
+    run this long (after at least one simulation), even with iterations
+    left (``None``, the default: no budget, only ``iterations``). With a
+    budget, how far the search gets depends on the machine's speed and load,
+    so one seed no longer plays one game everywhere; :attr:`simulations`
+    says how many ran. ``goldrush serve`` gives every search a budget.
     """
 
     name = "ismcts"
 
     def __init__(self, seed: int | None = None, iterations: int = 2000, horizon: int | None = 1,
                  exploration: float = 0.7, material: float = MATERIAL, widening: float | None = 1.0,
-                 opponents: str = "search", objective: str = "points") -> None:
+                 opponents: str = "search", objective: str = "points", seconds: float | None = None) -> None:
         super().__init__(seed)
         if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 1:
             raise GoldRushError(f"iterations must be an int >= 1, got {iterations!r}")
@@ -222,6 +229,13 @@ class ISMCTSAgent(SeededPolicy):
             raise GoldRushError(f"opponents must be 'search' or 'rollout', got {opponents!r}")
         if objective not in ("points", "win"):
             raise GoldRushError(f"objective must be 'points' or 'win', got {objective!r}")
+        if seconds is not None and (isinstance(seconds, bool)
+                                    or not isinstance(seconds, (int, float, np.integer, np.floating))
+                                    or not 0 < seconds < math.inf):
+            raise GoldRushError(f"seconds must be None (no time budget) or a finite number > 0, got {seconds!r}")
+        self.seconds = None if seconds is None else float(seconds)
+        self.simulations = 0
+        """How many simulations the last decision ran (0 where it had only one move)."""
         self.objective = objective
         self.iterations = int(iterations)
         self.opponents = opponents
@@ -234,7 +248,7 @@ class ISMCTSAgent(SeededPolicy):
     def __repr__(self) -> str:
         return (f"ISMCTSAgent(iterations={self.iterations}, horizon={self.horizon}, exploration={self.exploration}, "
                 f"material={self.material}, widening={self.widening}, opponents={self.opponents!r}, "
-                f"objective={self.objective!r})")
+                f"objective={self.objective!r}, seconds={self.seconds})")
 
     # --- the decision -----------------------------------------------------------
 
@@ -246,6 +260,7 @@ class ISMCTSAgent(SeededPolicy):
         the root's visits per position (see :class:`Decision`). The two draw the same random numbers, so a
         seeded agent plays the same game through either."""
         legal = view.legal_positions
+        self.simulations = 0
         if len(legal) == 1:
             only = np.zeros(len(view.cards))
             only[legal[0]] = 1.0
@@ -275,8 +290,12 @@ class ISMCTSAgent(SeededPolicy):
             return Decision(self._position(root.actions[0], unknown, legal), only, only)
 
         start = self._standing(base)
-        for _ in range(self.iterations):
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        for done in range(self.iterations):
+            if deadline is not None and done and time.perf_counter() > deadline:
+                break
             self._iterate(root, _Table(base.copy(), dict(known), hidden.copy(), owners, rng), kinds, rng, start)
+            self.simulations += 1
         _, action = max((root.stats[key][0], i) for i, (key, _) in enumerate(root.actions) if key in root.stats)
         visited = [(action, root.stats[action[0]][0] / root.visits) for action in root.actions
                    if action[0] in root.stats]

@@ -479,6 +479,8 @@ def test_gold_rush_takes_the_remembered_gold_with_human_memory(seed):
     ("widening", 0), ("widening", -1.0), ("widening", True), ("widening", "1"), ("widening", math.nan),
     ("widening", math.inf),
     ("opponents", "greedy"), ("objective", "wins"), ("objective", None),
+    ("seconds", 0), ("seconds", -1.0), ("seconds", True), ("seconds", "1"), ("seconds", math.nan),
+    ("seconds", math.inf),
 ])
 def test_bad_arguments_are_refused_naming_the_value(argument, value):
     with pytest.raises(GoldRushError, match=re.escape(argument) + " must be .*got " + re.escape(repr(value))):
@@ -494,6 +496,24 @@ def test_the_boundary_arguments_are_accepted():
     numpy_ints = ISMCTSAgent(iterations=np.int64(50), horizon=np.int32(1), exploration=np.float32(0.5))
     assert (numpy_ints.iterations, numpy_ints.horizon, numpy_ints.exploration) == (50, 1, 0.5)
     assert type(numpy_ints.iterations) is int and type(numpy_ints.horizon) is int
+
+
+def test_a_time_budget_stops_the_search_with_iterations_left():
+    """The per-move deadline of goldrush serve: a billion iterations, a budget of a twentieth of a second."""
+    env = raw_env(num_players=3)
+    env.reset(seed=2)
+    player = make_agent("random", seed=2)
+    for _ in range(6):  # four cards known and none face up: the search has several moves to weigh
+        env.step(player.act(env.view(env.game.current_player)))
+    view = env.view(env.game.current_player)
+    assert view.face_up is None and sum(card >= 0 for card in view.cards) == 4
+    agent = ISMCTSAgent(seed=1, iterations=10**9, seconds=0.05)
+    position = agent.act(view)
+    assert position in view.legal_positions
+    assert 1 <= agent.simulations < 10**9
+    unbudgeted = ISMCTSAgent(seed=1, iterations=40)
+    unbudgeted.act(view)
+    assert unbudgeted.simulations == 40 and unbudgeted.seconds is None
 
 
 # --- card kinds ------------------------------------------------------------------------------
