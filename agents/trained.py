@@ -9,6 +9,7 @@ installed. The package ships one 2-player model,
 
 from __future__ import annotations
 
+import functools
 import io
 import zipfile
 from pathlib import Path
@@ -165,6 +166,33 @@ def load_weights(path: str | Path) -> dict[str, Any]:
     raise GoldRushError(f"unknown model format {path.suffix!r} for {str(path)!r}: expected .npz or .zip")
 
 
+def load_network(path: str | Path) -> tuple[GoldNetNumpy | MlpNumpy, str]:
+    """The numpy network of a model file and what it says to choose by (``config.choose``, else ``"position"``).
+
+    A file is read once while it is unchanged: its players share one network (the forward pass only reads the
+    weights), so a server playing many games against one model holds one copy of it."""
+    path = Path(path)
+    try:
+        stat = path.stat()
+    except OSError:
+        stamp = None  # load_weights names the problem
+    else:
+        stamp = (stat.st_mtime_ns, stat.st_size)
+    if stamp is None:
+        load_weights(path)
+    return _load_network(str(path), stamp)
+
+
+@functools.lru_cache(maxsize=16)
+def _load_network(path: str, stamp: tuple[int, int]) -> tuple[GoldNetNumpy | MlpNumpy, str]:
+    weights = load_weights(path)
+    try:
+        net = network_of(weights)
+    except GoldRushError as error:
+        raise GoldRushError(f"{path!r} cannot be played: {error}") from None
+    return net, str(weights.get("config.choose", "position"))
+
+
 _NET_PREFIX = "mlp_extractor.net."
 """Where :class:`goldrush_train.network.MaskableGoldPolicy` keeps the network in its state dict."""
 
@@ -237,13 +265,9 @@ class TrainedPolicy(SeededPolicy):
         if choose is not None and choose not in CHOICES:
             raise GoldRushError(f"choose must be None or one of {list(CHOICES)}, got {choose!r}")
         self.path = Path(path)
-        weights = load_weights(self.path)
-        try:
-            self.net = network_of(weights)
-        except GoldRushError as error:
-            raise GoldRushError(f"{str(self.path)!r} cannot be played: {error}") from None
+        self.net, saved_choice = load_network(self.path)
         self.deterministic = bool(deterministic)
-        self.choose = str(weights.get("config.choose", "position")) if choose is None else choose
+        self.choose = saved_choice if choose is None else choose
         if self.choose not in CHOICES:
             raise GoldRushError(f"{str(self.path)!r} says to choose by {self.choose!r}, not one of {list(CHOICES)}")
 
