@@ -283,13 +283,16 @@ def cmd_serve(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     if not 0 <= args.port <= 65535:
         raise GoldRushError(f"--port must be from 0 to 65535, got {args.port}")
     try:
-        import uvicorn
+        import starlette  # noqa: F401 - the web extra, asked for by name so that a missing one is named
+        import uvicorn  # noqa: F401
 
-        from goldrush_agents.web import create_app
+        from goldrush_agents.web import create_app, serve
     except ImportError as error:
         raise GoldRushError(f"goldrush serve needs Starlette and uvicorn ({error}): "
                             "pip install 'goldrush-env[web]'") from None
-    app = create_app(models=args.model or ())  # refuses a model file that cannot be played, before listening
+    limits = {name: getattr(args, name) for name in ("max_games", "max_games_per_client", "move_seconds")
+              if getattr(args, name) is not None}
+    app = create_app(models=args.model or (), **limits)  # refuses a model file that cannot be played, before listening
     url = f"http://{args.host}:{args.port}/"
     print(f"Gold in the browser at {url} (Ctrl-C stops the server)", file=out, flush=True)
     if args.open:
@@ -297,7 +300,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         import webbrowser
 
         threading.Timer(1.0, webbrowser.open, (url,)).start()  # once the server listens
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    serve(app, args.host, args.port, out=out)
     return 0
 
 
@@ -324,6 +327,16 @@ def _delay(text: str) -> float:
         value = math.nan
     if not math.isfinite(value) or value < 0:
         raise argparse.ArgumentTypeError(f"expected a number of seconds >= 0, got {text!r}")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
     return value
 
 
@@ -407,6 +420,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--model", action="append", metavar="FILE",
                        help="a trained model file (.npz, .zip) the page may name as a player, by this path; "
                             "repeat for more (a page cannot name other files)")
+    serve.add_argument("--max-games", type=_at_least(1), metavar="N",
+                       help="games in play at once, all clients together (default: 1000)")
+    serve.add_argument("--max-games-per-client", type=_at_least(1), metavar="N",
+                       help="games in play at once from one client address (default: 50)")
+    serve.add_argument("--move-seconds", type=_positive_seconds, metavar="S",
+                       help="the time budget of a search player's move (default: 1)")
     serve.set_defaults(run=cmd_serve)
     return parser
 
