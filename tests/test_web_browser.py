@@ -32,12 +32,17 @@ TIMEOUT_MS = 20_000
 
 
 @pytest.fixture(scope="module")
-def url():
+def app():
+    return create_app()
+
+
+@pytest.fixture(scope="module")
+def url(app):
     """The app on a free local port, served by uvicorn in a background thread."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -79,10 +84,29 @@ def deal(page, opponents="greedy", seed=3, **choices):
     page.select_option("[data-testid=table]", choices.get("table", "quarter"))
     if "players" in choices:
         page.select_option("[data-testid=players]", str(choices["players"]))
+    if "seat" in choices:
+        page.select_option("[data-testid=seat]", str(choices["seat"]))
     page.fill("[data-testid=opponents]", opponents)
-    page.fill("[data-testid=seed]", str(seed))
+    page.fill("[data-testid=seed]", "" if seed is None else str(seed))
     page.click("[data-testid=play-start]")
     expect(page.locator(".cell.legal").first).to_be_visible()
+
+
+def play_to_the_end(page):
+    end = page.get_by_test_id("end-screen")
+    for _ in range(200):
+        expect(page.locator("body")).to_have_attribute("data-busy", "false")
+        if end.is_visible():
+            return
+        page.locator(".cell.legal").first.click()
+    raise AssertionError("the game did not end in 200 flips")
+
+
+def board(page) -> list[tuple[str, str]]:
+    """Each cell's card and state as the page shows them."""
+    cells = page.locator(".cell")
+    return [(cells.nth(i).get_attribute("data-card"), cells.nth(i).get_attribute("data-state"))
+            for i in range(cells.count())]
 
 
 def test_play_a_whole_game_by_clicking_until_the_winners_are_shown(page):
@@ -93,7 +117,7 @@ def test_play_a_whole_game_by_clicking_until_the_winners_are_shown(page):
     end = page.get_by_test_id("end-screen")
     flips = 0
     while not end.is_visible():
-        page.wait_for_function("document.body.dataset.busy === 'false'")
+        expect(page.locator("body")).to_have_attribute("data-busy", "false")
         if end.is_visible():
             break
         cell = page.locator(".cell.legal").first
@@ -121,7 +145,7 @@ def test_a_whole_game_on_the_full_table_against_ppo_with_the_mouse(page):
     end = page.get_by_test_id("end-screen")
     flips = 0
     while not end.is_visible():
-        page.wait_for_function("document.body.dataset.busy === 'false'")
+        expect(page.locator("body")).to_have_attribute("data-busy", "false")
         if not end.is_visible():
             page.locator(".cell.legal").first.click()
             flips += 1
@@ -139,7 +163,7 @@ def test_the_first_card_stays_face_up_and_outcomes_are_told(page):
     expect(page.get_by_test_id("message")).to_contain_text("you flip")
     assert page.get_by_test_id("cell-a1").is_disabled()
     page.get_by_test_id("cell-b1").click()
-    page.wait_for_function("document.body.dataset.busy === 'false'")
+    expect(page.locator("body")).to_have_attribute("data-busy", "false")
     outcome = page.get_by_test_id("message").get_attribute("data-outcome")
     assert outcome in ("first", "strike", "duel", "dynamite", "nothing")
     assert page.get_by_test_id("log").locator("li").count() >= 2
@@ -219,11 +243,7 @@ def record_winner(record):
 def test_a_finished_game_replays_in_the_replay_tab(page):
     instant(page)
     deal(page, opponents="random", seed=4)
-    end = page.get_by_test_id("end-screen")
-    while not end.is_visible():
-        page.wait_for_function("document.body.dataset.busy === 'false'")
-        if not end.is_visible():
-            page.locator(".cell.legal").first.click()
+    play_to_the_end(page)
     page.get_by_test_id("end-replay").click()
     expect(page.get_by_test_id("replay-position")).to_contain_text("flip 0 /")
     expect(page.get_by_test_id("tab-replay")).to_have_attribute("aria-selected", "true")
@@ -238,3 +258,203 @@ def test_the_page_fits_a_phone(browser, url):
     page.get_by_test_id("cell-a1").tap()
     expect(page.get_by_test_id("cell-a1")).to_have_attribute("data-state", "up")
     context.close()
+
+
+# --- issue 34: what a hostile record or server answer can do, and a page that keeps its games -------------
+
+PWNED = "document.body.dataset.pwned = 'yes'"
+HOSTILE = [f'<img src=x onerror="{PWNED}">', f"<script>{PWNED}</script>", f'<svg onload="{PWNED}">']
+
+
+def test_4_a_hostile_record_is_refused_and_its_words_are_shown_as_text(page, tmp_path):
+    record = saved_record(tmp_path)
+    page.get_by_test_id("tab-replay").click()
+    page.get_by_test_id("replay-input").fill(json.dumps({**record, "seed": HOSTILE[0]}))
+    page.get_by_test_id("replay-load").click()
+    expect(page.get_by_test_id("error")).to_contain_text("the record's seed must be an int")
+    expect(page.get_by_test_id("error")).to_contain_text("<img src=x")  # the words, as text
+    assert page.locator("#error img, #error script").count() == 0
+    assert page.locator("body").get_attribute("data-pwned") is None
+
+
+def test_4_nothing_a_replay_answer_holds_is_run_even_if_the_server_passed_it_on(page, tmp_path, app):
+    """The page's own defence, whatever the server checks: every value of a replay (seed, names, the events'
+    words, outcomes) is made hostile on its way to the page, and no script runs, no element is made of it."""
+    from starlette.testclient import TestClient
+
+    record = saved_record(tmp_path)
+    answer = TestClient(app).post("/api/replay", json=record).json()
+    names = [HOSTILE[1], HOSTILE[2]]
+    answer = {**answer, "seed": HOSTILE[0], "names": names,
+              "frames": [{**frame, "names": names} for frame in answer["frames"]],
+              "events": [{**event, "text": HOSTILE[event["index"] % 3], "name": HOSTILE[0],
+                          "outcome": f'x" onmouseover="{PWNED}'} for event in answer["events"]]}
+    page.route("**/api/replay", lambda route: route.fulfill(json=answer))
+    page.get_by_test_id("tab-replay").click()
+    page.get_by_test_id("replay-input").fill(json.dumps(record))
+    page.get_by_test_id("replay-load").click()
+    for _ in range(3):
+        page.get_by_test_id("replay-forward").click()
+    page.get_by_test_id("log").locator("li").first.hover()
+    page.get_by_test_id("replay-last").click()
+    expect(page.get_by_test_id("end-screen")).to_be_visible()
+    expect(page.get_by_test_id("status")).to_contain_text(f"seed {HOSTILE[0]}")
+    expect(page.get_by_test_id("standings")).to_contain_text(HOSTILE[1])
+    expect(page.get_by_test_id("winners")).to_contain_text("Winner")
+    made = page.locator("main img, main script, #standings svg, #status svg, #log svg, #message svg, #winners svg")
+    assert made.count() == 0
+    assert page.locator("body").get_attribute("data-pwned") is None
+
+
+def test_4_the_page_forbids_inline_scripts(url):
+    import urllib.request
+
+    with urllib.request.urlopen(url) as response:
+        policy = response.headers["Content-Security-Policy"]
+        text = response.read().decode()
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+    assert "<script>" not in text and "onclick" not in text and " style=" not in text
+
+
+def saved_record(tmp_path) -> dict:
+    path = tmp_path / "game.json"
+    assert cli.main(["watch", "--agents", "greedy,random", "--seed", "6", "--table", "quarter",
+                     "--save", str(path)]) == 0
+    return json.loads(path.read_text())
+
+
+def test_1_the_page_shows_a_seed_it_did_not_choose_only_at_the_end(page):
+    instant(page)
+    deal(page, opponents="random", seed=None)
+    expect(page.get_by_test_id("status")).not_to_contain_text("seed")
+    page.locator(".cell.legal").first.click()
+    expect(page.locator("body")).to_have_attribute("data-busy", "false")
+    expect(page.get_by_test_id("status")).not_to_contain_text("seed")
+    play_to_the_end(page)
+    expect(page.get_by_test_id("status")).to_contain_text("seed ")
+
+
+def test_8_a_reload_returns_to_the_game_in_play(page):
+    instant(page)
+    deal(page, opponents="greedy", seed=12, table="half")
+    for _ in range(3):
+        page.locator(".cell.legal").first.click()
+        expect(page.locator("body")).to_have_attribute("data-busy", "false")
+    before = board(page)
+    turn = page.get_by_test_id("turn-text").inner_text()
+    page.reload()
+    expect(page.get_by_test_id("turn-text")).to_have_text(turn)
+    assert board(page) == before
+    page.locator(".cell.legal").first.click()  # and the game goes on
+    expect(page.locator("body")).to_have_attribute("data-busy", "false")
+    assert board(page) != before
+
+
+def test_8_back_then_forward_returns_to_the_game(page):
+    instant(page)
+    deal(page, opponents="expert", seed=13, table="half")
+    page.locator(".cell.legal").first.click()
+    expect(page.locator("body")).to_have_attribute("data-busy", "false")
+    before = board(page)
+    page.go_back()
+    page.go_forward()
+    expect(page.get_by_test_id("turn-text")).to_contain_text("Your turn")
+    assert board(page) == before
+
+
+def test_8_a_reload_returns_to_the_watched_game_and_the_replay(page):
+    page.get_by_test_id("tab-watch").click()
+    instant(page)
+    page.fill("[data-testid=watch-agents]", "greedy,random")
+    page.select_option("[data-testid=watch-table]", "quarter")
+    page.get_by_test_id("watch-start").click()
+    page.get_by_test_id("watch-step").click()
+    expect(page.get_by_test_id("log").locator("li")).to_have_count(1)
+    page.reload()
+    expect(page.get_by_test_id("tab-watch")).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_test_id("log").locator("li")).to_have_count(1)
+    page.get_by_test_id("watch-step").click()
+    expect(page.get_by_test_id("log").locator("li")).to_have_count(2)
+
+
+def test_8_a_square_typed_while_the_agents_flip_is_refused_with_a_message(page):
+    page.fill("[data-testid=speed]", "0")  # slow: the agents' opening flips take seconds to show
+    page.dispatch_event("[data-testid=speed]", "input")
+    page.select_option("[data-testid=table]", "quarter")
+    page.select_option("[data-testid=seat]", "1")
+    page.fill("[data-testid=opponents]", "greedy")
+    page.fill("[data-testid=seed]", "5")
+    page.click("[data-testid=play-start]")
+    expect(page.locator("body")).to_have_attribute("data-busy", "true")
+    page.get_by_test_id("square-input").fill("a1")
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("error")).to_contain_text("wait for your turn: the agents are still flipping "
+                                                         "(a1 was not flipped)")
+    expect(page.get_by_test_id("square-input")).to_have_value("a1")  # kept for when it is your turn
+    expect(page.locator("body")).to_have_attribute("data-busy", "false", timeout=30_000)
+    square = page.locator(".cell.legal").first.get_attribute("data-square")  # a1 may have left the table
+    page.get_by_test_id("square-input").fill(square)
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("message")).to_contain_text("you flip")
+    expect(page.get_by_test_id("message")).to_contain_text(f"at {square}")
+
+
+def test_8_a_game_the_server_dropped_clears_the_board_and_says_so_once(page, app):
+    instant(page)
+    deal(page, opponents="greedy", seed=14)
+    game_id = next(s.id for s in app.state.store.live.values() if s.names[1] == "greedy" and s.seed == 14)
+    app.state.store.remove(game_id)
+    page.locator(".cell.legal").first.click()
+    expect(page.get_by_test_id("notice")).to_contain_text("That game is no longer on the server")
+    expect(page.get_by_test_id("error")).to_be_hidden()
+    assert page.locator(".cell.legal").count() == 0  # nothing left to click that would repeat the 404
+    expect(page.get_by_test_id("turn-text")).to_have_count(0)
+    page.reload()  # the page forgot the game: no second notice
+    expect(page.get_by_test_id("status")).to_have_text("Deal a game to start.")
+    expect(page.get_by_test_id("notice")).to_be_hidden()
+
+
+def test_9_every_character_on_the_page_has_a_font_to_draw_it(url):
+    """Debian's Chromium drew the old replay buttons (U+23EE, U+23ED) as empty boxes: no installed font has them.
+    The page and the scripts and styles it loads, as served, are read for every character past ASCII."""
+    import html
+    import re
+    import shutil
+    import subprocess
+    import urllib.request
+
+    if shutil.which("fc-list") is None:
+        pytest.skip("fc-list (fontconfig) is not installed")
+
+    def get(path: str) -> str:
+        with urllib.request.urlopen(url.rstrip("/") + path) as response:
+            return response.read().decode()
+
+    page_text = get("/")
+    text = page_text + "".join(get(src) for src in re.findall(r'(?:src|href)="(/static/[^"]+)"', page_text))
+    characters = {c for c in html.unescape(text) if ord(c) > 127}
+    assert characters  # the page does draw some: the arrows, the middle dot
+    missing = [f"U+{ord(c):04X}" for c in sorted(characters)
+               if not subprocess.run(["fc-list", f":charset={ord(c):x}"], capture_output=True, text=True).stdout]
+    assert missing == []
+
+
+def test_9_your_own_game_replayed_says_you_are_flipping(page):
+    instant(page)
+    deal(page, opponents="random", seed=4)
+    play_to_the_end(page)
+    expect(page.get_by_test_id("status")).not_to_contain_text("Gold Rush at")  # the end explains no more rules
+    expect(page.get_by_test_id("status")).not_to_contain_text("one card a turn")
+    page.get_by_test_id("end-replay").click()
+    expect(page.get_by_test_id("turn-text")).to_have_text("You (seat 0) are flipping")
+    page.get_by_test_id("replay-forward").click()
+    page.get_by_test_id("replay-forward").click()
+    expect(page.get_by_test_id("turn-text")).to_have_text("random (seat 1) is flipping")
+
+
+def test_9_each_tab_shows_its_own_hint(page):
+    for mode in ("watch", "replay", "play"):
+        page.get_by_test_id(f"tab-{mode}").click()
+        for other in ("play", "watch", "replay"):
+            hint = expect(page.get_by_test_id(f"hint-{other}"))
+            hint.to_be_visible() if other == mode else hint.to_be_hidden()
