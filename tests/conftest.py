@@ -1,5 +1,9 @@
+import contextlib
 import json
 import os
+import socket
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -91,3 +95,30 @@ def follow(envs, known, flips):
     for g in np.flatnonzero(flips.outcome >= 0):
         envs[g].step(int(flips.position[g]))
         known[g, flips.position[g]] = True
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextlib.contextmanager
+def served(app):
+    """``app`` under uvicorn on a free local port, in a thread of this process (so that tests can look at its
+    store); yields the port."""
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="critical"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(10)

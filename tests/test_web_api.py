@@ -237,6 +237,7 @@ def test_unknown_and_stale_games_are_404():
     ({"opponents": "os:system"}, "unknown agent 'os:system'"),
     ({"opponents": "/etc/passwd.npz"}, "unknown agent"),
     ({"opponents": "ismcts[speed=9]"}, "unknown option 'speed'"),
+    ({"opponents": "ppo[path='/etc/passwd.npz']"}, "unknown option 'path'"),  # no file through an option either
     ({"opponents": 3}, "opponents must be a string"),
     ({"players": 4, "opponents": "greedy,expert"}, "or 3 (one per opponent), got 2"),
     ({"seat": 2}, "seat must be an int from 0 to 1, got 2"),

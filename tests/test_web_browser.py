@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import threading
-import time
 
 import pytest
 
@@ -22,11 +19,11 @@ if not os.path.exists(CHROMIUM):
         pytest.fail(f"no Chromium at {CHROMIUM}: .ci/run should have installed it", pytrace=False)
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True)
 
-import uvicorn  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 from goldrush_agents import cli  # noqa: E402
 from goldrush_agents.web import create_app  # noqa: E402
+from conftest import served  # noqa: E402
 
 TIMEOUT_MS = 20_000
 
@@ -39,19 +36,8 @@ def app():
 @pytest.fixture(scope="module")
 def url(app):
     """The app on a free local port, served by uvicorn in a background thread."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}/"
-    server.should_exit = True
-    thread.join(10)
+    with served(app) as port:
+        yield f"http://127.0.0.1:{port}/"
 
 
 @pytest.fixture(scope="module")

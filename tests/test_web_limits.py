@@ -35,6 +35,7 @@ from goldrush_agents import cli  # noqa: E402
 from goldrush_agents.search import ISMCTSAgent  # noqa: E402
 from goldrush_agents.web import Limits, create_app  # noqa: E402
 from goldrush_agents.web.limits import MAX_SEED  # noqa: E402
+from conftest import free_port, served  # noqa: E402
 from test_web_api import check_private, session_of  # noqa: E402
 
 SHORT = 400
@@ -169,12 +170,6 @@ def test_2_the_time_budget_ends_a_move_that_would_search_for_hours():
     for _ in range(3):
         data = client.post(f"/api/games/{data['id']}/flip", json={"position": data["state"]["legal"][0]}).json()
     assert 0 < agent.simulations < 10**9
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def wait_for(port: int, process: subprocess.Popen) -> None:
@@ -455,20 +450,9 @@ RECORD = finish_record()
 @pytest.fixture(scope="module")
 def server():
     """The app under uvicorn on a free local port (in a thread of this process, so that tests see its store)."""
-    import uvicorn
-
     app = create_app(max_games=40, max_games_per_client=40)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="critical"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield app, port
-    server.should_exit = True
-    thread.join(10)
+    with served(app) as port:
+        yield app, port
 
 
 class Http:
