@@ -289,6 +289,45 @@ def test_3_a_refused_game_leaves_nothing_counted():
     assert client.post("/api/games", json={"opponents": "random"}).status_code == 200
 
 
+def test_a_game_left_between_the_agents_moves_goes_on_at_the_next_flip():
+    """A request cut off while the agents moved (a failing agent, a server stopping) leaves the game mid-way: the
+    next flip lets the agents finish first (and sends their flips), and never flips for an agent's seat."""
+    client = make_client()
+    data = client.post("/api/games", json={"players": 3, "opponents": "greedy", "seed": 8}).json()
+    session = session_of(client, data["id"])
+    game, agent = session.game, session.agents[2]
+    failures = iter([RuntimeError("cut off")])
+
+    def act(view, act=agent.act):
+        error = next(failures, None)
+        if error:
+            raise error
+        return act(view)
+
+    agent.act = act
+    for _ in range(2):  # the person's turn: two flips, then the agents move and seat 2 fails
+        response = client.post(f"/api/games/{data['id']}/flip", json={"position": data["state"]["legal"][0]})
+        if response.status_code == 200:
+            data = response.json()
+    assert response.status_code == 500 and game.current_player == 2
+    cards = client.get(f"/api/games/{data['id']}").json()["state"]["cards"]
+    position = next(p for p, card in enumerate(cards) if card != "-")  # the seed's agents leave it on the table
+    data = client.post(f"/api/games/{data['id']}/flip", json={"position": position}).json()
+    players = [event["player"] for event in data["events"]]
+    assert players[0] == 2 and 0 in players and players.index(0) > players.index(2)
+    assert [event.player for event in game.history].count(0) >= 3
+
+
+def test_4_every_answer_carries_the_security_headers_and_a_seat_s_state_is_not_cached():
+    client = make_client()
+    page, state = client.get("/"), client.post("/api/games", json={"opponents": "greedy"})
+    for response in (page, state):
+        assert "script-src 'self'" in response.headers["content-security-policy"]
+        assert response.headers["x-content-type-options"] == "nosniff"
+        assert response.headers["x-frame-options"] == "DENY"
+    assert state.headers["cache-control"] == "no-store" and "cache-control" not in page.headers
+
+
 # --- 5. 500s ------------------------------------------------------------------------------------------
 
 

@@ -208,9 +208,12 @@ class _SecurityHeaders:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
 
+        private = scope["path"].startswith("/api/")  # a seat's knowledge: kept in no cache
+
         async def send_with_headers(message: dict) -> None:
             if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+                extra = [*SECURITY_HEADERS, *([(b"cache-control", b"no-store")] if private else [])]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

@@ -201,12 +201,13 @@ class Session:
     def flip(self, position: int, closing: Callable[[], bool]) -> dict[str, Any]:
         """The person flips ``position``; the agents then play until it is the person's turn again."""
         game = self.game
+        before = len(game.history)
+        self.advance(until_person=True, closing=closing)  # moves an earlier request left undone (it was cut off)
         if game.is_finished:
             raise WebError("the game is over: start a new one", 409)
         _, problem = check_square(square_name(position), self.env.view(self.seat))
         if problem is not None:
             raise WebError(problem, 409)
-        before = len(game.history)
         self.env.step(position)
         if game.face_up is None:  # the person's turn is over: real memory keeps it and what follows
             self.shown_from = len(game.history) - (1 if game.history[-1].partner is None else 2)
