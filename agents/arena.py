@@ -7,7 +7,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from goldrush_env.aec import raw_env
+from goldrush_env.gold.aec import raw_env
 from goldrush_env.errors import IllegalFlipError
 from goldrush_env.policy import Policy
 
@@ -24,7 +24,7 @@ class GameResult:
     turns: int
     truncated: bool
     record: dict[str, Any] = field(repr=False)
-    """The game as plain data (:meth:`goldrush_env.engine.Game.to_dict`) plus the players and seeds."""
+    """The game as plain data (:meth:`goldrush_env.gold.engine.Game.to_dict`) plus the players and seeds."""
 
 
 def play_game(players: Sequence[Policy], seed: int, *, first_player: int = 0, names: Sequence[str] | None = None,

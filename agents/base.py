@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from goldrush_env.cards import IS_GOLD, VALUE
+from goldrush_env.gold.cards import IS_GOLD, VALUE
 from goldrush_env.policy import SeededPolicy
-from goldrush_env.view import PlayerView
+from goldrush_env.gold.view import PlayerView
 
 from goldrush_agents.knowledge import Knowledge
 

@@ -1,7 +1,7 @@
 """Players for many games at once, on the batched engine.
 
 :func:`batched_policy` turns any entrant ``goldrush_agents.make_agent`` knows into a
-:class:`goldrush_env.vector.BatchedPolicy`: ``greedy`` is vectorized
+:class:`goldrush_env.gold.vector.BatchedPolicy`: ``greedy`` is vectorized
 (:class:`BatchedGreedy`), a trained model runs its network on every game in
 one batch (:class:`BatchedModel`), and any other player is asked game by game
 from the same structured view it gets in the single-game environments
@@ -11,7 +11,7 @@ The ``greedy`` player, vectorized:
 
 :class:`BatchedGreedy` follows the rules of :class:`goldrush_agents.greedy.GreedyAgent`
 (read that module for them) for every game of a
-:class:`~goldrush_env.batched.BatchedGames` in a few array operations, so the
+:class:`~goldrush_env.gold.batched.BatchedGames` in a few array operations, so the
 vectorized environment can play it inside its step. The worth of each pair
 of cards is taken from :meth:`goldrush_agents.knowledge.Knowledge.pair_value` itself,
 tabulated per seat, so the two agree to the last bit; they differ only in
@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from goldrush_env.batched import BatchedGames, random_in_masks
-from goldrush_env.cards import COLOUR, DYNAMITE, EMPTY, IS_GOLD, IS_MINER, NUM_CARD_TYPES, NUM_POSITIONS, VALUE
-from goldrush_env.encoder import OBSERVATION_SIZE
-from goldrush_env.engine import colour_owners
+from goldrush_env.gold.batched import BatchedGames, random_in_masks
+from goldrush_env.gold.cards import COLOUR, DYNAMITE, EMPTY, IS_GOLD, IS_MINER, NUM_CARD_TYPES, NUM_POSITIONS, VALUE
+from goldrush_env.gold.encoder import OBSERVATION_SIZE
+from goldrush_env.gold.engine import colour_owners
 from goldrush_env.policy import Policy
-from goldrush_env.vector import BatchedObservations, BatchedPolicy, BatchedRandom
-from goldrush_env.view import UNKNOWN, PlayerView
+from goldrush_env.gold.vector import BatchedObservations, BatchedPolicy, BatchedRandom
+from goldrush_env.gold.view import UNKNOWN, PlayerView
 
 from goldrush_agents import make_agent
 from goldrush_agents.knowledge import Knowledge
@@ -81,7 +81,7 @@ def _greedy_tables(num_players: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 class BatchedGreedy:
-    """``greedy`` for every game of a batch; a :class:`goldrush_env.vector.BatchedPolicy`."""
+    """``greedy`` for every game of a batch; a :class:`goldrush_env.gold.vector.BatchedPolicy`."""
 
     name = "greedy"
 
@@ -189,7 +189,7 @@ def batched_policy(spec: str | BatchedPolicy, seed: int | None = None) -> Batche
     (a :class:`BatchedPolicy` is returned as it is).
 
     Examples:
-        >>> from goldrush_env.vector import GoldRushVectorEnv
+        >>> from goldrush_env.gold.vector import GoldRushVectorEnv
         >>> env = GoldRushVectorEnv(64, opponents={batched_policy("greedy"): 3, batched_policy("expert"): 1})
     """
     if isinstance(spec, BatchedPolicy):

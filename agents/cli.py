@@ -24,13 +24,13 @@ import time
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
-from goldrush_env.aec import raw_env
-from goldrush_env.cards import EMPTY, GOLD_RUSH_THRESHOLD, MAX_PLAYERS, MIN_PLAYERS, TABLES, card_code
-from goldrush_env.config import EnvConfig
-from goldrush_env.engine import Game, colour_owners
+from goldrush_env.gold.aec import raw_env
+from goldrush_env.gold.cards import EMPTY, GOLD_RUSH_THRESHOLD, MAX_PLAYERS, MIN_PLAYERS, TABLES, card_code
+from goldrush_env.gold.config import EnvConfig
+from goldrush_env.gold.engine import Game, colour_owners
 from goldrush_env.errors import GoldRushError, IllegalFlipError
-from goldrush_env.render import legend, ownership, parse_square, square_name, to_text
-from goldrush_env.view import UNKNOWN, PlayerView
+from goldrush_env.gold.render import legend, ownership, parse_square, square_name, to_text
+from goldrush_env.gold.view import UNKNOWN, PlayerView
 
 from goldrush_agents import AGENTS, make_agent, split_entrants
 from goldrush_agents.arena import play_game

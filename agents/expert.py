@@ -15,7 +15,7 @@ first, then unknown cards (the best odds of gold).
 
 from __future__ import annotations
 
-from goldrush_env.cards import IS_GOLD, IS_MINER, VALUE
+from goldrush_env.gold.cards import IS_GOLD, IS_MINER, VALUE
 
 from goldrush_agents.base import ScriptedAgent
 from goldrush_agents.knowledge import Knowledge

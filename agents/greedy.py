@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from goldrush_env.cards import DYNAMITE, IS_MINER
+from goldrush_env.gold.cards import DYNAMITE, IS_MINER
 
 from goldrush_agents.base import ScriptedAgent
 from goldrush_agents.knowledge import Knowledge

@@ -1,6 +1,6 @@
 """What a scripted player can work out from its view, and how it values a pair of cards.
 
-Everything here reads a :class:`~goldrush_env.view.PlayerView`: the cards the
+Everything here reads a :class:`~goldrush_env.gold.view.PlayerView`: the cards the
 seat sees or remembers, who owns which miner, and how many cards of each kind
 it cannot place. Nothing reads the hidden table.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from goldrush_env.cards import DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE
-from goldrush_env.view import PlayerView
+from goldrush_env.gold.cards import DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE
+from goldrush_env.gold.view import PlayerView
 
 KILL_WEIGHT = 0.3
 """Worth of removing a miner, per point of its strength (the gold it could still carry)."""

@@ -4,7 +4,7 @@
 ``--game piecepack`` is given (``replay`` also recognises a piecepack record
 by itself; ``tournament`` runs :func:`goldrush_agents.tournament.run_tournament` with
 ``game="piecepack"``). The players are those of :mod:`goldrush_agents.piecepack`;
-records are PIECEPACK.md §9's, which ``Game.from_record`` replays anywhere.
+records are docs/piecepack-rules.md §9's, which ``Game.from_record`` replays anywhere.
 """
 
 from __future__ import annotations

@@ -64,11 +64,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from goldrush_env.cards import COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE
-from goldrush_env.engine import Game, Outcome, colour_owners, pair_outcome
+from goldrush_env.gold.cards import COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE
+from goldrush_env.gold.engine import Game, Outcome, colour_owners, pair_outcome
 from goldrush_env.errors import GoldRushError
 from goldrush_env.policy import SeededPolicy
-from goldrush_env.view import UNKNOWN, PlayerView
+from goldrush_env.gold.view import UNKNOWN, PlayerView
 
 UNKNOWN_CARD = -1
 """The action key "a card nobody has seen"."""

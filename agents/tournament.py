@@ -37,7 +37,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from goldrush_env.errors import GoldRushError
-from goldrush_env.match import match_winners
+from goldrush_env.gold.match import match_winners
 
 from goldrush_agents import make_agent
 from goldrush_agents.arena import GameResult, play_game
@@ -113,7 +113,7 @@ def _play(job: tuple[Fixture, str, dict[str, Any]]) -> GameResult:
 
 def _play_piecepack(players: Sequence[Any], fixture: Fixture) -> GameResult:
     """One Gold Rush game of the schedule; its ``turns`` counts actions, ``gold_cards`` are all 0 (the game has
-    none), and the record (PIECEPACK.md §9, which ``Game.from_record`` replays) adds the names and seeds."""
+    none), and the record (docs/piecepack-rules.md §9, which ``Game.from_record`` replays) adds the names and seeds."""
     from goldrush_agents.piecepack import play_piecepack_game
 
     num_players = len(fixture.names)
@@ -336,14 +336,14 @@ def play_batched(fixtures: Sequence[Fixture], num_players: int, seed: int, *, pr
     Tables and start players are those :func:`_play` deals for the same fixtures (from each game's
     seed); the entrants' own random choices come from one generator seeded by ``seed``, so a run
     is reproducible but not flip-for-flip the same as the one-game-at-a-time tournament. Each game
-    is replayed through :class:`~goldrush_env.engine.Game` afterwards for its record.
+    is replayed through :class:`~goldrush_env.gold.engine.Game` afterwards for its record.
     """
     from gymnasium.utils import seeding
 
-    from goldrush_env.batched import BatchedGames
-    from goldrush_env.cards import DEFAULT_MAX_TURNS
-    from goldrush_env.engine import Game
-    from goldrush_env.vector import step_entrants
+    from goldrush_env.gold.batched import BatchedGames
+    from goldrush_env.gold.cards import DEFAULT_MAX_TURNS
+    from goldrush_env.gold.engine import Game
+    from goldrush_env.gold.vector import step_entrants
 
     from goldrush_agents.batched import batched_policy
 

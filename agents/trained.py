@@ -17,11 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from goldrush_env.cards import NUM_POSITIONS
-from goldrush_env.encoder import OBSERVATION_SIZE, PAIR_LAYOUT, SLICES, pair_features
+from goldrush_env.gold.cards import NUM_POSITIONS
+from goldrush_env.gold.encoder import OBSERVATION_SIZE, PAIR_LAYOUT, SLICES, pair_features
 from goldrush_env.errors import GoldRushError
 from goldrush_env.policy import SeededPolicy
-from goldrush_env.view import PlayerView
+from goldrush_env.gold.view import PlayerView
 
 SHIPPED_MODEL = Path(__file__).with_name("models") / "ppo_2p.npz"
 """The 2-player model the package ships (``python -m goldrush_train.recipe --seed 0 --ship`` reproduces it)."""
@@ -123,7 +123,7 @@ class MlpNumpy:
     ``python -m goldrush_train.scratch --network mlp``."""
 
     def __init__(self, weights: dict[str, Any]) -> None:
-        from goldrush_env.encoder import observation_size
+        from goldrush_env.gold.encoder import observation_size
 
         layers = tanh_mlp_layers(weights)
         self.observation = str(weights.get("config.observation", "plain"))
@@ -134,7 +134,7 @@ class MlpNumpy:
 
     def forward(self, observations: np.ndarray) -> tuple[np.ndarray, None]:
         """(logits (batch, 64), None): the policy's logits for plain (or longer) observation vectors."""
-        from goldrush_env.encoder import with_pair_features
+        from goldrush_env.gold.encoder import with_pair_features
 
         x = np.asarray(observations, np.float32)[:, :OBSERVATION_SIZE]
         if self.observation == "pairs":

@@ -43,10 +43,10 @@ from pettingzoo.classic import connect_four_v3
 
 import goldrush_env
 from goldrush_agents.batched import batched_policy
-from goldrush_env.batched import BatchedGames, random_in_masks, numba_available
-from goldrush_env.engine import Game
+from goldrush_env.gold.batched import BatchedGames, random_in_masks, numba_available
+from goldrush_env.gold.engine import Game
 from goldrush_env.piecepack import aec as piecepack_aec
-from goldrush_env.vector import GoldRushVectorEnv
+from goldrush_env.gold.vector import GoldRushVectorEnv
 
 
 def aec_steps(make: Callable[[], object], steps: int, seed: int) -> float:

@@ -19,8 +19,8 @@ from __future__ import annotations
 import argparse
 import collections
 
-from goldrush_env.aec import raw_env
-from goldrush_env.cards import CODE
+from goldrush_env.gold.aec import raw_env
+from goldrush_env.gold.cards import CODE
 
 from goldrush_agents import make_agent
 

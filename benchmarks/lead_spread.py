@@ -28,7 +28,7 @@ import numpy as np
 
 from goldrush_agents import make_agent
 from goldrush_agents.arena import play_game
-from goldrush_env.engine import Game
+from goldrush_env.gold.engine import Game
 
 NUM_PLAYERS = 2
 

@@ -34,8 +34,8 @@ import numpy as np
 
 from goldrush_agents import make_agent
 from goldrush_agents.tournament import wilson_interval
-from goldrush_env.aec import raw_env
-from goldrush_env.cards import NUM_CARD_TYPES
+from goldrush_env.gold.aec import raw_env
+from goldrush_env.gold.cards import NUM_CARD_TYPES
 from goldrush_env.errors import IllegalFlipError
 from goldrush_env.policy import Policy
 

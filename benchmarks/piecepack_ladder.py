@@ -6,7 +6,7 @@ shared win counts as a fraction (1/k for k winners). Prints the economist's
 win share against its fair share 1/n with a 95% Wilson interval, the mean
 scores, how often every score is 0, and games per second; then the
 economist against "idle" players, which only end their turns, decline and
-claim the lowest free plot (PIECEPACK.md §10: doing nothing is strong in this
+claim the lowest free plot (docs/piecepack-rules.md §10: doing nothing is strong in this
 game, since the last Food never spoils and Food breaks ties), and economist
 self-play as a sanity check (its seats should share the wins about evenly).
 

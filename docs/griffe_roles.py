@@ -1,8 +1,8 @@
 """A Griffe extension: the docstrings' reStructuredText roles become links of the documentation site.
 
-The code's docstrings name other objects as Sphinx does (``:class:`~goldrush_env.engine.Game```,
+The code's docstrings name other objects as Sphinx does (``:class:`~goldrush_env.gold.engine.Game```,
 ``:meth:`step```). MkDocs renders Markdown, where such a role would print as it is written; this
-extension rewrites each role, before rendering, as a cross-reference ``[`Game`][goldrush_env.engine.Game]``.
+extension rewrites each role, before rendering, as a cross-reference ``[`Game`][goldrush_env.gold.engine.Game]``.
 A name with a dot that starts with one of the packages is taken as written, so a reference to something
 the site does not document fails the strict build. A short name is looked up where the docstring
 stands (the class, then the module); if it is not found there, or is private, it stays code, unlinked.

@@ -1,4 +1,4 @@
-"""Draw the documentation's pictures with the package's own renderer (``goldrush_env.render.to_rgb``).
+"""Draw the documentation's pictures with the package's own renderer (``goldrush_env.gold.render.to_rgb``).
 
     python docs/make_pictures.py             # (re)writes docs/img/*.png
     python docs/make_pictures.py --check     # exit 1 if a picture differs from what the code draws now
@@ -18,7 +18,7 @@ from PIL import Image
 
 from goldrush_agents import make_agent
 from goldrush_env import raw_env
-from goldrush_env.render import CARD_H, CARD_W, GAP, MARGIN, to_rgb
+from goldrush_env.gold.render import CARD_H, CARD_W, GAP, MARGIN, to_rgb
 
 OUT = Path(__file__).parent / "img"
 SCALE = 2

@@ -1,6 +1,6 @@
 """What the two PettingZoo environments share: the agents and their spaces, the rewards, drawing and closing.
 
-:class:`goldrush_env.aec.raw_env` (Gold) and :class:`goldrush_env.piecepack.aec.raw_env` (Gold Rush on the
+:class:`goldrush_env.gold.aec.raw_env` (Gold) and :class:`goldrush_env.piecepack.aec.raw_env` (Gold Rush on the
 piecepack) subclass :class:`TableEnv`: ``player_0``, ``player_1``, ... with a ``Dict`` observation space
 (the game's vector and an int8 action mask) and a ``Discrete`` action space each; the ``"win"`` and
 ``"score"`` rewards; ``render()`` in the modes ``"ansi"``, ``"rgb_array"`` and ``"human"`` (a pygame window).

@@ -1,6 +1,6 @@
 """What the two one-learner Gymnasium environments share: the learner's seat, the opponents and ``step()``.
 
-:class:`goldrush_env.gym_env.GoldRushEnv` (Gold) and
+:class:`goldrush_env.gold.gym_env.GoldRushEnv` (Gold) and
 :class:`goldrush_env.piecepack.gym_env.PiecepackEnv` (Gold Rush on the
 piecepack) subclass :class:`OneLearnerEnv` over their PettingZoo ``raw_env``:
 the learner holds one seat, every other seat is played by a policy inside

@@ -2,21 +2,18 @@
 
 Scripted players, trained models and people all implement it, so each can
 sit at any seat of an AEC environment or be an opponent inside a Gymnasium
-environment. In *Gold* a policy reads a :class:`~goldrush_env.view.PlayerView`
-(the structured view, with the flat ``observation`` and ``action_mask`` in
-it) and returns a legal position to flip; in the piecepack game it reads a
-:class:`~goldrush_env.piecepack.aec.PiecepackView` (``knowledge``,
-``action_mask``, ``observation``) and returns a legal action of the 488.
-Both views have ``action_mask``, all that :class:`RandomPolicy` reads.
+environment. A policy reads its game's view of one seat (each game's AEC
+environment makes them: ``env.view(seat)``), whatever else it holds, and
+returns a legal action. Every game's view has ``action_mask``, a flag per
+action, and ``observation``, the seat's flat vector: all that
+:class:`RandomPolicy` reads is the mask.
 """
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
-
-from goldrush_env.view import PlayerView
 
 
 @runtime_checkable
@@ -24,8 +21,8 @@ class Policy(Protocol):
     def reset(self, seed: int | None = None) -> None:
         """Start a new game; ``seed`` (if given) reseeds any randomness of the policy."""
 
-    def act(self, view: PlayerView) -> int:
-        """A legal action (``view.action_mask[action]`` is set): in Gold, the position to flip."""
+    def act(self, view: Any) -> int:
+        """A legal action (``view.action_mask[action]`` is set) for the seat whose view this is."""
 
 
 class SeededPolicy:
@@ -40,8 +37,8 @@ class SeededPolicy:
 
 
 class RandomPolicy(SeededPolicy):
-    """A uniformly random legal action (in Gold, a position to flip), from its own generator."""
+    """A uniformly random legal action, from its own generator."""
 
-    def act(self, view: PlayerView) -> int:
+    def act(self, view: Any) -> int:
         legal = np.flatnonzero(view.action_mask)
         return int(legal[self.rng.integers(len(legal))])

@@ -45,7 +45,7 @@ class ClassicChecks(OrderEnforcingWrapper):
 
     ``env`` must have a ``Discrete`` action space and ``is_legal(action)``,
     whether the agent to play may take ``action`` now, as
-    :class:`goldrush_env.aec.raw_env` has: that is the entry of the action
+    :class:`goldrush_env.gold.aec.raw_env` has: that is the entry of the action
     mask ``TerminateIllegalWrapper`` would read from the observation.
     """
 

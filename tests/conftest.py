@@ -78,7 +78,7 @@ class Checked:
 
 
 def aec_twins(games):
-    """One AEC ``raw_env`` per game of a :class:`~goldrush_env.batched.BatchedGames`, dealt the same table."""
+    """One AEC ``raw_env`` per game of a :class:`~goldrush_env.gold.batched.BatchedGames`, dealt the same table."""
     import goldrush_env
 
     envs = [goldrush_env.raw_env(num_players=games.num_players, max_turns=games.max_turns)

@@ -8,7 +8,7 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 import goldrush_env
-from goldrush_env.config import EnvConfig
+from goldrush_env.gold.config import EnvConfig
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 from conftest import BACKGROUND, layout_of, unpaced
 
@@ -73,7 +73,7 @@ def test_a_normal_turn_is_two_actions_by_the_same_agent_and_the_rush_one():
     assert env.agent_selection == "player_0"
     first = env.observe("player_0")
     assert first["action_mask"][0] == 0 and first["action_mask"][1] == 1
-    assert first["observation"][goldrush_env.encoder.SLICES["face_up"]][0] == 1.0
+    assert first["observation"][goldrush_env.gold.encoder.SLICES["face_up"]][0] == 1.0
     env.step(1)
     assert env.agent_selection == "player_1"
 

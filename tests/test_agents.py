@@ -11,8 +11,8 @@ from goldrush_agents.arena import play_game
 from goldrush_agents.expert import ExpertAgent
 from goldrush_agents.greedy import GreedyAgent
 from goldrush_agents.search import ISMCTSAgent
-from goldrush_env.aec import raw_env
-from goldrush_env.engine import Outcome
+from goldrush_env.gold.aec import raw_env
+from goldrush_env.gold.engine import Outcome
 from goldrush_env.errors import GoldRushError
 from goldrush_env.policy import Policy
 from conftest import Checked, layout

@@ -12,9 +12,9 @@ import sys
 import numpy as np
 import pytest
 
-from goldrush_env.batched import NO_FLIP, OUTCOMES, BatchedGames, numba_available
-from goldrush_env.cards import EMPTY, NUM_POSITIONS, TABLES, parse_layout
-from goldrush_env.engine import Game
+from goldrush_env.gold.batched import NO_FLIP, OUTCOMES, BatchedGames, numba_available
+from goldrush_env.gold.cards import EMPTY, NUM_POSITIONS, TABLES, parse_layout
+from goldrush_env.gold.engine import Game
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 
 from conftest import BACKGROUND, layout_of
@@ -237,7 +237,7 @@ def test_numba_backend_without_numba_says_how_to_install():
 def test_the_first_numba_compilation_is_announced_once(tmp_path):
     """A process that has to compile says so in one line naming the cache; the next one, finding the cache,
     says nothing."""
-    code = ("import numpy as np; from goldrush_env.batched import BatchedGames; "
+    code = ("import numpy as np; from goldrush_env.gold.batched import BatchedGames; "
             "g = BatchedGames(4, 2, backend='numba'); g.reset(seed=0); "
             "g.step(g.random_positions(np.random.default_rng(0)))")
     environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}

@@ -12,7 +12,7 @@ import pytest
 
 from goldrush_agents.batched import BatchedGreedy, batched_policy
 from goldrush_agents.greedy import GreedyAgent
-from goldrush_env.batched import BatchedGames
+from goldrush_env.gold.batched import BatchedGames
 
 from conftest import aec_twins, follow
 
@@ -66,8 +66,8 @@ def test_only_games_asked_for_get_a_flip():
 
 def test_greedy_opponents_beat_random_ones_in_the_vector_env():
     """A random learner wins far less often against greedy than against random opponents."""
-    from goldrush_env.batched import random_in_masks
-    from goldrush_env.vector import GoldRushVectorEnv
+    from goldrush_env.gold.batched import random_in_masks
+    from goldrush_env.gold.vector import GoldRushVectorEnv
 
     rates = {}
     for opponents in ("random", "greedy"):

@@ -7,8 +7,8 @@ import re
 import pytest
 
 import goldrush_env
-from goldrush_env.cards import DYNAMITE, card_code
-from goldrush_env.render import legend, square_name
+from goldrush_env.gold.cards import DYNAMITE, card_code
+from goldrush_env.gold.render import legend, square_name
 from conftest import typist
 from goldrush_agents.cli import build_parser, cmd_play
 

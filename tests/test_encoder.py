@@ -1,7 +1,7 @@
 """The observation vector: exact values in known situations, and its documentation.
 
 Expected vectors are written out by hand from the named slices of
-:mod:`goldrush_env.encoder`, never by calling the encoder, so a wrong offset,
+:mod:`goldrush_env.gold.encoder`, never by calling the encoder, so a wrong offset,
 owner or scale shows up as a mismatch. Tables follow the house style of
 ``test_rules.py``: a few cards under test plus :data:`BACKGROUND`, twelve
 cards nobody flips that keep more than ten cards and a dynamite on the table
@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 import goldrush_env
-import goldrush_env.aec
-from goldrush_env.cards import COLOUR, DYNAMITE, EMPTY, IS_GOLD, VALUE, parse_card
-from goldrush_env.encoder import (
+import goldrush_env.gold.aec
+from goldrush_env.gold.cards import COLOUR, DYNAMITE, EMPTY, IS_GOLD, VALUE, parse_card
+from goldrush_env.gold.encoder import (
     CATEGORY_NAMES,
     LAYOUT,
     OBSERVATION_SIZE,
@@ -32,8 +32,8 @@ from goldrush_env.encoder import (
     index_table,
     pair_features,
 )
-from goldrush_env.engine import colour_owners
-from goldrush_env.view import UNKNOWN
+from goldrush_env.gold.engine import colour_owners
+from goldrush_env.gold.view import UNKNOWN
 from conftest import BACKGROUND, layout
 
 def new_env(cards: dict[int, str], players: int = 2, first_player: int = 0, **options) -> goldrush_env.raw_env:
@@ -281,12 +281,12 @@ def test_observation_space_has_the_encoder_size():
 
 def test_index_table_is_in_the_env_docstring():
     """The generated tables appear verbatim in the AEC module docstring."""
-    assert index_table() in goldrush_env.aec.__doc__
-    assert index_table(pairs=True) in goldrush_env.aec.__doc__
+    assert index_table() in goldrush_env.gold.aec.__doc__
+    assert index_table(pairs=True) in goldrush_env.gold.aec.__doc__
 
 
 def test_the_pair_planes_parsed_back_follow_the_plain_vector():
-    rows = docstring_index_rows(goldrush_env.aec.__doc__, table=1)
+    rows = docstring_index_rows(goldrush_env.gold.aec.__doc__, table=1)
     assert [row[1] for row in rows] == [name for name, _, _ in PAIR_LAYOUT]
     assert rows[0][0][0] == OBSERVATION_SIZE and rows[-1][0][1] == PAIRS_OBSERVATION_SIZE - 1
     for (first, last), name, shape, _ in rows:
@@ -295,7 +295,7 @@ def test_the_pair_planes_parsed_back_follow_the_plain_vector():
 
 def test_docstring_table_parsed_back_matches_the_slices():
     """Read the docstring's index table row by row: ranges, names, shapes and meanings equal the encoder's."""
-    rows = docstring_index_rows(goldrush_env.aec.__doc__)
+    rows = docstring_index_rows(goldrush_env.gold.aec.__doc__)
     assert [row[1] for row in rows] == list(SLICES)
     for (first, last), name, shape, meaning in rows:
         assert (first, last + 1) == (SLICES[name].start, SLICES[name].stop), name

@@ -6,7 +6,7 @@ import pytest
 from goldrush_agents import make_agent
 from goldrush_agents.trained import SHIPPED_MODEL
 from benchmarks.ensemble import Ensemble
-from goldrush_env.aec import raw_env
+from goldrush_env.gold.aec import raw_env
 from goldrush_env.errors import GoldRushError
 
 

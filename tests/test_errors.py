@@ -5,8 +5,8 @@ import re
 import numpy as np
 import pytest
 
-from goldrush_env.cards import parse_card, parse_layout
-from goldrush_env.engine import Game
+from goldrush_env.gold.cards import parse_card, parse_layout
+from goldrush_env.gold.engine import Game
 from goldrush_env.errors import GoldRushError, IllegalFlipError, LayoutError
 from conftest import layout_of
 

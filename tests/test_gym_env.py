@@ -9,9 +9,9 @@ from gymnasium.utils.env_checker import check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 from goldrush_env import GoldRushEnv, RandomPolicy
-from goldrush_env.encoder import OBSERVATION_SIZE
+from goldrush_env.gold.encoder import OBSERVATION_SIZE
 from goldrush_env.errors import GoldRushError, IllegalFlipError
-from goldrush_env.view import UNKNOWN
+from goldrush_env.gold.view import UNKNOWN
 from conftest import layout_of
 
 

@@ -9,8 +9,8 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from goldrush_agents.trained import SHIPPED_MODEL  # noqa: E402
-from goldrush_env.cards import NUM_POSITIONS  # noqa: E402
-from goldrush_env.encoder import OBSERVATION_SIZE  # noqa: E402
+from goldrush_env.gold.cards import NUM_POSITIONS  # noqa: E402
+from goldrush_env.gold.encoder import OBSERVATION_SIZE  # noqa: E402
 from goldrush_train.imitation import FIELDS, collect, load, main, pretrain, save  # noqa: E402
 from goldrush_train.network import GoldNet  # noqa: E402
 
@@ -144,7 +144,7 @@ def replay_student(seed, game, num_players, student, opponents, teacher):
     """The student's game ``game`` of ``collect(seed=seed, student=...)`` played again by hand: its views at the
     student's turns and the teacher's flips there."""
     from goldrush_agents import make_agent
-    from goldrush_env.aec import raw_env
+    from goldrush_env.gold.aec import raw_env
 
     deal = seed * 1_000_003 + game
     seat, opponent = (game // len(opponents)) % num_players, opponents[game % len(opponents)]

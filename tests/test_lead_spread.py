@@ -7,8 +7,8 @@ from pathlib import Path
 from goldrush_agents import make_agent
 from goldrush_agents.arena import play_game
 from benchmarks.lead_spread import play
-from goldrush_env.cards import EMPTY, IS_GOLD, VALUE, parse_card
-from goldrush_env.engine import Game
+from goldrush_env.gold.cards import EMPTY, IS_GOLD, VALUE, parse_card
+from goldrush_env.gold.engine import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = str(ROOT / "benchmarks" / "lead_spread.py")

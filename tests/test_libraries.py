@@ -24,4 +24,4 @@ def test_torchrls_gymenv_makes_the_registered_id():
 
     env = GymEnv("goldrush_env:GoldRush-v0", observation="pairs", categorical_action_encoding=True)
     data = env.rollout(3)
-    assert data["observation"].shape == (3, goldrush_env.encoder.PAIRS_OBSERVATION_SIZE)  # the option reached it
+    assert data["observation"].shape == (3, goldrush_env.gold.encoder.PAIRS_OBSERVATION_SIZE)  # the option reached it

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from goldrush_env.errors import GoldRushError
-from goldrush_env.match import match_winners, play_match
+from goldrush_env.gold.match import match_winners, play_match
 
 
 def test_highest_total_wins():

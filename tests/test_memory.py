@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 import goldrush_env
-from goldrush_env.cards import COLOUR, DYNAMITE, EMPTY, IS_GOLD, VALUE, parse_card
-from goldrush_env.encoder import CATEGORY_NAMES, PLANES, SHAPES, SLICES
-from goldrush_env.engine import Game, Outcome, colour_owners
-from goldrush_env.memory import HumanMemory, PerfectMemory
-from goldrush_env.view import UNKNOWN
+from goldrush_env.gold.cards import COLOUR, DYNAMITE, EMPTY, IS_GOLD, VALUE, parse_card
+from goldrush_env.gold.encoder import CATEGORY_NAMES, PLANES, SHAPES, SLICES
+from goldrush_env.gold.engine import Game, Outcome, colour_owners
+from goldrush_env.gold.memory import HumanMemory, PerfectMemory
+from goldrush_env.gold.view import UNKNOWN
 from conftest import layout
 
 def observation(env, seat: int) -> np.ndarray:

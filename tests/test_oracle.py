@@ -8,7 +8,7 @@ import pytest
 
 from goldrush_agents import make_agent
 from benchmarks.oracle import play
-from goldrush_env.view import UNKNOWN
+from goldrush_env.gold.view import UNKNOWN
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -47,10 +47,46 @@ def test_the_layer_check_sees_a_crossing(tmp_path):
     assert imported_modules(bad) == {"numpy", "goldrush_train", "benchmarks"}
 
 
-@pytest.mark.parametrize("name", ["cards.py", "engine.py", "errors.py", "match.py"])
-def test_rules_core_imports_no_rl_library(name):
-    assert not imported_modules(ROOT / "goldrush_env" / name) & {"gymnasium", "pettingzoo", "torch",
-                                                                 "stable_baselines3", "sb3_contrib"}
+RL_LIBRARIES = {"gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "ray", "tianshou", "torchrl"}
+
+
+def package_modules(path: Path) -> set[Path]:
+    """The files of ``goldrush_env`` that ``path`` imports, directly or through each other (the package's
+    ``__init__`` modules are not followed: each game's loads nothing but its spec)."""
+    seen, todo = set(), [path]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        for node in ast.walk(ast.parse(current.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            for name in names:
+                parts = name.split(".")
+                if parts[0] == "goldrush_env" and len(parts) > 1:
+                    target = ROOT.joinpath(*parts).with_suffix(".py")
+                    if target.is_file():
+                        todo.append(target)
+    return seen
+
+
+def rules_modules() -> list[Path]:
+    from goldrush_env.games import specs
+
+    return [ROOT.joinpath(*game.rules.partition(":")[0].split(".")).with_suffix(".py") for game in specs()]
+
+
+@pytest.mark.parametrize("rules", rules_modules(), ids=lambda path: str(path.relative_to(ROOT)))
+def test_each_games_rules_import_no_rl_library(rules):
+    """A game's rules engine and every module of the package it imports, transitively (its box, its errors, the
+    game protocol); Gold's match scoring (D6) too."""
+    modules = package_modules(rules)
+    assert len(modules) >= 3
+    for path in modules:
+        assert not imported_modules(path) & RL_LIBRARIES, path.relative_to(ROOT)
+    assert not imported_modules(ROOT / "goldrush_env" / "gold" / "match.py") & RL_LIBRARIES
 
 
 def test_the_wheel_installs_names_of_its_own(tmp_path):

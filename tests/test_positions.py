@@ -11,8 +11,8 @@ import re
 import numpy as np
 import pytest
 
-from goldrush_env.cards import BOX_COUNT, EMPTY, IS_GOLD, VALUE, parse_card
-from goldrush_env.engine import Game, Outcome
+from goldrush_env.gold.cards import BOX_COUNT, EMPTY, IS_GOLD, VALUE, parse_card
+from goldrush_env.gold.engine import Game, Outcome
 from goldrush_env.errors import GoldRushError, IllegalFlipError, LayoutError
 from conftest import layout_of
 

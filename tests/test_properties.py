@@ -5,8 +5,8 @@ import random
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from goldrush_env.cards import EMPTY, IS_GOLD, NUM_POSITIONS, TOTAL_GOLD, VALUE, full_box
-from goldrush_env.engine import Game, Outcome
+from goldrush_env.gold.cards import EMPTY, IS_GOLD, NUM_POSITIONS, TOTAL_GOLD, VALUE, full_box
+from goldrush_env.gold.engine import Game, Outcome
 
 MAX_FLIPS = 100_000  # random play ends long before this; reaching it would be a bug
 

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import goldrush_env
-from goldrush_env.engine import colour_owners
-from goldrush_env.render import FELT, HIGHLIGHT, legend, ownership, parse_square, square_name, to_rgb, to_text
+from goldrush_env.gold.engine import colour_owners
+from goldrush_env.gold.render import FELT, HIGHLIGHT, legend, ownership, parse_square, square_name, to_rgb, to_text
 from goldrush_env.window import Window
 from conftest import layout_of, unpaced
 

@@ -16,7 +16,7 @@ from goldrush_agents.trained import MlpNumpy, TrainedPolicy, load_weights  # noq
 from goldrush_env import raw_env  # noqa: E402
 from goldrush_env.errors import GoldRushError  # noqa: E402
 from goldrush_env.policy import Policy  # noqa: E402
-from goldrush_env.rllib import POLICY, GoldRushMultiAgentEnv, ppo_config  # noqa: E402
+from goldrush_env.gold.rllib import POLICY, GoldRushMultiAgentEnv, ppo_config  # noqa: E402
 from goldrush_train import rllib_ppo  # noqa: E402
 from goldrush_train.evaluate import evaluate  # noqa: E402
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from goldrush_env.cards import BOX_COUNT, CODE, EMPTY, IS_GOLD, NUM_CARD_TYPES, VALUE, card_code, parse_card
-from goldrush_env.engine import Game, Outcome, colour_owners, pair_outcome
+from goldrush_env.gold.cards import BOX_COUNT, CODE, EMPTY, IS_GOLD, NUM_CARD_TYPES, VALUE, card_code, parse_card
+from goldrush_env.gold.engine import Game, Outcome, colour_owners, pair_outcome
 from goldrush_env.errors import GoldRushError, IllegalFlipError, LayoutError
 from conftest import layout
 

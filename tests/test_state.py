@@ -8,8 +8,8 @@ from pettingzoo.test import state_test
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 import goldrush_env
-from goldrush_env.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS
-from goldrush_env.state import STATE_SIZE, STATE_SLICES, state_index_table
+from goldrush_env.gold.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS
+from goldrush_env.gold.state import STATE_SIZE, STATE_SLICES, state_index_table
 
 
 @pytest.mark.parametrize("memory", ["perfect", "human"])
@@ -38,7 +38,7 @@ def _check(env):
     for seat in range(5):
         if seat < game.num_players:
             view = env.unwrapped.view(seat)
-            remembered = [card != EMPTY and card != goldrush_env.view.UNKNOWN for card in view.cards]
+            remembered = [card != EMPTY and card != goldrush_env.gold.view.UNKNOWN for card in view.cards]
             assert np.array_equal(known[seat].astype(bool), remembered), seat
         else:
             assert not known[seat].any()
@@ -82,8 +82,8 @@ def test_the_state_shows_what_no_observation_does():
 
 
 def test_the_state_table_is_in_the_env_docstring():
-    assert state_index_table() in goldrush_env.aec.__doc__
-    assert f"{STATE_SIZE:,} values" in goldrush_env.aec.__doc__
+    assert state_index_table() in goldrush_env.gold.aec.__doc__
+    assert f"{STATE_SIZE:,} values" in goldrush_env.gold.aec.__doc__
 
 
 def test_state_before_reset_is_refused():

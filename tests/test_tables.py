@@ -10,9 +10,9 @@ from pettingzoo.test import api_test
 import goldrush_env
 from goldrush_agents.arena import play_game
 from goldrush_agents import make_agent
-from goldrush_env.cards import BOX_COUNT, EMPTY, GOLD_RUSH_THRESHOLD, TABLES, VALUE, table_size
-from goldrush_env.config import EnvConfig
-from goldrush_env.engine import Game
+from goldrush_env.gold.cards import BOX_COUNT, EMPTY, GOLD_RUSH_THRESHOLD, TABLES, VALUE, table_size
+from goldrush_env.gold.config import EnvConfig
+from goldrush_env.gold.engine import Game
 from goldrush_env.errors import GoldRushError
 
 

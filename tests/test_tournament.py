@@ -86,7 +86,7 @@ def test_save_with_records_writes_one_replayable_record_per_game(tmp_path, capsy
 
     from goldrush_agents.cli import build_parser, main
 
-    from goldrush_env.engine import Game
+    from goldrush_env.gold.engine import Game
 
     result = run_tournament(["random", "greedy"], games=4, seed=3, workers=1)
     paths = result.save(tmp_path / "out", records=True)
@@ -106,7 +106,7 @@ def test_save_with_records_writes_one_replayable_record_per_game(tmp_path, capsy
 
 @pytest.mark.parametrize("num_players", [2, 3])
 def test_batched_tournament_plays_the_same_deals_reproducibly(num_players):
-    from goldrush_env.engine import Game
+    from goldrush_env.gold.engine import Game
 
     entrants = ["random", "greedy", "expert"]
     single = run_tournament(entrants, num_players=num_players, games=6, seed=4, workers=1)

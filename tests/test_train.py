@@ -17,8 +17,8 @@ pytest.importorskip("sb3_contrib")
 from goldrush_agents import make_agent  # noqa: E402
 from goldrush_agents.arena import play_game  # noqa: E402
 from goldrush_agents.trained import BOARD_SIZE, SHIPPED_MODEL, GoldNetNumpy, TrainedPolicy  # noqa: E402
-from goldrush_env.cards import NUM_POSITIONS  # noqa: E402
-from goldrush_env.encoder import OBSERVATION_SIZE, PLANES  # noqa: E402
+from goldrush_env.gold.cards import NUM_POSITIONS  # noqa: E402
+from goldrush_env.gold.encoder import OBSERVATION_SIZE, PLANES  # noqa: E402
 from goldrush_env.errors import GoldRushError  # noqa: E402
 from goldrush_train.evaluate import evaluate  # noqa: E402
 from goldrush_train.network import GoldNet, export_weights  # noqa: E402
@@ -54,7 +54,7 @@ def test_opponent_mix_follows_the_curriculum_and_the_league():
 
 
 def test_an_opponent_that_joins_the_mix_later_plays_from_a_seed():
-    from goldrush_env.gym_env import GoldRushEnv
+    from goldrush_env.gold.gym_env import GoldRushEnv
     from goldrush_train.opponents import OpponentMix
 
     def state_of_a_greedy_that_joined(seed):

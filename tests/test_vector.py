@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 import goldrush_env
-from goldrush_env.batched import BatchedGames, random_in_masks
+from goldrush_env.gold.batched import BatchedGames, random_in_masks
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_agents.batched import batched_mix, batched_policy
-from goldrush_env.vector import BatchedObservations, BatchedRandom, GoldRushVectorEnv
+from goldrush_env.gold.vector import BatchedObservations, BatchedRandom, GoldRushVectorEnv
 
 from conftest import aec_twins, follow
 
@@ -23,7 +23,7 @@ def test_batched_observations_equal_the_aec_environments_for_every_seat(num_play
     envs = aec_twins(games)
     encoder = BatchedObservations(num_players, games.owners, games.max_turns)
     known = np.zeros((count, 64), dtype=bool)
-    out = np.zeros((count, goldrush_env.encoder.OBSERVATION_SIZE), dtype=np.float32)
+    out = np.zeros((count, goldrush_env.gold.encoder.OBSERVATION_SIZE), dtype=np.float32)
     rng = np.random.default_rng(num_players)
     compared = 0
     while True:
@@ -239,7 +239,7 @@ def test_registered_as_the_vector_entry_point_of_the_gymnasium_id():
                        num_players=3, reward="score")
     assert isinstance(env.unwrapped, GoldRushVectorEnv) and env.num_envs == 16
     observations, info = env.reset(seed=0)
-    assert observations.shape == (16, goldrush_env.encoder.OBSERVATION_SIZE) and info["action_mask"].shape == (16, 64)
+    assert observations.shape == (16, goldrush_env.gold.encoder.OBSERVATION_SIZE) and info["action_mask"].shape == (16, 64)
     assert env.unwrapped.config.num_players == 3 and env.unwrapped.config.reward == "score"
 
 

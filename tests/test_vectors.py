@@ -2,7 +2,7 @@
 
 import pytest
 
-from goldrush_env.engine import Game
+from goldrush_env.gold.engine import Game
 from conftest import load_vectors
 
 VECTORS = load_vectors()

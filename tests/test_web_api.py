@@ -19,10 +19,10 @@ pytest.importorskip("httpx2")  # what Starlette's TestClient asks for (it warns 
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from goldrush_env.cards import EMPTY, card_code  # noqa: E402
-from goldrush_env.engine import Game, Outcome  # noqa: E402
+from goldrush_env.gold.cards import EMPTY, card_code  # noqa: E402
+from goldrush_env.gold.engine import Game, Outcome  # noqa: E402
 from goldrush_env.errors import GoldRushError  # noqa: E402
-from goldrush_env.render import square_name  # noqa: E402
+from goldrush_env.gold.render import square_name  # noqa: E402
 
 from goldrush_agents import cli, make_agent  # noqa: E402
 from goldrush_agents.arena import play_game  # noqa: E402

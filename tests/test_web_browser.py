@@ -221,7 +221,7 @@ def test_replay_a_record_forwards_and_back(page, tmp_path):
 
 
 def record_winner(record):
-    from goldrush_env.engine import Game
+    from goldrush_env.gold.engine import Game
 
     return Game.from_dict(record).winners[0]
 

@@ -28,8 +28,8 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from goldrush_env.aec import raw_env  # noqa: E402
-from goldrush_env.render import square_name  # noqa: E402
+from goldrush_env.gold.aec import raw_env  # noqa: E402
+from goldrush_env.gold.render import square_name  # noqa: E402
 
 from goldrush_agents import cli  # noqa: E402
 from goldrush_agents.search import ISMCTSAgent  # noqa: E402

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Callable, Literal, Sequence
 
 from goldrush_agents import split_entrants
 from goldrush_agents.tournament import run_tournament
-from goldrush_env.cards import MAX_PLAYERS, MIN_PLAYERS
+from goldrush_env.gold.cards import MAX_PLAYERS, MIN_PLAYERS
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import check_agent, check_agents, command
 

@@ -43,10 +43,10 @@ from typing import Any, Callable, NamedTuple, Sequence
 import numpy as np
 
 from goldrush_agents import make_agent
-from goldrush_env.aec import raw_env
-from goldrush_env.cards import NUM_POSITIONS
+from goldrush_env.gold.aec import raw_env
+from goldrush_env.gold.cards import NUM_POSITIONS
 from goldrush_env.errors import GoldRushError
-from goldrush_env.encoder import OBSERVATION_SIZE
+from goldrush_env.gold.encoder import OBSERVATION_SIZE
 from goldrush_train.cli import Ticker, check_agent, check_agents, command
 
 

@@ -1,6 +1,6 @@
 """The policy network: the same small layers applied at every position of the table.
 
-The observation (:mod:`goldrush_env.encoder`) is 32 planes over the 64
+The observation (:mod:`goldrush_env.gold.encoder`) is 32 planes over the 64
 positions plus a vector of game-wide features. The rules do not care where a
 card lies, so the network does not either: each position's 32 values, with
 an embedding of the game-wide features, go through one shared layer; the
@@ -26,8 +26,8 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
 from goldrush_agents.trained import BOARD_SIZE, GLOBALS, PAIR_PLANES, PLANES
-from goldrush_env.cards import NUM_POSITIONS
-from goldrush_env.encoder import OBSERVATION_SIZE
+from goldrush_env.gold.cards import NUM_POSITIONS
+from goldrush_env.gold.encoder import OBSERVATION_SIZE
 
 
 class GoldNet(nn.Module):

@@ -5,7 +5,7 @@
     python -m goldrush_train.rllib_ppo --resume runs/rllib-DATE-TIME  # continue a run that was stopped
     python -m goldrush_train.rllib_ppo --help                         # every argument
 
-RLlib's PPO (new API stack) trains on :class:`goldrush_env.rllib.GoldRushMultiAgentEnv`, every seat
+RLlib's PPO (new API stack) trains on :class:`goldrush_env.gold.rllib.GoldRushMultiAgentEnv`, every seat
 played by the one policy ``"shared"``, RLlib's ``ActionMaskingTorchRLModule`` (a tanh MLP whose logits
 are masked by the legal flips). Experience is collected by ``num_env_runners`` Ray actors (0: in this
 process); the update runs in this process. Without ``--address`` a Ray of its own is started on this
@@ -43,14 +43,14 @@ from typing import Any, Literal, Mapping, Sequence
 
 import numpy as np
 
-from goldrush_env.config import EnvConfig
+from goldrush_env.gold.config import EnvConfig
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import check_agents, command, fail, minutes, missing_modules, new_run_dir, refuse_used_folder
 
 RLLIB_EXTRA = ("tyro", "torch", "ray")
 """The modules this script needs, of the ``rllib`` extra (pyproject.toml), as imported."""
 MODULE_STATE = Path("learner_group", "learner", "rl_module", "shared", "module_state.pkl")
-"""Where an RLlib checkpoint keeps the weights of the policy ``"shared"`` (``goldrush_env.rllib.POLICY``, not
+"""Where an RLlib checkpoint keeps the weights of the policy ``"shared"`` (``goldrush_env.gold.rllib.POLICY``, not
 imported: this module loads without ray), as a pickled dict of numpy arrays."""
 CSV_FIELDS = ("iteration", "env_steps", "seconds", "steps_per_s", "episode_len_mean", "entropy", "vf_loss")
 
@@ -78,9 +78,9 @@ class Args:
     num_players: int = 2
     """Players per game (2 to 5), every seat played by the policy."""
     table: Literal["full", "half", "quarter"] = "full"
-    """The table dealt (goldrush_env.config.EnvConfig.table)."""
+    """The table dealt (goldrush_env.gold.config.EnvConfig.table)."""
     observation: Literal["plain", "pairs"] = "plain"
-    """The observation vector (goldrush_env.config.EnvConfig.observation)."""
+    """The observation vector (goldrush_env.gold.config.EnvConfig.observation)."""
     reward: Literal["score", "win"] = "score"
     """'score': the point difference flip by flip (dense); 'win': +1/0/-1 at the end."""
     memory: Literal["perfect", "human"] = "perfect"
@@ -168,8 +168,8 @@ def check_address(address: str | None) -> None:
 
 
 def make_config(args: Args) -> Any:
-    """RLlib's PPOConfig for ``args``: :func:`goldrush_env.rllib.ppo_config` with the run's sizes and seed."""
-    from goldrush_env.rllib import ppo_config
+    """RLlib's PPOConfig for ``args``: :func:`goldrush_env.gold.rllib.ppo_config` with the run's sizes and seed."""
+    from goldrush_env.gold.rllib import ppo_config
 
     return (ppo_config(args.env_config(), model_config={"fcnet_hiddens": list(args.hidden)})
             .env_runners(num_env_runners=args.num_env_runners, num_envs_per_env_runner=args.num_envs_per_env_runner)
@@ -188,7 +188,7 @@ def policy_weights(state: Mapping[str, Any]) -> dict[str, np.ndarray]:
     prefix = next((p for p in ("encoder.actor_encoder.net.mlp.", "encoder.encoder.net.mlp.")
                    if f"{p}0.weight" in state), None)
     if prefix is None or "pi.net.mlp.0.weight" not in state or "pi.net.mlp.1.weight" in state:
-        raise GoldRushError("not the policy of goldrush_env.rllib's module (an MLP encoder and one linear head): "
+        raise GoldRushError("not the policy of goldrush_env.gold.rllib's module (an MLP encoder and one linear head): "
                             f"its weights are {sorted(state)}")
     layers = sorted(int(name[len(prefix):].split(".")[0]) for name in state
                     if name.startswith(prefix) and name.endswith(".weight"))

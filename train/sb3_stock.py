@@ -52,7 +52,7 @@ class Args:
     """The agents the policy is evaluated against."""
 
     def check(self) -> None:
-        from goldrush_env.cards import TABLES
+        from goldrush_env.gold.cards import TABLES
 
         for name in ("total_timesteps", "num_envs", "eval_every", "eval_games"):
             value = getattr(self, name)

@@ -10,7 +10,7 @@ from a teacher: no imitation, no saved decisions, and no scripted features in
 the network: :class:`goldrush_train.network.GoldNet` reads the
 environment's ``observation="pairs"``, the plain vector and two planes
 computed from it alone. The learner plays a random seat of
-:class:`goldrush_env.vector.GoldRushVectorEnv` against a mix of opponents:
+:class:`goldrush_env.gold.vector.GoldRushVectorEnv` against a mix of opponents:
 the scripted players of ``opponents`` (by default ``greedy``) and, for a
 ``self_play`` share of the seats (a quarter by default), frozen snapshots of
 itself taken every ``snapshot_every`` steps.
@@ -37,7 +37,7 @@ import numpy as np
 
 from goldrush_agents import split_entrants
 from goldrush_agents.trained import SHIPPED_SCRATCH_MODEL
-from goldrush_env.cards import table_size
+from goldrush_env.gold.cards import table_size
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import TRAIN_EXTRA, check_agents, command, minutes, open_run_dir
 
@@ -125,7 +125,7 @@ class Args:
 
     def table_schedule(self) -> list[tuple[str, int]]:
         """``[(table, until step), ...]`` from --tables; the last table plays to the end."""
-        from goldrush_env.cards import TABLES
+        from goldrush_env.gold.cards import TABLES
 
         schedule = []
         parts = [part.strip() for part in self.tables.split(",")]
@@ -175,7 +175,7 @@ class Args:
 def make_env(args: Args, table: str, opponents: dict[str, float]):
     """The batched vector env the learner plays on ``table`` against the mix ``opponents``."""
     from goldrush_agents.batched import batched_mix
-    from goldrush_env.vector import GoldRushVectorEnv
+    from goldrush_env.gold.vector import GoldRushVectorEnv
 
     return GoldRushVectorEnv(args.num_envs, opponents=batched_mix(opponents), seat="random", reward=args.reward,
                              table=table, observation=args.observation, autoreset_mode="same_step")
@@ -260,7 +260,7 @@ def train(args: Args) -> dict[str, Any]:
     from torch.distributions import Categorical
 
     from goldrush_agents.batched import batched_mix
-    from goldrush_env.encoder import observation_size
+    from goldrush_env.gold.encoder import observation_size
     from goldrush_train.ppo import plot
 
     args.check()

@@ -2,7 +2,7 @@
 
 ``BatchedVecEnv(num_envs, opponents=..., **options)`` lets SB3 (and
 sb3-contrib's MaskablePPO, through ``env_method("action_masks")``) collect
-experience from :class:`goldrush_env.vector.GoldRushVectorEnv`: all games in
+experience from :class:`goldrush_env.gold.vector.GoldRushVectorEnv`: all games in
 one process, stepped together, opponents played inside. It follows SB3's
 conventions: ``reset()`` returns the observations only, a finished game is
 reset at once and its last observation is in
@@ -20,11 +20,11 @@ import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
 from goldrush_agents.batched import batched_mix
-from goldrush_env.vector import GoldRushVectorEnv
+from goldrush_env.gold.vector import GoldRushVectorEnv
 
 
 class BatchedVecEnv(VecEnv):
-    """``num_envs`` games in one :class:`~goldrush_env.vector.GoldRushVectorEnv`, for SB3."""
+    """``num_envs`` games in one :class:`~goldrush_env.gold.vector.GoldRushVectorEnv`, for SB3."""
 
     def __init__(self, num_envs: int, opponents: Any = "random", seat: int | str = "random",
                  backend: str = "auto", **options: Any) -> None:

@@ -25,7 +25,7 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from goldrush_env.cards import TABLES
+from goldrush_env.gold.cards import TABLES
 from goldrush_env.errors import GoldRushError, excerpt
 
 from goldrush_agents import make_agent

@@ -22,13 +22,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from goldrush_env.aec import raw_env
-from goldrush_env.cards import IS_GOLD, MAX_PLAYERS, MIN_PLAYERS, TABLES, VALUE, card_code
-from goldrush_env.config import EnvConfig
-from goldrush_env.engine import SERIAL_FORMAT, FlipEvent, Game, Outcome, colour_owners
+from goldrush_env.gold.aec import raw_env
+from goldrush_env.gold.cards import IS_GOLD, MAX_PLAYERS, MIN_PLAYERS, TABLES, VALUE, card_code
+from goldrush_env.gold.config import EnvConfig
+from goldrush_env.gold.engine import SERIAL_FORMAT, FlipEvent, Game, Outcome, colour_owners
 from goldrush_env.errors import GoldRushError, excerpt
-from goldrush_env.render import square_name
-from goldrush_env.view import UNKNOWN
+from goldrush_env.gold.render import square_name
+from goldrush_env.gold.view import UNKNOWN
 
 from goldrush_agents import make_agent
 from goldrush_agents.cli import check_square, forget_all_but
@@ -38,7 +38,7 @@ from goldrush_agents.web.limits import MAX_SEED, SERVER_SEEDS, Limits
 
 MEMORY_MODES = ("perfect", "real")
 COLOUR_NAMES = ("red", "blue", "purple", "orange", "grey")
-"""The miner colours 0-4 as the page draws them (the colours of :mod:`goldrush_env.render`)."""
+"""The miner colours 0-4 as the page draws them (the colours of :mod:`goldrush_env.gold.render`)."""
 PERSON = "you"
 _DEFAULTS = EnvConfig()
 

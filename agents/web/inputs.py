@@ -11,9 +11,9 @@ from typing import Any, Sequence
 
 from starlette.requests import Request
 
-from goldrush_env.cards import MAX_PLAYERS, NUM_POSITIONS
+from goldrush_env.gold.cards import MAX_PLAYERS, NUM_POSITIONS
 from goldrush_env.errors import GoldRushError, excerpt
-from goldrush_env.render import parse_square
+from goldrush_env.gold.render import parse_square
 
 from goldrush_agents import AGENTS, parse_spec, split_entrants
 from goldrush_agents.web.limits import MAX_SEED, Limits

@@ -1,4 +1,4 @@
-"""The 488 actions of the piecepack game (PIECEPACK.md §4) and their index formulas.
+"""The 488 actions of the piecepack game (docs/piecepack-rules.md §4) and their index formulas.
 
 =========  ====================  =============================================
 Indices    Action                Index

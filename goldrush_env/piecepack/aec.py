@@ -14,7 +14,7 @@
 | Observation shape | `observation` (1443,), `action_mask` (488,) |
 | Observation values | [0, 1] |
 
-*Gold Rush* for one piecepack (rules: PIECEPACK.md, the engine:
+*Gold Rush* for one piecepack (rules: docs/piecepack-rules.md, the engine:
 :class:`goldrush_env.piecepack.engine.Game`). Nine rounds on a 4 x 6 field
 of land plots, each holding a face-down tile and a face-down coin (whose
 suit, but not rank, shows). Each round the production dice are rolled,
@@ -25,7 +25,7 @@ Gold 3 and each Trade Route, Market and Warehouse 8 points at the end.
 ## Observation Space
 
 A dict: `observation`, a float32 vector of exactly what the agent knows
-(PIECEPACK.md §7), and `action_mask`. It is encoded from
+(docs/piecepack-rules.md §7), and `action_mask`. It is encoded from
 `Game.known_to(seat)`, the public state plus the identities of the
 face-down pieces this seat assayed itself, so another seat's assay shows
 only as "that seat assayed this piece". Seats are relative to the observer
@@ -109,7 +109,7 @@ time cheats.
 
 ## Action Space
 
-`Discrete(488)`, the actions of PIECEPACK.md §4 (`goldrush_env.piecepack.actions`
+`Discrete(488)`, the actions of docs/piecepack-rules.md §4 (`goldrush_env.piecepack.actions`
 has the index formulas and `describe`): 0-23 CLAIM, 24-71 ASSAY tile/coin,
 72-119 OPTIMIZE tile/coin, 120-287 BUILD, 288-311 UPGRADE, 312
 END_DEVELOPMENT, 313-456 OFFER, 457 ACCEPT, 458 DECLINE, 459-470
@@ -157,7 +157,7 @@ game always lasts 9 rounds, so there is no truncation.
 
 `reset(seed=None, options=None)`: `seed` deals the game (tiles, coins, the
 start player and every die come from it). `options` may hold `record`, a
-game record of PIECEPACK.md §9 (its `players` must be `num_players`): the
+game record of docs/piecepack-rules.md §9 (its `players` must be `num_players`): the
 game starts from its setup and random outcomes, with its `actions` (if any)
 replayed and checked; dice beyond the record's are drawn from the seed.
 Other keys are ignored with a warning (PettingZoo's own API test passes
@@ -190,7 +190,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from goldrush_env.aec_base import SCORE_REWARD_SCALE, TableEnv  # noqa: F401  (re-exported)
-from goldrush_env.config import RENDER_MODES, REWARDS, Options, is_int
+from goldrush_env.options import RENDER_MODES, REWARDS, Options, is_int
 from goldrush_env.piecepack import render as rendering
 from goldrush_env.piecepack.actions import NUM_ACTIONS
 from goldrush_env.piecepack.components import MAX_PLAYERS, MIN_PLAYERS

@@ -1,4 +1,4 @@
-"""The facts of *Gold Rush* on a piecepack, declared once (PIECEPACK.md §0-§2).
+"""The facts of *Gold Rush* on a piecepack, declared once (docs/piecepack-rules.md §0-§2).
 
 Resources and suits share one index (P2): 0 Food / Moons, 1 Energy / Suns,
 2 Ore / Arms, 3 Gold / Crowns. A piece is written as its suit letter and

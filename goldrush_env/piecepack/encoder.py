@@ -1,6 +1,6 @@
 """The flat vectors of *Gold Rush* on a piecepack: one seat's observation, and the global state.
 
-An observation encodes exactly what one seat knows (PIECEPACK.md §7): the
+An observation encodes exactly what one seat knows (docs/piecepack-rules.md §7): the
 dictionary :meth:`Game.known_to(seat) <goldrush_env.piecepack.engine.Game.known_to>`
 returns, which is the public state plus the identities of the face-down
 pieces this seat has assayed, and nothing else. The encoder never reads the
@@ -14,7 +14,7 @@ same slices as an observation; only their meaning differs (see
 :data:`STATE_LAYOUT`).
 
 Plot-indexed planes run over the 24 plots ``p = 6 row + col`` (row 0 at the
-bottom, PIECEPACK.md §1.2). Counts that have no upper bound in the rules
+bottom, docs/piecepack-rules.md §1.2). Counts that have no upper bound in the rules
 (holdings, scores) are divided by a scale and clipped at 1.
 """
 
@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from goldrush_env.encoder import markdown_table, slices_of
+from goldrush_env.layout import markdown_table, slices_of
 from goldrush_env.piecepack.components import (
     BOX,
     GOLD,

@@ -1,4 +1,4 @@
-"""The rules of *Gold Rush* on a piecepack (PIECEPACK.md), with no RL library in sight.
+"""The rules of *Gold Rush* on a piecepack (docs/piecepack-rules.md), with no RL library in sight.
 
 :class:`Game` holds one game for 3 or 4 players: the 24 plots with their
 tiles, coins, owners and buildings, every player's holdings and markers,
@@ -14,7 +14,7 @@ given all of its random outcomes, as a record of §9 holds them
 and replayed exactly. The draw order of :meth:`Game.new` is this engine's
 own; only records travel between implementations.
 
-The decisions P1-P46 of PIECEPACK.md §6 are followed throughout; the few
+The decisions P1-P46 of docs/piecepack-rules.md §6 are followed throughout; the few
 places where this engine had to choose for itself are noted where they act.
 """
 
@@ -67,8 +67,14 @@ from goldrush_env.piecepack.components import (
     piece_name,
 )
 from goldrush_env.piecepack.errors import IllegalActionError, PiecepackError, SetupError
+from goldrush_env.protocol import Result
 
 __all__ = ["Event", "Game", "Phase", "piece_value"]
+
+
+def is_record(data: Any) -> bool:
+    """Whether ``data`` (JSON) is a record of this game (§9: it has ``tiles`` and ``coins``)."""
+    return isinstance(data, dict) and "tiles" in data and "coins" in data
 
 
 class Phase(str, enum.Enum):
@@ -318,6 +324,16 @@ class Game:
         return self.phase is Phase.GAME_OVER
 
     @property
+    def is_truncated(self) -> bool:
+        """Never: the nine rounds always end the game (the protocol asks, :mod:`goldrush_env.protocol`)."""
+        return False
+
+    @property
+    def is_finished(self) -> bool:
+        """:attr:`is_over` under the protocol's name."""
+        return self.is_over
+
+    @property
     def claims_this_round(self) -> bool:
         """Whether this round has a Stake Claim phase (P29)."""
         return self.round <= CLAIM_ROUNDS[self.num_players]
@@ -360,6 +376,10 @@ class Game:
         best = [s for s in range(self.num_players) if points[s] == max(points)]
         food = max(self.holdings[s][FOOD] for s in best)
         return [s for s in best if self.holdings[s][FOOD] == food]
+
+    def result(self) -> Result:
+        """:meth:`scores` and :meth:`winners` as the protocol gives them (:class:`goldrush_env.protocol.Result`)."""
+        return Result(tuple(self.scores()), tuple(self.winners()))
 
     def final(self) -> dict:
         """``scores``, ``winners`` and ``holdings``, as in a record's ``final``."""

@@ -1,6 +1,6 @@
 """Gold for Ray RLlib: a ``MultiAgentEnv`` over the AEC environment, and the PPO settings for self-play.
 
-    from goldrush_env.rllib import ppo_config
+    from goldrush_env.gold.rllib import ppo_config
     algo = ppo_config({"num_players": 2, "reward": "score"}).env_runners(num_env_runners=2).build_algo()
     algo.train()
 
@@ -48,9 +48,9 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
-from goldrush_env.aec import observation_box, raw_env
-from goldrush_env.cards import NUM_POSITIONS
-from goldrush_env.config import EnvConfig
+from goldrush_env.gold.aec import observation_box, raw_env
+from goldrush_env.gold.cards import NUM_POSITIONS
+from goldrush_env.gold.config import EnvConfig
 from goldrush_env.errors import GoldRushError
 
 POLICY = "shared"
@@ -65,7 +65,7 @@ export to numpy reads exactly this shape: tanh layers, then one linear layer to 
 class GoldRushMultiAgentEnv(MultiAgentEnv):
     """The Gold AEC environment as an RLlib ``MultiAgentEnv`` (see the module docstring).
 
-    ``config`` holds the environment's options (:class:`goldrush_env.config.EnvConfig`: ``num_players``,
+    ``config`` holds the environment's options (:class:`goldrush_env.gold.config.EnvConfig`: ``num_players``,
     ``table``, ``observation``, ``reward``, ``memory``...), as RLlib's ``env_config``; an unknown one is refused
     with :class:`~goldrush_env.errors.GoldRushError`. Agents are ``player_0`` ... ``player_{n-1}``; every one has
     the observation space ``Dict(observations=Box(float32), action_mask=Box(0, 1, (64,), float32))`` and the

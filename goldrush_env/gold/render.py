@@ -1,6 +1,6 @@
 """Pictures of a game as one seat knows it: text for terminals, RGB arrays for videos.
 
-Both take a :class:`~goldrush_env.view.PlayerView`, so a rendering never
+Both take a :class:`~goldrush_env.gold.view.PlayerView`, so a rendering never
 shows more than the viewer knows (the all-seeing view, ``seat=None``, shows
 every card). Squares are named by column letter and row number, ``a1`` (top
 left, position 0) to ``h8`` (bottom right, position 63).
@@ -12,12 +12,12 @@ import numpy as np
 
 from typing import Sequence
 
-from goldrush_env.cards import (
+from goldrush_env.gold.cards import (
     COLOUR, DYNAMITE, EMPTY, GOLD_RUSH_THRESHOLD, GOLD_VALUES, GRID_SIZE, IS_GOLD, MINER_VALUES, NUM_COLOURS,
     NUM_POSITIONS, VALUE, card_code,
 )
-from goldrush_env.engine import colour_owners
-from goldrush_env.view import UNKNOWN, PlayerView
+from goldrush_env.gold.engine import colour_owners
+from goldrush_env.gold.view import UNKNOWN, PlayerView
 
 COLUMNS = "abcdefgh"
 
@@ -40,7 +40,7 @@ def ownership(owners: Sequence[int]) -> str:
     """Who owns which miner colour, e.g. ``"seat 0: colours 0+1; seat 1: colours 2+3; unowned: 4"``.
 
     ``owners[c]`` is the seat owning colour ``c`` (``-1``: nobody), as
-    :func:`~goldrush_env.engine.colour_owners` gives it.
+    :func:`~goldrush_env.gold.engine.colour_owners` gives it.
     """
     parts = []
     for seat in range(max(owners) + 1):

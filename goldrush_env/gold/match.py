@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from goldrush_env.engine import Game, _check_num_players
+from goldrush_env.gold.engine import Game, _check_num_players
 from goldrush_env.errors import GoldRushError
 
 Chooser = Callable[[Game], int]

@@ -5,10 +5,10 @@ The learner holds one seat (fixed, or drawn each episode with
 ``seat="random"``); the opponents' flips happen inside :meth:`step`, so each
 step returns the learner's next observation and *its* reward, losses
 included. Observations are the flat vector of the AEC environment
-(:mod:`goldrush_env.aec` documents it); the legal positions come from
+(:mod:`goldrush_env.gold.aec` documents it); the legal positions come from
 :meth:`GoldRushEnv.action_masks` (what sb3-contrib's MaskablePPO calls) and
 ``info["action_mask"]`` (both bool). Game options are those of
-:class:`~goldrush_env.config.EnvConfig`, with the same defaults.
+:class:`~goldrush_env.gold.config.EnvConfig`, with the same defaults.
 
 A flip the rules forbid (an empty or face-up position) ends the episode
 with reward -1 and ``info["illegal_action"]`` saying why, after a warning,
@@ -27,7 +27,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from goldrush_env.aec import raw_env
+from goldrush_env.gold.aec import raw_env
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_env.learner import OneLearnerEnv
 from goldrush_env.policy import Policy

@@ -31,7 +31,7 @@ seats are relative to it (relative seat 0 is the observer, 1 plays after it,
 rather than their colour, so one policy can play any seat. The 29 card
 categories, in order: `gold_1`..`gold_4`, `dynamite`, then
 `miner_<owner>_<value>` for owner in me, opponent_1..opponent_4, unowned
-and value 2..5 (`goldrush_env.encoder.CATEGORY_NAMES`). Positions follow
+and value 2..5 (`goldrush_env.gold.encoder.CATEGORY_NAMES`). Positions follow
 the 8x8 grid row by row (D7).
 
 | Index | Name | Shape | Meaning |
@@ -53,7 +53,7 @@ The composition of the deal is public (the full box, or the cards of a
 custom layout), so `unseen` is what card counting needs. What an agent
 remembers depends on the memory model (`memory`): with `"perfect"` it
 knows every card revealed and still on the table; with `"human"` it forgets
-(see :mod:`goldrush_env.memory`). `observe(agent)` is valid for every
+(see :mod:`goldrush_env.gold.memory`). `observe(agent)` is valid for every
 agent at any time.
 
 With `observation="pairs"` the vector goes on with two planes (2,230
@@ -80,7 +80,7 @@ policy that reads it at play time sees the hidden cards.
 
 | Index | Name | Shape | Meaning |
 |---|---|---|---|
-| 0-1663 | `cards` | 26x64 | one-hot per position: plane 0 where it holds no card, plane 1 + c where card id c lies (`goldrush_env.cards`: `G1`..`G4`, `D`, then `M<colour><value>`), face down or up |
+| 0-1663 | `cards` | 26x64 | one-hot per position: plane 0 where it holds no card, plane 1 + c where card id c lies (`goldrush_env.gold.cards`: `G1`..`G4`, `D`, then `M<colour><value>`), face down or up |
 | 1664-1727 | `face_up` | 64 | 1 at the face-up first card of the current turn |
 | 1728-2047 | `known` | 5x64 | per seat: 1 where that seat sees or remembers the card (0 for seats not in the game) |
 | 2048-2077 | `colour_owner` | 5x6 | per miner colour, one-hot: the seat owning it, or unowned (last column) |
@@ -134,7 +134,7 @@ miner), so rewards reach agents when they are not acting; PettingZoo's
 
 `env(num_players=2, table="full", observation="plain", reward="win",
 memory="perfect", forget_prob=0.1, memory_capacity=12, max_turns=200,
-render_mode=None, render_view="active")`: the fields of :class:`goldrush_env.config.EnvConfig`,
+render_mode=None, render_view="active")`: the fields of :class:`goldrush_env.gold.config.EnvConfig`,
 which documents each; an unknown argument is refused. `max_turns` is the
 turn limit (D4): the game is then truncated, not terminated. `table` deals
 the full game's 64 cards, or a smaller table of 32 (`"half"`) or 16
@@ -144,7 +144,7 @@ for experiments and curricula, with the same spaces.
 
 `reset(seed=None, options=None)`: `seed` deals the table and seeds each
 agent's forgetting. `options` may hold `layout` (64 card codes, see
-:mod:`goldrush_env.cards`) and `first_player` (a seat); other keys are
+:mod:`goldrush_env.gold.cards`) and `first_player` (a seat); other keys are
 ignored with a warning (PettingZoo's own API test passes one).
 
 ## Rendering
@@ -156,7 +156,7 @@ scores and whose turn it is; `"rgb_array"` returns a picture of the table
 game is played, after `reset()` and every `step()`, at most `render_fps`
 (2) frames a second, until `close()` (:mod:`goldrush_env.window`; pygame
 comes with the `render` extra). The drawing code is in
-:mod:`goldrush_env.render`.
+:mod:`goldrush_env.gold.render`.
 
 ## Version History
 
@@ -173,20 +173,21 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from goldrush_env import render as rendering
+from goldrush_env.gold import render as rendering
 from goldrush_env.aec_base import SCORE_REWARD_SCALE, TableEnv  # noqa: F401  (re-exported)
-from goldrush_env.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS, TABLES
-from goldrush_env.config import RENDER_MODES, EnvConfig
-from goldrush_env.encoder import (
+from goldrush_env.gold.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS, TABLES
+from goldrush_env.gold.config import EnvConfig
+from goldrush_env.gold.encoder import (
     OBSERVATION_SIZE,
     ObservationEncoder,
     observation_size,
     with_pair_features,
 )
-from goldrush_env.engine import FlipEvent, Game, Outcome, colour_owners
-from goldrush_env.memory import HumanMemory, PerfectMemory
-from goldrush_env.state import state_box, state_vector
-from goldrush_env.view import UNKNOWN, PlayerView
+from goldrush_env.gold.engine import FlipEvent, Game, Outcome, colour_owners
+from goldrush_env.gold.memory import HumanMemory, PerfectMemory
+from goldrush_env.gold.state import state_box, state_vector
+from goldrush_env.gold.view import UNKNOWN, PlayerView
+from goldrush_env.options import RENDER_MODES
 from goldrush_env.wrappers import ClassicChecks
 
 _PAIR_OUTCOMES = (Outcome.STRIKE, Outcome.DUEL, Outcome.DYNAMITE, Outcome.NOTHING)
@@ -396,7 +397,7 @@ class raw_env(TableEnv):
     # --- rendering ------------------------------------------------------------------
 
     def render_subject(self) -> PlayerView:
-        """The view :attr:`EnvConfig.render_view <goldrush_env.config.EnvConfig.render_view>` names."""
+        """The view :attr:`EnvConfig.render_view <goldrush_env.gold.config.EnvConfig.render_view>` names."""
         game = self._require_game()
         viewer = self.config.render_view
         if viewer == "table":

@@ -1,10 +1,10 @@
 """A Gymnasium ``VectorEnv`` on the batched engine: many learners' games stepped at once.
 
 ``GoldRushVectorEnv(num_envs, opponents="random", seat="random", **options)``
-is ``num_envs`` copies of :class:`~goldrush_env.gym_env.GoldRushEnv` in one
+is ``num_envs`` copies of :class:`~goldrush_env.gold.gym_env.GoldRushEnv` in one
 object: each sub-environment is a game with one learning seat whose
 opponents play inside :meth:`~GoldRushVectorEnv.step`, but the games live in
-one :class:`~goldrush_env.batched.BatchedGames` and the opponents choose
+one :class:`~goldrush_env.gold.batched.BatchedGames` and the opponents choose
 their flips for all games together, so no Python loop runs per game.
 
 * Observations: ``(num_envs, 2102)`` float32, the learner's vectors exactly
@@ -33,7 +33,7 @@ their flips for all games together, so no Python loop runs per game.
   ``agents/``: ``"greedy"`` (its rules vectorized), a trained model (its
   network run on all games at once), any other (asked game by game with the
   structured view it gets in the single-game environments).
-* Options: those of :class:`~goldrush_env.config.EnvConfig` (``num_players``,
+* Options: those of :class:`~goldrush_env.gold.config.EnvConfig` (``num_players``,
   ``reward``, ``max_turns``); the memory model must be ``"perfect"`` (the
   forgetting model is per seat and stays in the single-game environments),
   and there is no rendering. ``backend`` picks the engine's backend.
@@ -51,11 +51,11 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from goldrush_env.aec import SCORE_REWARD_SCALE, observation_box
-from goldrush_env.batched import BatchedGames, FlipBatch
-from goldrush_env.cards import NUM_POSITIONS, TOTAL_GOLD
-from goldrush_env.config import EnvConfig
-from goldrush_env.encoder import (  # the plane numbers are the single-game encoder's
+from goldrush_env.gold.aec import SCORE_REWARD_SCALE, observation_box
+from goldrush_env.gold.batched import BatchedGames, FlipBatch
+from goldrush_env.gold.cards import NUM_POSITIONS, TOTAL_GOLD
+from goldrush_env.gold.config import EnvConfig
+from goldrush_env.gold.encoder import (  # the plane numbers are the single-game encoder's
     _EMPTY,
     _FACE_UP,
     _FIRST_CARD_PLANE,

@@ -1,4 +1,4 @@
-"""The environments' options, declared once.
+"""The options of Gold's environments, declared once.
 
 :class:`EnvConfig` is the single source of defaults for the PettingZoo
 environment, the Gymnasium environment and the ids they are registered
@@ -9,41 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
-from goldrush_env.cards import DEFAULT_MAX_TURNS, MAX_PLAYERS, MIN_PLAYERS, TABLES
-from goldrush_env.encoder import OBSERVATIONS
-from goldrush_env.errors import GoldRushError, UnknownOptionError
+from goldrush_env.gold.cards import DEFAULT_MAX_TURNS, MAX_PLAYERS, MIN_PLAYERS, TABLES
+from goldrush_env.gold.encoder import OBSERVATIONS
+from goldrush_env.options import RENDER_MODES, REWARDS, Options, is_int
 
-REWARDS = ("win", "score")
 MEMORIES = ("perfect", "human")
-RENDER_MODES = ("ansi", "rgb_array", "human")
 RENDER_VIEWS = ("active", "table")
-
-
-def is_int(value: Any) -> bool:
-    """An int and not a bool."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-class Options:
-    """What the games' option dataclasses share: :meth:`from_kwargs`, which refuses an unknown option by name,
-    and :meth:`refuse`, which refuses a field's value, naming what is allowed, with :attr:`error`."""
-
-    error: ClassVar[type[GoldRushError]] = GoldRushError
-
-    @classmethod
-    def from_kwargs(cls, **kwargs: Any) -> Any:
-        """A config from keyword options; an unknown option is refused by name."""
-        known = [field.name for field in dataclasses.fields(cls)]
-        unknown = sorted(set(kwargs) - set(known))
-        if unknown:
-            raise UnknownOptionError(f"unknown option(s) {unknown} (got an unexpected keyword argument "
-                                     f"{unknown[0]!r}): the options are {known}")
-        return cls(**kwargs)
-
-    def refuse(self, name: str, allowed: str) -> None:
-        raise self.error(f"{name}={getattr(self, name)!r} is not allowed: expected {allowed}")
 
 
 @dataclass(frozen=True)
@@ -55,11 +28,11 @@ class EnvConfig(Options):
     table: str = "full"
     """The table dealt: ``"full"``, the game's 64 cards; ``"half"`` (32 cards) or ``"quarter"`` (16), smaller
     boxes in about the same proportions on the first rows of the grid, with the Gold Rush at 5 and 3 cards
-    (:data:`goldrush_env.cards.TABLES`). The spaces are the same for every table."""
+    (:data:`goldrush_env.gold.cards.TABLES`). The spaces are the same for every table."""
     observation: str = "plain"
-    """``"plain"``: the vector of :mod:`goldrush_env.aec`'s index table. ``"pairs"``: the same vector followed
+    """``"plain"``: the vector of :mod:`goldrush_env.gold.aec`'s index table. ``"pairs"``: the same vector followed
     by two planes that tell, at each card the seat knows, the gold it would gain (or give away) by turning that
-    card with another it knows, and with the face-up card (:data:`goldrush_env.encoder.PAIR_LAYOUT`): read off
+    card with another it knows, and with the face-up card (:data:`goldrush_env.gold.encoder.PAIR_LAYOUT`): read off
     what the seat knows, for networks that cannot relate two positions on their own."""
     reward: str = "win"
     """``"win"``: at the end, +1 to a sole winner, 0 to each of several

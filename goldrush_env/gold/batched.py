@@ -1,7 +1,7 @@
 """Many games of *Gold* at once, their state held in numpy arrays.
 
 :class:`BatchedGames` plays ``num_games`` games side by side with the rules
-of :class:`goldrush_env.engine.Game`, one flip per game per :meth:`step`.
+of :class:`goldrush_env.gold.engine.Game`, one flip per game per :meth:`step`.
 It exists for throughput (vectorized environments, fast tournaments against
 scripted players, benchmarks), so it keeps only what the rules need: no
 history and no event objects. Each step returns a :class:`FlipBatch`, the
@@ -15,8 +15,8 @@ cores; ``pip install "goldrush-env[fast]"``). ``backend="auto"`` takes numba
 when it is installed.
 
 Arrays are indexed ``[game]`` or ``[game, position]`` / ``[game, seat]``;
-positions are 0..63 (D7), card ids those of :mod:`goldrush_env.cards`,
-:data:`~goldrush_env.cards.EMPTY` (-1) for no card. A finished game (over, or
+positions are 0..63 (D7), card ids those of :mod:`goldrush_env.gold.cards`,
+:data:`~goldrush_env.gold.cards.EMPTY` (-1) for no card. A finished game (over, or
 truncated by ``max_turns``, D4) takes no more flips until it is reset; its
 entry of ``positions`` is ignored, as are those of games left out by
 ``step(positions, where=mask)``.
@@ -29,7 +29,7 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from goldrush_env.cards import (
+from goldrush_env.gold.cards import (
     BOX_COUNT,
     DEFAULT_MAX_TURNS,
     DYNAMITE,
@@ -42,7 +42,7 @@ from goldrush_env.cards import (
     parse_layout,
     table_size,
 )
-from goldrush_env.engine import _PAIR, Game, Outcome, _check_num_players, colour_owners
+from goldrush_env.gold.engine import _PAIR, Game, Outcome, _check_num_players, colour_owners
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 
 __all__ = ["BatchedGames", "FlipBatch", "OUTCOMES", "NO_FLIP", "BACKENDS", "numba_available", "random_in_masks"]
@@ -130,7 +130,7 @@ class BatchedGames:
         self.num_players = int(num_players)
         self.max_turns = None if max_turns is None else int(max_turns)
         self.table_name = size.name
-        """The table shuffled games are dealt (:data:`~goldrush_env.cards.TABLES`)."""
+        """The table shuffled games are dealt (:data:`~goldrush_env.gold.cards.TABLES`)."""
         self.rush_at = size.rush_at
         """The Gold Rush begins at the start of a turn with this many cards or fewer."""
         self._box = np.array(size.box(), dtype=np.int8)
@@ -171,7 +171,7 @@ class BatchedGames:
         ``layouts``: ``None`` shuffles the box of the table (with the generator
         seeded by ``seed``, or carried on from the last seeded reset), else one
         layout per game reset (64 codes or card ids each, as
-        :class:`~goldrush_env.engine.Game` takes, or an int array of shape
+        :class:`~goldrush_env.gold.engine.Game` takes, or an int array of shape
         (k, 64)). ``first_player``: one seat, or one per game reset.
         Everything is checked before any game changes.
         """
@@ -258,7 +258,7 @@ class BatchedGames:
         """A uniformly random legal position per game (-1 where the game has finished)."""
         draws = rng.random(self.num_games)
         if self.backend == "numba":
-            from goldrush_env import _batched_numba
+            from goldrush_env.gold import _batched_numba
 
             out = np.empty(self.num_games, dtype=np.int64)
             _batched_numba.random_positions(self.table, self.face_up, self.cards_left, self.is_finished, draws, out)
@@ -266,7 +266,7 @@ class BatchedGames:
         return random_in_masks(self.legal_mask(), draws)
 
     def to_game(self, index: int) -> Game:
-        """Game ``index`` as a :class:`~goldrush_env.engine.Game` (its standing now, no history)."""
+        """Game ``index`` as a :class:`~goldrush_env.gold.engine.Game` (its standing now, no history)."""
         i = int(index)
         return Game.from_position(
             self.num_players, self.table[i].tolist(), current_player=int(self.current_player[i]),
@@ -296,7 +296,7 @@ class BatchedGames:
             active &= where
         positions = positions.astype(np.int64, copy=False)
         if self.backend == "numba":
-            from goldrush_env import _batched_numba
+            from goldrush_env.gold import _batched_numba
 
             if _batched_numba.first_illegal(self.table, self.face_up, positions, active) >= 0:
                 self._check_flips(positions, active)  # raises, naming the game

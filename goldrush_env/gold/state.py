@@ -1,6 +1,6 @@
 """The global state of a game of Gold as one flat vector: the whole truth, for centralised critics.
 
-:meth:`goldrush_env.aec.raw_env.state` returns it and ``state_space`` is its
+:meth:`goldrush_env.gold.aec.raw_env.state` returns it and ``state_space`` is its
 :class:`~gymnasium.spaces.Box`. Unlike an observation it is not any seat's
 view: every card on the table is shown, seats are absolute (seat 0 is
 ``player_0``) and miners keep their colours, with the colours' owners given
@@ -16,13 +16,14 @@ from typing import Sequence
 import numpy as np
 from gymnasium import spaces
 
-from goldrush_env.cards import EMPTY, MAX_PLAYERS, NUM_CARD_TYPES, NUM_COLOURS, NUM_POSITIONS, TOTAL_GOLD
-from goldrush_env.encoder import MAX_GOLD_CARDS, markdown_table, slices_of
+from goldrush_env.gold.cards import EMPTY, MAX_PLAYERS, NUM_CARD_TYPES, NUM_COLOURS, NUM_POSITIONS, TOTAL_GOLD
+from goldrush_env.gold.encoder import MAX_GOLD_CARDS
+from goldrush_env.layout import markdown_table, slices_of
 
 STATE_LAYOUT: tuple[tuple[str, tuple[int, ...], str], ...] = (
     ("cards", (NUM_CARD_TYPES + 1, NUM_POSITIONS),
      "one-hot per position: plane 0 where it holds no card, plane 1 + c where card id c lies "
-     "(`goldrush_env.cards`: `G1`..`G4`, `D`, then `M<colour><value>`), face down or up"),
+     "(`goldrush_env.gold.cards`: `G1`..`G4`, `D`, then `M<colour><value>`), face down or up"),
     ("face_up", (NUM_POSITIONS,), "1 at the face-up first card of the current turn"),
     ("known", (MAX_PLAYERS, NUM_POSITIONS), "per seat: 1 where that seat sees or remembers the card (0 for seats "
                                             "not in the game)"),

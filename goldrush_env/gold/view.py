@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from goldrush_env.cards import COLOUR, GOLD_RUSH_THRESHOLD, IS_MINER
+from goldrush_env.gold.cards import COLOUR, GOLD_RUSH_THRESHOLD, IS_MINER
 
 UNKNOWN = -2
 """In :attr:`PlayerView.cards`: a face-down card this seat cannot place."""
@@ -28,7 +28,7 @@ class PlayerView:
     num_players: int
     cards: tuple[int, ...]
     """Per position: the card id seen or remembered there, :data:`UNKNOWN`
-    for a face-down card not known, :data:`~goldrush_env.cards.EMPTY` for none."""
+    for a face-down card not known, :data:`~goldrush_env.gold.cards.EMPTY` for none."""
     face_up: int | None
     """Position of the face-up first card of the current turn, if any."""
     owners: tuple[int, ...]
@@ -46,7 +46,7 @@ class PlayerView:
     action_mask: np.ndarray
     """int8 mask of the 64 positions this seat may flip now (all 0 if it is not its turn)."""
     observation: np.ndarray
-    """The flat observation vector of this seat (see :mod:`goldrush_env.encoder`)."""
+    """The flat observation vector of this seat (see :mod:`goldrush_env.gold.encoder`)."""
     rush_at: int = GOLD_RUSH_THRESHOLD
     """The Gold Rush begins at the start of a turn with this many cards or fewer (10 on the full table)."""
 

@@ -23,7 +23,7 @@ project's decisions D1-D9, docs/rules.md):
   from the scores so far.
 * D5 ranking. Most points wins, then most gold cards; seats still level all
   win together.
-* D6 matches: see :mod:`goldrush_env.match`.
+* D6 matches: see :mod:`goldrush_env.gold.match`.
 * D7 positions are 0..63, the 8x8 grid read row by row.
 * D8 custom layouts may leave positions empty but never hold more cards of a
   kind than the box does.
@@ -40,7 +40,7 @@ from typing import Any, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
-from goldrush_env.cards import (
+from goldrush_env.gold.cards import (
     BOX_COUNT,
     CODE,
     DYNAMITE,
@@ -61,10 +61,16 @@ from goldrush_env.cards import (
     table_size,
 )
 from goldrush_env.errors import GoldRushError, IllegalFlipError
+from goldrush_env.protocol import Result
 
 __all__ = ["Game", "FlipEvent", "Outcome", "colour_owners", "pair_outcome", "SERIAL_FORMAT"]
 
 SERIAL_FORMAT = "goldrush-game/1"
+
+
+def is_record(data: Any) -> bool:
+    """Whether ``data`` (JSON) is a record of Gold (:meth:`Game.to_dict`, with its ``format``)."""
+    return isinstance(data, dict) and data.get("format") == SERIAL_FORMAT
 
 
 class Outcome(str, enum.Enum):
@@ -96,7 +102,7 @@ class FlipEvent(NamedTuple):
     position: int
     """Where the card was flipped (0..63)."""
     card: int
-    """The card revealed there (a card id of :mod:`goldrush_env.cards`)."""
+    """The card revealed there (a card id of :mod:`goldrush_env.gold.cards`)."""
     outcome: Outcome
     receiver: int | None
     """The seat that received gold (strike or rush gold), else ``None``."""
@@ -197,7 +203,7 @@ class Game:
 
     ``Game(num_players, layout)`` starts from a given table (64 codes or card
     ids, ``"-"`` for an empty position); :meth:`shuffled` deals a box (the
-    full one by default, or a smaller table of :data:`~goldrush_env.cards.TABLES`)
+    full one by default, or a smaller table of :data:`~goldrush_env.gold.cards.TABLES`)
     at random from a seed. ``first_player`` is the seat that starts,
     ``max_turns`` the optional turn limit (D4), ``rush_at`` the number of cards
     at or below which the Gold Rush begins (10, the rule sheets'; smaller
@@ -262,7 +268,7 @@ class Game:
     def shuffled(cls, num_players: int, seed: int | np.random.Generator | None = None, *,
                  first_player: int = 0, max_turns: int | None = None, table: str = "full") -> "Game":
         """A game on a box shuffled by ``seed``: the full box of 64 cards, or the smaller ``table`` named
-        (:data:`~goldrush_env.cards.TABLES`), laid on the first positions of the grid, with its Gold Rush
+        (:data:`~goldrush_env.gold.cards.TABLES`), laid on the first positions of the grid, with its Gold Rush
         threshold.
 
         ``seed`` is an int or a :class:`numpy.random.Generator` (which is
@@ -414,7 +420,7 @@ class Game:
 
     @property
     def table(self) -> tuple[int, ...]:
-        """The card at each position (:data:`~goldrush_env.cards.EMPTY` for none).
+        """The card at each position (:data:`~goldrush_env.gold.cards.EMPTY` for none).
 
         This is the hidden truth: players only know what they saw flipped.
         """
@@ -447,6 +453,48 @@ class Game:
     def winners(self) -> tuple[int, ...]:
         """The winning seats once the game is over or truncated (D5); ``()`` while it is in play."""
         return self.leaders() if self.is_finished else ()
+
+    # --- the game protocol (goldrush_env.protocol.Rules), beside the names above ------
+
+    @classmethod
+    def new(cls, num_players: int, seed: int | np.random.Generator | None = None, **options: Any) -> "Game":
+        """:meth:`shuffled` under the protocol's name (``options``: ``first_player``, ``max_turns``, ``table``)."""
+        return cls.shuffled(num_players, seed, **options)
+
+    def step(self, action: int) -> FlipEvent:
+        """:meth:`flip` under the protocol's name: the action is the position flipped."""
+        return self.flip(action)
+
+    def legal_mask(self) -> np.ndarray:
+        """:meth:`legal_positions` as a bool per position (64)."""
+        mask = np.zeros(NUM_POSITIONS, dtype=bool)
+        mask[self.legal_positions()] = True
+        return mask
+
+    def result(self) -> Result:
+        """The scores and the winners: of the finished game, or the :meth:`leaders` while it is in play."""
+        return Result(self.scores, self.winners if self.is_finished else self.leaders())
+
+    def known_to(self, seat: int) -> dict[int, int]:
+        """The cards ``seat`` knows with perfect recall, by position: every card flipped and still on the table.
+        Every flip is public (D9), so with perfect recall every seat knows the same."""
+        if not _is_int(seat) or not 0 <= seat < self.num_players:
+            raise GoldRushError(f"seat must be from 0 to {self.num_players - 1}, got {seat!r}")
+        known: dict[int, int] = {}
+        for event in self._history:
+            known[event.position] = event.card
+            for gone in event.removed:
+                known.pop(gone, None)
+        return known
+
+    def to_record(self) -> dict[str, Any]:
+        """:meth:`to_dict` under the protocol's name."""
+        return self.to_dict()
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> "Game":
+        """:meth:`from_dict` under the protocol's name."""
+        return cls.from_dict(record)
 
     # --- playing ----------------------------------------------------------------
 

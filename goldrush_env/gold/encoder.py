@@ -20,7 +20,7 @@ from typing import Sequence
 
 import numpy as np
 
-from goldrush_env.cards import (
+from goldrush_env.gold.cards import (
     COLOUR,
     DYNAMITE,
     EMPTY,
@@ -32,6 +32,7 @@ from goldrush_env.cards import (
     TOTAL_GOLD,
     VALUE,
 )
+from goldrush_env.layout import markdown_table, slices_of
 
 NUM_CATEGORIES = 4 + 1 + len(MINER_VALUES) * (MAX_PLAYERS + 1)
 UNSEEN_SCALE = 7
@@ -63,16 +64,6 @@ LAYOUT: tuple[tuple[str, tuple[int, ...], str], ...] = (
     ("turn", (1,), "completed turns / turn limit (0 without a limit)"),
     ("unseen", (NUM_CATEGORIES,), "per category, face-down cards this seat cannot place (unseen or forgotten) / 7"),
 )
-
-
-def slices_of(layout: Sequence[tuple[str, tuple[int, ...], str]]) -> dict[str, slice]:
-    """Each named entry's slice of a flat vector laid out as ``layout``, ``(name, shape, meaning)`` in order."""
-    slices, offset = {}, 0
-    for name, shape, _ in layout:
-        size = int(np.prod(shape))
-        slices[name] = slice(offset, offset + size)
-        offset += size
-    return slices
 
 
 SLICES: dict[str, slice] = slices_of(LAYOUT)
@@ -109,15 +100,6 @@ def index_table(pairs: bool = False) -> str:
     """The vector's layout as a Markdown table (it is in the env's docstring); with ``pairs``, the planes the
     ``"pairs"`` option adds after it."""
     return markdown_table(*((PAIR_LAYOUT, PAIR_SLICES) if pairs else (LAYOUT, SLICES)))
-
-
-def markdown_table(layout: Sequence[tuple[str, tuple[int, ...], str]], slices: dict[str, slice]) -> str:
-    """A vector's layout (``(name, shape, meaning)`` entries at ``slices``) as a Markdown index table."""
-    rows = [(f"{slices[name].start}-{slices[name].stop - 1}", f"`{name}`", "x".join(map(str, shape)), meaning)
-            for name, shape, meaning in layout]
-    lines = ["| Index | Name | Shape | Meaning |", "|---|---|---|---|"]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 OBSERVATIONS = ("plain", "pairs")

@@ -1,4 +1,4 @@
-"""The numba backend of :mod:`goldrush_env.batched`: one compiled loop over the games.
+"""The numba backend of :mod:`goldrush_env.gold.batched`: one compiled loop over the games.
 
 Imported only when numba is installed and the backend is asked for. The
 step is the numpy backend's, written per game; the games are split over the
@@ -13,7 +13,7 @@ import sys
 import numba
 import numpy as np
 
-from goldrush_env.batched import (
+from goldrush_env.gold.batched import (
     _FIRST,
     _GOLD_VALUE,
     _GROUP,
@@ -26,7 +26,7 @@ from goldrush_env.batched import (
     _RUSH_DISCARD,
     _RUSH_GOLD,
 )
-from goldrush_env.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS
+from goldrush_env.gold.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS
 
 
 @numba.njit(cache=True, inline="always")

@@ -1,0 +1,38 @@
+"""*Gold*, Reiner Knizia's memory game for 2 to 5 players (rules: docs/rules.md, decisions D1-D9).
+
+The rules alone are :class:`goldrush_env.gold.engine.Game` (with :mod:`~goldrush_env.gold.cards`, the box);
+``goldrush_env.gold.env()`` is the PettingZoo AEC environment (:mod:`~goldrush_env.gold.aec`), with per-seat
+memory (:mod:`~goldrush_env.gold.memory`), views (:mod:`~goldrush_env.gold.view`) and observation vectors
+(:mod:`~goldrush_env.gold.encoder`); :class:`~goldrush_env.gold.gym_env.GoldRushEnv` the Gymnasium one;
+:mod:`~goldrush_env.gold.batched` and :mod:`~goldrush_env.gold.vector` play many games at once. Importing
+this package loads none of them: the names below are fetched on first use.
+"""
+
+from importlib import import_module
+
+from goldrush_env.games import GameSpec
+
+GAME = GameSpec(
+    name="gold", title="Gold", min_players=2, max_players=5, default_players=2,
+    rules="goldrush_env.gold.engine:Game",
+    aec="goldrush_env.gold.aec:env", raw_aec="goldrush_env.gold.aec:raw_env",
+    gym="goldrush_env.gold.gym_env:GoldRushEnv", vector="goldrush_env.gold.vector:GoldRushVectorEnv",
+    pettingzoo_id="goldrush_env/gold-v0",
+    gym_ids={"GoldRush-v0": {}, "GoldRushHalf-v0": {"table": "half"}, "GoldRushQuarter-v0": {"table": "quarter"}},
+    text="goldrush_env.gold.render:to_text", is_record="goldrush_env.gold.engine:is_record",
+)
+"""Gold in the registry of games (:mod:`goldrush_env.games`)."""
+
+_LAZY = {
+    "env": "aec", "raw_env": "aec", "Game": "engine", "FlipEvent": "engine", "Outcome": "engine",
+    "EnvConfig": "config", "GoldRushEnv": "gym_env", "GoldRushVectorEnv": "vector", "BatchedGames": "batched",
+    "PlayerView": "view",
+}
+
+__all__ = ["GAME", *_LAZY]
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(import_module(f"goldrush_env.gold.{_LAZY[name]}"), name)
+    raise AttributeError(f"module 'goldrush_env.gold' has no attribute {name!r}")

@@ -1,0 +1,43 @@
+"""What the games' environment options share: the reward and render modes every environment offers, and
+:class:`Options`, the base of each game's frozen config dataclass (Gold's :class:`~goldrush_env.gold.config.EnvConfig`,
+the piecepack's :class:`~goldrush_env.piecepack.aec.PiecepackConfig`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+from goldrush_env.errors import GoldRushError, UnknownOptionError
+
+REWARDS = ("win", "score")
+"""Every environment's rewards (:meth:`goldrush_env.aec_base.TableEnv` pays them): ``"win"``, at the end +1 to a sole
+winner, 0 to each of several, -1 to the others; ``"score"``, each seat's gain over the others' as it happens."""
+RENDER_MODES = ("ansi", "rgb_array", "human")
+
+
+def is_int(value: Any) -> bool:
+    """An int and not a bool."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class Options:
+    """What the games' option dataclasses share: :meth:`from_kwargs`, which refuses an unknown option by name,
+    and :meth:`refuse`, which refuses a field's value, naming what is allowed, with :attr:`error`."""
+
+    error: ClassVar[type[GoldRushError]] = GoldRushError
+
+    @classmethod
+    def from_kwargs(cls, **kwargs: Any) -> Any:
+        """A config from keyword options; an unknown option is refused by name."""
+        known = [field.name for field in dataclasses.fields(cls)]
+        unknown = sorted(set(kwargs) - set(known))
+        if unknown:
+            raise UnknownOptionError(f"unknown option(s) {unknown} (got an unexpected keyword argument "
+                                     f"{unknown[0]!r}): the options are {known}")
+        return cls(**kwargs)
+
+    def refuse(self, name: str, allowed: str) -> None:
+        raise self.error(f"{name}={getattr(self, name)!r} is not allowed: expected {allowed}")
+
+
+__all__ = ["REWARDS", "RENDER_MODES", "Options", "is_int"]
