@@ -1,13 +1,15 @@
-"""Players for goldrush-env, from random to strong, all following the
+"""Players for goldrush-env, from random to strong, in every game, all following the
 :class:`goldrush_env.policy.Policy` protocol (``reset(seed)``, ``act(view)``).
 
-``make_agent("greedy", seed=1)`` builds one by name; ``"ppo"`` is the
-trained model the package ships, a path ending in ``.npz`` or ``.zip`` any
-trained model (:mod:`goldrush_agents.trained`), and a ``"module:Class"`` import path
-any class that follows the protocol. Any of them may end in keyword
-arguments for its constructor in brackets, ``"ismcts[iterations=500,horizon=2]"``:
-each value is read as a Python literal (``500``, ``0.3``, ``None``,
-``True``), or else kept as text.
+Each game's players live in a package of their own, ``goldrush_agents.<game>`` (:mod:`goldrush_agents.gold`,
+:mod:`goldrush_agents.piecepack`), which lists them: ``AGENTS`` (scripted players by name), ``MODELS``
+(the shipped trained models by name), ``MODEL_FILES`` (the model files its trained player reads) and
+``model`` (that player). :func:`make_agent` reads one grammar for all of them:
+``make_agent("greedy", seed=1)`` builds a player by name (of the default game, Gold, unless ``game=`` says
+otherwise); ``"ppo"`` is a shipped model, a path ending in a model file's suffix any trained model, and a
+``"module:Class"`` import path any class that follows the protocol. Any of them may end in keyword arguments for
+its constructor in brackets, ``"ismcts[iterations=500,horizon=2]"``: each value is read as a Python literal
+(``500``, ``0.3``, ``None``, ``True``), or else kept as text.
 """
 
 from __future__ import annotations
@@ -15,24 +17,23 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+from types import ModuleType
 from typing import Any, Callable
 
+from goldrush_env._moved import moved
 from goldrush_env.errors import GoldRushError, excerpt
+from goldrush_env.games import DEFAULT_GAME, GAMES
+from goldrush_env.games import spec as game_spec
 from goldrush_env.policy import Policy
 
-from goldrush_agents.expert import ExpertAgent
-from goldrush_agents.greedy import GreedyAgent
-from goldrush_agents.random_agent import RandomAgent
-from goldrush_agents.search import ISMCTSAgent
+from goldrush_agents import _moved
 
-AGENTS: dict[str, Callable[..., Policy]] = {
-    "random": RandomAgent,
-    "greedy": GreedyAgent,
-    "expert": ExpertAgent,
-    "ismcts": ISMCTSAgent,
-}
-"""The scripted players by name, weakest first (the ladder in ``docs/agents.md`` measures each against the one
-below it)."""
+
+def players_of(game: str = DEFAULT_GAME) -> ModuleType:
+    """The package of ``game``'s players, ``goldrush_agents.<game>`` (a game's players live there by convention:
+    docs/adding-a-game.md); an unknown game is refused with the games there are."""
+    game_spec(game)
+    return importlib.import_module(f"{__name__}.{game}")
 
 
 def split_entrants(text: str) -> list[str]:
@@ -108,21 +109,21 @@ def _build(spec: str, factory: Callable[..., Any], options: dict[str, Any], *arg
     return factory(*args, **kwargs, **options)
 
 
-def make_agent(spec: str, seed: int | None = None) -> Policy:
-    """A player from a name in :data:`AGENTS`, ``"ppo"`` or ``"scratch"`` (the shipped models), a model file or a
+def make_agent(spec: str, seed: int | None = None, game: str = DEFAULT_GAME) -> Policy:
+    """A player of ``game``: a name in its ``AGENTS``, a shipped model in its ``MODELS``, a model file it reads or a
     ``"package.module:Class"`` import path, each optionally followed by constructor options in brackets (see the
     module docstring)."""
+    players = players_of(game)
     name, options = parse_spec(spec)
-    if name in AGENTS:
-        return _build(spec, AGENTS[name], options, seed=seed)
-    if name in ("ppo", "scratch") or name.endswith((".npz", ".zip")):
-        from goldrush_agents.trained import SHIPPED_MODEL, SHIPPED_SCRATCH_MODEL, TrainedPolicy
-
-        path = {"ppo": SHIPPED_MODEL, "scratch": SHIPPED_SCRATCH_MODEL}.get(name, name)
-        return _build(spec, TrainedPolicy, options, path, seed=seed)
+    if name in players.AGENTS:
+        return _build(spec, players.AGENTS[name], options, seed=seed)
+    if name in players.MODELS or name.endswith(players.MODEL_FILES):
+        return _build(spec, players.model, options, players.MODELS.get(name, name), seed=seed)
     if ":" not in name:
-        raise GoldRushError(f"unknown agent {excerpt(name)}: expected one of {sorted(AGENTS)}, 'ppo' or 'scratch' (the "
-                           "shipped models), a model file (.npz, .zip) or 'package.module:Class'")
+        raise GoldRushError(f"unknown agent {excerpt(name)}: expected one of {sorted(players.AGENTS)}, "
+                            f"{' or '.join(map(repr, players.MODELS))} (the shipped models), a model file "
+                            f"({', '.join(players.MODEL_FILES)}) or 'package.module:Class' (the players of "
+                            f"{game_spec(game).title})")
     module_name, _, class_name = name.partition(":")
     try:
         factory = getattr(importlib.import_module(module_name), class_name)
@@ -137,5 +138,15 @@ def make_agent(spec: str, seed: int | None = None) -> Policy:
     return agent
 
 
-__all__ = ["AGENTS", "make_agent", "parse_spec", "split_entrants", "RandomAgent", "GreedyAgent", "ExpertAgent",
-           "ISMCTSAgent"]
+moved(_moved.MODULES)
+_DEFAULT_NAMES = ("AGENTS", "RandomAgent", "GreedyAgent", "ExpertAgent", "ISMCTSAgent")
+"""The default game's players, offered here as well (0.2.0 had them here)."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _DEFAULT_NAMES:
+        return getattr(players_of(DEFAULT_GAME), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["make_agent", "players_of", "parse_spec", "split_entrants", "GAMES", *_DEFAULT_NAMES]

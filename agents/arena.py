@@ -1,4 +1,4 @@
-"""Playing whole games between policies, seat by seat, each seeing only its own view."""
+"""Playing whole games between policies, seat by seat, each seeing only its own view, in any game."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from goldrush_env.gold.aec import raw_env
-from goldrush_env.errors import IllegalFlipError
+from goldrush_env.errors import GoldRushError
+from goldrush_env.games import DEFAULT_GAME, spec
 from goldrush_env.policy import Policy
 
 
@@ -19,35 +19,49 @@ class GameResult:
     names: tuple[str, ...]
     """Who sat where."""
     scores: tuple[int, ...]
-    gold_cards: tuple[int, ...]
+    tiebreak: tuple[int, ...]
+    """What breaks a tie of scores, per seat (Gold: gold cards; the piecepack game: Food)."""
     winners: tuple[int, ...]
     turns: int
     truncated: bool
     record: dict[str, Any] = field(repr=False)
-    """The game as plain data (:meth:`goldrush_env.gold.engine.Game.to_dict`) plus the players and seeds."""
+    """The game's record (``Game.to_record()``) plus who played, the seed and the environment's options."""
+
+    @property
+    def gold_cards(self) -> tuple[int, ...]:
+        """Gold's tie-break under its 0.2.0 name (:attr:`tiebreak`)."""
+        return self.tiebreak
 
 
-def play_game(players: Sequence[Policy], seed: int, *, first_player: int = 0, names: Sequence[str] | None = None,
-              **config: Any) -> GameResult:
-    """One game: ``players[s]`` plays seat ``s``; ``seed`` deals the table and seeds every player.
+def play_game(players: Sequence[Policy], seed: int, *, game: str = DEFAULT_GAME, first_player: int | None = None,
+              names: Sequence[str] | None = None, **config: Any) -> GameResult:
+    """One game of ``game``: ``players[s]`` plays seat ``s``; ``seed`` deals the game and seeds every player.
 
-    ``config`` takes the environment's options (memory model, turn limit...).
+    ``first_player`` seats the player who starts (None: as the game's rules have it; the deal is the same either
+    way); ``config`` takes the environment's options (Gold's memory model, turn limit, table...).
     """
+    rules = spec(game)
+    rules.check_players(len(players), "the number of players")
     names = tuple(names or (getattr(p, "name", type(p).__name__) for p in players))
-    env = raw_env(num_players=len(players), **config)
-    env.reset(seed=seed, options={"first_player": first_player})
+    env = rules.load("raw_aec")(num_players=len(players), **config)
+    env.reset(seed=seed, options=None if first_player is None else {"first_player": first_player})
     player_seeds = np.random.SeedSequence(seed).spawn(len(players))
     for player, player_seed in zip(players, player_seeds):
         player.reset(seed=int(player_seed.generate_state(1)[0]))
-    game = env.game
-    while not game.is_finished:
-        seat = game.current_player
-        position = players[seat].act(env.view(seat))
+    state = env.game
+    while not state.is_finished:
+        seat = state.current_player
+        action = players[seat].act(env.view(seat))
         try:
-            env.step(position)
-        except IllegalFlipError as error:
-            raise IllegalFlipError(f"{names[seat]} (seat {seat}) made an illegal flip: {error}") from None
-    record = game.to_dict()
-    record.update(players=list(names), seed=seed, config=dict(config),
-                  events=[event.label for event in game.history])
-    return GameResult(names, game.scores, game.gold_cards, game.winners, game.turn, game.is_truncated, record)
+            env.step(action)
+        except GoldRushError as error:
+            raise type(error)(f"{names[seat]} (seat {seat}) made an illegal move: {error}") from None
+    record = state.to_record()
+    record.update({rules.record_names: list(names), "seed": seed, "config": dict(config)})
+    if first_player is not None:
+        record.setdefault("first_player", first_player)
+    result = state.result()
+    return GameResult(names, result.scores, result.tiebreak, result.winners, state.turn, state.is_truncated, record)
+
+
+__all__ = ["GameResult", "play_game"]

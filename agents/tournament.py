@@ -8,18 +8,19 @@ run gives the same results whatever the number of worker processes.
 
 Win share counts a shared victory as 1/k of a win for each of k co-winners;
 95% confidence intervals are Wilson score intervals. Ratings come from
-openskill's Plackett-Luce model, each game ranked by (score, gold cards); an
-entrant holding several seats in one game is rated as one player per seat and
-its rating moves by the mean of their updates.
+openskill's Plackett-Luce model, each game ranked by (won, score, the game's
+tie-break); an entrant holding several seats in one game is rated as one
+player per seat and its rating moves by the mean of their updates.
 
-In match mode (the rule sheets' recommendation, D6) every block of n games
-on one lineup, seat k starting game k, is also scored as a match.
+In match mode (for a game whose rules score matches, as Gold's D6 does)
+every block of n games on one lineup, seat k starting game k, is also scored
+as a match.
 
-``game="piecepack"`` runs the same schedule for *Gold Rush* on the piecepack
-(:mod:`goldrush_agents.piecepack`): 3 or 4 players, the start player set by
-the schedule (``Game.new(..., start=)``), ratings ranked by who won (the Food
-tie-break included) and then by score; it has no gold cards, match mode or
-batched engine.
+Any game of the registry (:mod:`goldrush_env.games`) runs the same way: its
+players by name (:func:`goldrush_agents.make_agent`), its environment's
+options, its tie-break (Gold's gold cards, the piecepack's Food) in the
+ratings and the tables; ``batched=True`` where the game's players can play
+many games at once (Gold's batched engine).
 """
 
 from __future__ import annotations
@@ -37,9 +38,9 @@ from typing import Any, Sequence
 import numpy as np
 
 from goldrush_env.errors import GoldRushError
-from goldrush_env.gold.match import match_winners
+from goldrush_env.games import DEFAULT_GAME, GameSpec, spec
 
-from goldrush_agents import make_agent
+from goldrush_agents import make_agent, players_of
 from goldrush_agents.arena import GameResult, play_game
 
 
@@ -91,36 +92,11 @@ def schedule(entrants: Sequence[str], num_players: int, games: int, seed: int) -
     return fixtures
 
 
-GAMES = ("gold", "piecepack")
-"""The games a tournament can be run on."""
-
-
-def _agent_maker(game: str) -> Any:
-    if game == "piecepack":
-        from goldrush_agents.piecepack import make_piecepack_agent
-
-        return make_piecepack_agent
-    return make_agent
-
-
 def _play(job: tuple[Fixture, str, dict[str, Any]]) -> GameResult:
     fixture, game, config = job
-    players = [_agent_maker(game)(name) for name in fixture.names]
-    if game == "piecepack":
-        return _play_piecepack(players, fixture)
-    return play_game(players, fixture.seed, first_player=fixture.first_player, names=fixture.names, **config)
-
-
-def _play_piecepack(players: Sequence[Any], fixture: Fixture) -> GameResult:
-    """One Gold Rush game of the schedule; its ``turns`` counts actions, ``gold_cards`` are all 0 (the game has
-    none), and the record (docs/piecepack-rules.md §9, which ``Game.from_record`` replays) adds the names and seeds."""
-    from goldrush_agents.piecepack import play_piecepack_game
-
-    num_players = len(fixture.names)
-    result = play_piecepack_game(players, num_players, fixture.seed, start=fixture.first_player)
-    record = dict(result["record"], names=list(fixture.names), seed=fixture.seed, first_player=fixture.first_player)
-    return GameResult(fixture.names, tuple(result["scores"]), (0,) * num_players, tuple(result["winners"]),
-                      len(record["actions"]), False, record)
+    players = [make_agent(name, game=game) for name in fixture.names]
+    return play_game(players, fixture.seed, game=game, first_player=fixture.first_player, names=fixture.names,
+                     **config)
 
 
 @dataclass
@@ -131,7 +107,8 @@ class Standing:
     games: int = 0
     wins: float = 0.0
     score: float = 0.0
-    gold_cards: float = 0.0
+    tiebreak: float = 0.0
+    """The sum of the game's tie-break over the games (Gold's gold cards, the piecepack's Food)."""
     matches: int = 0
     match_wins: float = 0.0
     rating_mu: float = 0.0
@@ -180,19 +157,21 @@ class TournamentResult:
     pairings: list[Pairing]
     results: list[GameResult] = field(repr=False)
     match_mode: bool = False
-    game: str = "gold"
+    game: str = DEFAULT_GAME
+
+    @property
+    def spec(self) -> GameSpec:
+        return spec(self.game)
 
     def table(self) -> str:
         """The standings as a text table, best rating first, then the pairings."""
-        gold = self.game == "gold"
-        lines = [f"{'agent':<28} {'games':>6} {'win rate':>9} {'95% CI':>15} {'score':>6} "
-                 + (f"{'gold':>5} " if gold else "") + f"{'rating':>7}"
-                 + (f" {'match wins':>10}" if self.match_mode else "")]
+        tiebreak = self.spec.tiebreak.split("_")[0]
+        lines = [f"{'agent':<28} {'games':>6} {'win rate':>9} {'95% CI':>15} {'score':>6} {tiebreak:>5} "
+                 f"{'rating':>7}" + (f" {'match wins':>10}" if self.match_mode else "")]
         for s in sorted(self.standings.values(), key=lambda s: -s.rating):
             low, high = s.interval
             line = (f"{s.name:<28} {s.games:>6} {s.win_rate:>9.3f} {f'[{low:.3f}, {high:.3f}]':>15} "
-                    f"{s.score / max(s.games, 1):>6.{1 if gold else 2}f} "
-                    + (f"{s.gold_cards / max(s.games, 1):>5.1f} " if gold else "") + f"{s.rating:>7.2f}")
+                    f"{s.score / max(s.games, 1):>6.2f} {s.tiebreak / max(s.games, 1):>5.1f} {s.rating:>7.2f}")
             if self.match_mode:
                 line += f" {s.match_wins / max(s.matches, 1):>10.3f}"
             lines.append(line)
@@ -205,12 +184,17 @@ class TournamentResult:
                          f"[{low:.3f}, {high:.3f}]  {verdict}")
         return "\n".join(lines)
 
+    def _standing_json(self, standing: Standing) -> dict[str, Any]:
+        """A standing as results.json has it: the tie-break under the game's name for it (``gold_cards``)."""
+        data = asdict(standing)
+        data[self.spec.tiebreak] = data.pop("tiebreak")
+        return {**data, "win_rate": standing.win_rate, "ci95": standing.interval, "rating": standing.rating}
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game, "entrants": self.entrants, "num_players": self.num_players, "seed": self.seed,
             "games_per_pairing": self.games_per_pairing, "config": self.config, "match_mode": self.match_mode,
-            "standings": [{**asdict(s), "win_rate": s.win_rate, "ci95": s.interval, "rating": s.rating}
-                          for s in self.standings.values()],
+            "standings": [self._standing_json(s) for s in self.standings.values()],
             "pairings": [{**asdict(p), "win_share": p.win_share, "ci95": p.interval} for p in self.pairings],
         }
 
@@ -231,17 +215,17 @@ class TournamentResult:
         with open(paths[1], "w", newline="") as handle:
             writer = csv.writer(handle)
             writer.writerow(["agent", "games", "wins", "win_rate", "ci_low", "ci_high", "mean_score",
-                             "mean_gold_cards", "rating"])
+                             f"mean_{self.spec.tiebreak}", "rating"])
             for s in self.standings.values():
                 writer.writerow([s.name, s.games, s.wins, s.win_rate, *s.interval, s.score / max(s.games, 1),
-                                 s.gold_cards / max(s.games, 1), s.rating])
+                                 s.tiebreak / max(s.games, 1), s.rating])
         with open(paths[2], "w", newline="") as handle:
             writer = csv.writer(handle)
-            writer.writerow(["seed", "first_player", "players", "scores", "gold_cards", "winners", "turns",
+            writer.writerow(["seed", "first_player", "players", "scores", self.spec.tiebreak, "winners", "turns",
                              "truncated"])
             for r in self.results:
                 writer.writerow([r.record["seed"], r.record["first_player"], " ".join(r.names),
-                                 " ".join(map(str, r.scores)), " ".join(map(str, r.gold_cards)),
+                                 " ".join(map(str, r.scores)), " ".join(map(str, r.tiebreak)),
                                  " ".join(map(str, r.winners)), r.turns, r.truncated])
         self.chart(paths[3])
         return paths
@@ -261,8 +245,7 @@ class TournamentResult:
         axes.axhline(1 / self.num_players, color="black", linestyle="--", linewidth=1, label="fair share")
         axes.set_ylim(0, 1)
         axes.set_ylabel("win share")
-        title = "Gold" if self.game == "gold" else "Gold Rush (piecepack)"
-        axes.set_title(f"{title}, {self.num_players} players, {self.games_per_pairing} games per pairing")
+        axes.set_title(f"{self.spec.title}, {self.num_players} players, {self.games_per_pairing} games per pairing")
         axes.legend(loc="upper right")
         figure.tight_layout()
         figure.savefig(path, dpi=100)
@@ -271,40 +254,37 @@ class TournamentResult:
 
 def run_tournament(entrants: Sequence[str], num_players: int = 2, games: int = 200, seed: int = 0,
                    workers: int | None = None, match_mode: bool = False, progress: bool = False,
-                   batched: bool = False, game: str = "gold", **config: Any) -> TournamentResult:
-    """Play the tournament (in parallel on ``workers`` processes, default: all cores) and rank the entrants.
+                   batched: bool = False, game: str = DEFAULT_GAME, **config: Any) -> TournamentResult:
+    """Play the tournament of ``game`` (in parallel on ``workers`` processes, default: all cores) and rank the
+    entrants.
 
-    ``entrants`` are agent names or ``"module:Class"`` paths (see :func:`goldrush_agents.make_agent`);
-    ``config`` takes the environment's options (``memory``, ``max_turns``, ...).
+    ``entrants`` are the game's players by name, model files or ``"module:Class"`` paths (see
+    :func:`goldrush_agents.make_agent`); ``config`` takes the game's environment options (Gold's ``memory``,
+    ``max_turns``, ...).
 
-    ``game="piecepack"`` plays Gold Rush on the piecepack instead: entrants are the names (or ``.npz``
-    models) of :func:`goldrush_agents.piecepack.make_piecepack_agent`, ``num_players`` is 3 or 4, and
-    ``config``, ``match_mode`` and ``batched`` are refused.
-
-    ``batched=True`` plays all games at once on the batched engine in this
-    process (:func:`play_batched`): the same deals and start players, every
-    game still recorded and replayable, much faster for ``random``,
-    ``greedy`` and trained models; perfect memory only.
+    ``match_mode`` also scores matches, for a game whose rules have them (Gold's D6). ``batched=True``, for a
+    game whose players can play many games at once (Gold: ``goldrush_agents.gold.play_batched``), plays all
+    games at once in this process: the same deals and start players, every game still recorded and
+    replayable, much faster for ``random``, ``greedy`` and trained models.
     """
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise GoldRushError(f"workers must be None (all cores) or an int >= 1, got {workers!r}")
-    if game not in GAMES:
-        raise GoldRushError(f"game must be one of {list(GAMES)}, got {game!r}")
-    if game == "piecepack":
-        from goldrush_env.piecepack.components import MAX_PLAYERS, MIN_PLAYERS
-
-        if isinstance(num_players, bool) or num_players not in range(MIN_PLAYERS, MAX_PLAYERS + 1):
-            raise GoldRushError(f"the piecepack game takes {MIN_PLAYERS} or {MAX_PLAYERS} players, got "
-                                f"{num_players!r}")
-        given = sorted(config) + ["match_mode"] * bool(match_mode) + ["batched"] * bool(batched)
-        if given:
-            raise GoldRushError(f"{given} belong to the game of Gold; leave them out with game='piecepack'")
+    rules = spec(game)
+    rules.check_players(num_players)
+    if match_mode and not rules.match:
+        raise GoldRushError(f"match_mode: {rules.title} has no rule for matches of several games")
+    play_many = getattr(players_of(game), "play_batched", None)
+    if batched and play_many is None:
+        raise GoldRushError(f"batched: the players of {rules.title} cannot play many games at once")
     for name in dict.fromkeys(entrants):
-        _agent_maker(game)(name)  # refuse an unknown entrant before starting any work
+        make_agent(name, game=game)  # refuse an unknown entrant before starting any work
+    if config:
+        rules.load("raw_aec")(num_players=num_players, **config)  # refuse an unknown option the same way
     fixtures = schedule(entrants, num_players, games, seed)
+    entrants = list(dict.fromkeys(entrants))
     if batched:
-        results = play_batched(fixtures, num_players, seed, progress=progress, **config)
-        return _rank(list(dict.fromkeys(entrants)), num_players, games, seed, config, fixtures, results, match_mode)
+        results = play_many(fixtures, num_players, seed, progress=progress, **config)
+        return _rank(entrants, num_players, games, seed, config, fixtures, results, match_mode, game)
     jobs = [(fixture, game, config) for fixture in fixtures]
     workers = workers or os.cpu_count() or 1
     bar = None
@@ -325,84 +305,11 @@ def run_tournament(entrants: Sequence[str], num_players: int = 2, games: int = 2
                 bar and bar.update()
     if bar is not None:
         bar.close()
-    return _rank(list(dict.fromkeys(entrants)), num_players, games, seed, config, fixtures, results, match_mode,
-                 game)
-
-
-def play_batched(fixtures: Sequence[Fixture], num_players: int, seed: int, *, progress: bool = False,
-                 **config: Any) -> list[GameResult]:
-    """Play every fixture at once on the batched engine, each entrant choosing for all its seats together.
-
-    Tables and start players are those :func:`_play` deals for the same fixtures (from each game's
-    seed); the entrants' own random choices come from one generator seeded by ``seed``, so a run
-    is reproducible but not flip-for-flip the same as the one-game-at-a-time tournament. Each game
-    is replayed through :class:`~goldrush_env.gold.engine.Game` afterwards for its record.
-    """
-    from gymnasium.utils import seeding
-
-    from goldrush_env.gold.batched import BatchedGames
-    from goldrush_env.gold.cards import DEFAULT_MAX_TURNS
-    from goldrush_env.gold.engine import Game
-    from goldrush_env.gold.vector import step_entrants
-
-    from goldrush_agents.batched import batched_policy
-
-    unknown = sorted(set(config) - {"memory", "max_turns", "table"})
-    if unknown or config.get("memory", "perfect") != "perfect":
-        raise GoldRushError(f"a batched tournament plays with perfect memory and takes only max_turns and table, "
-                            f"got {config}")
-    max_turns = config.get("max_turns", DEFAULT_MAX_TURNS)
-    table = config.get("table", "full")
-    names = list(dict.fromkeys(name for fixture in fixtures for name in fixture.names))
-    policies = [batched_policy(name) for name in names]
-    count = len(fixtures)
-    layouts = np.empty((count, 64), dtype=np.int8)
-    for g, fixture in enumerate(fixtures):  # the deal raw_env.reset(seed=...) makes
-        layouts[g] = Game.shuffled(num_players, seeding.np_random(fixture.seed)[0], table=table).table
-    games = BatchedGames(count, num_players, max_turns=max_turns, table=table)
-    games.reset(layouts=layouts, first_player=np.array([f.first_player for f in fixtures]))
-    entrant_of_seat = np.array([[names.index(name) for name in fixture.names] for fixture in fixtures])
-    known = np.zeros((count, 64), dtype=bool)
-    rng = np.random.default_rng(seed)
-    for policy, policy_seed in zip(policies, np.random.SeedSequence(seed).spawn(len(policies))):
-        if hasattr(policy, "reset"):
-            policy.reset(seed=int(policy_seed.generate_state(1)[0]))
-    rows, steps = np.arange(count), []
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=count, unit="game", desc="tournament (batched)")
-    while not games.is_finished.all():
-        entrant = entrant_of_seat[rows, games.current_player]
-        for flips in step_entrants(games, policies, entrant, ~games.is_finished, known & (games.table >= 0), rng):
-            flipped = np.flatnonzero(flips.outcome >= 0)
-            known[flipped, flips.position[flipped]] = True
-            steps.append(flips.position)
-        if bar is not None:
-            bar.update(int(games.is_finished.sum()) - bar.n)
-    if bar is not None:
-        bar.close()
-    flips_of = np.stack(steps, axis=1) if steps else np.zeros((count, 0), dtype=np.int64)
-    results = []
-    for g, fixture in enumerate(fixtures):
-        game = Game(num_players, layouts[g].tolist(), first_player=fixture.first_player, max_turns=max_turns,
-                    rush_at=games.rush_at)
-        for position in flips_of[g][flips_of[g] >= 0]:
-            game.flip(int(position))
-        if list(game.scores) != games.scores[g].tolist():
-            raise RuntimeError(f"game {g}: the batched engine and Game disagree on the scores")
-        record = game.to_dict()
-        record.update(players=list(fixture.names), seed=fixture.seed, config=dict(config),
-                      events=[event.label for event in game.history])
-        results.append(GameResult(fixture.names, game.scores, game.gold_cards, game.winners, game.turn,
-                                  game.is_truncated, record))
-    return results
+    return _rank(entrants, num_players, games, seed, config, fixtures, results, match_mode, game)
 
 
 def _rank(entrants: list[str], num_players: int, games: int, seed: int, config: dict[str, Any],
-          fixtures: list[Fixture], results: list[GameResult], match_mode: bool,
-          game: str = "gold") -> TournamentResult:
+          fixtures: list[Fixture], results: list[GameResult], match_mode: bool, game: str) -> TournamentResult:
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
@@ -414,7 +321,7 @@ def _rank(entrants: list[str], num_players: int, games: int, seed: int, config: 
             standing = standings[name]
             standing.games += 1
             standing.score += result.scores[seat]
-            standing.gold_cards += result.gold_cards[seat]
+            standing.tiebreak += result.tiebreak[seat]
             if seat in result.winners:
                 standing.wins += 1 / len(result.winners)
         alone, field_ = fixture.pairing
@@ -422,9 +329,9 @@ def _rank(entrants: list[str], num_players: int, games: int, seed: int, config: 
         pairing.games += 1
         if result.names.index(alone) in result.winners:  # the lone entrant holds exactly one seat
             pairing.wins += 1 / len(result.winners)
-        # Rank seats by (won, score, gold cards): 0 is best, ties share a rank. In Gold the winners are the best
-        # scores anyway; in the piecepack game a tie on score is broken by Food, which only `winners` knows.
-        keys = [(seat in result.winners, *key) for seat, key in enumerate(zip(result.scores, result.gold_cards))]
+        # Rank seats by (won, score, tie-break): 0 is best, ties share a rank. The winners are the best by the rules
+        # (score, then the tie-break), so this orders the others as the rules would.
+        keys = [(seat in result.winners, *key) for seat, key in enumerate(zip(result.scores, result.tiebreak))]
         ranks = [sum(other > key for other in keys) for key in keys]
         teams = [[model.rating(mu=ratings[n].mu, sigma=ratings[n].sigma, name=n)] for n in result.names]
         updated = model.rate(teams, ranks=ranks)
@@ -435,6 +342,7 @@ def _rank(entrants: list[str], num_players: int, games: int, seed: int, config: 
     for name, rating in ratings.items():
         standings[name].rating_mu, standings[name].rating_sigma = rating.mu, rating.sigma
     if match_mode:
+        match_winners = spec(game).load("match")
         for start in range(0, len(results) - num_players + 1, num_players):
             block = results[start:start + num_players]
             if len({r.names for r in block}) != 1:

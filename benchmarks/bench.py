@@ -42,7 +42,7 @@ import numpy as np
 from pettingzoo.classic import connect_four_v3
 
 import goldrush_env
-from goldrush_agents.batched import batched_policy
+from goldrush_agents.gold.batched import batched_policy
 from goldrush_env.gold.batched import BatchedGames, random_in_masks, numba_available
 from goldrush_env.gold.engine import Game
 from goldrush_env.piecepack import aec as piecepack_aec

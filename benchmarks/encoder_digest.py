@@ -15,7 +15,8 @@ import argparse
 import hashlib
 import time
 
-from goldrush_agents.piecepack import make_piecepack_agent, view_of
+from goldrush_agents import make_agent
+from goldrush_agents.piecepack import view_of
 
 from goldrush_env.piecepack.encoder import observation_vector, state_vector
 from goldrush_env.piecepack.engine import Game
@@ -31,7 +32,8 @@ def main(argv: list[str] | None = None) -> dict:
     for g in range(args.games):
         n = 3 + g % 2
         game = Game.new(n, seed=g)
-        players = [make_piecepack_agent("economist" if (g + s) % 2 else "random", seed=g * 10 + s) for s in range(n)]
+        players = [make_agent("economist" if (g + s) % 2 else "random", seed=g * 10 + s, game="piecepack")
+                   for s in range(n)]
         while True:
             knowledge = [game.known_to(s) for s in range(n)]
             started = time.perf_counter()

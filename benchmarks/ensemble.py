@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from goldrush_agents.trained import GoldNetNumpy, TrainedPolicy, _one_blas_thread, load_weights
+from goldrush_agents.gold.trained import GoldNetNumpy, TrainedPolicy
+from goldrush_agents.weights import load_weights, one_blas_thread
 from goldrush_env.errors import GoldRushError
 
 
@@ -35,7 +36,7 @@ class Ensemble(TrainedPolicy):
         if not masks.any(axis=1).all():
             raise GoldRushError("a mask with no legal position was given to the ensemble")
         scores = []
-        with _one_blas_thread():
+        with one_blas_thread():
             for net in self.nets:
                 logits = np.where(masks, net.forward(observations)[0], -np.inf)
                 top = logits.max(axis=1, keepdims=True)

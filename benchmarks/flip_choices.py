@@ -11,7 +11,7 @@ positions.
     python benchmarks/flip_choices.py --agent ismcts --games 8 --seed 100
 
 It is how we saw the search turn a remembered card first where the expert
-turns an unknown one (see ``agents/search.py``).
+turns an unknown one (see ``agents/gold/search.py``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 ``ismcts[objective=win]`` turns a seat's lead part-way through a game into
 a chance of winning, ``P(win) = Phi(lead / (s * sqrt(gold left + 0.5)))``,
 where *gold left* is the points of gold still on the table, seen or not,
-and ``s`` is ``goldrush_agents.search.WIN_SPREAD``. This script measures ``s``: it
+and ``s`` is ``goldrush_agents.gold.search.WIN_SPREAD``. This script measures ``s``: it
 plays games between two scripted players, notes at every flip the lead of
 seat 0 over seat 1 and the gold left, and compares each with the final
 lead. Prints, by gold left, the number of states, the root mean square of

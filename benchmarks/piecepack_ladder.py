@@ -19,7 +19,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from goldrush_agents.piecepack import make_piecepack_agent, play_piecepack_game
+from goldrush_agents import make_agent
+from goldrush_agents.arena import play_game
 from goldrush_agents.tournament import wilson_interval
 
 from goldrush_env.piecepack import actions as A
@@ -40,7 +41,7 @@ class Idle:
 
 
 def make(name: str):
-    return Idle() if name == "idle" else make_piecepack_agent(name)
+    return Idle() if name == "idle" else make_agent(name, game="piecepack")
 
 
 def play_field(alone: str, others: str, players: int, games: int, seed: int) -> dict:
@@ -50,8 +51,8 @@ def play_field(alone: str, others: str, players: int, games: int, seed: int) -> 
     for i in range(games):
         seat = i % players
         lineup = [make(alone if s == seat else others) for s in range(players)]
-        result = play_piecepack_game(lineup, players, seed + i)
-        scores, winners = result["scores"], result["winners"]
+        result = play_game(lineup, seed + i, game="piecepack")
+        scores, winners = result.scores, result.winners
         wins += 1 / len(winners) if seat in winners else 0.0
         alone_score += scores[seat]
         other_score += (sum(scores) - scores[seat]) / (players - 1)

@@ -53,18 +53,29 @@ class GameSpec:
     """``to_text(...)``: the game as text for people."""
     is_record: str = ""
     """``is_record(data) -> bool``: whether a JSON record is of this game."""
+    record_names: str = "players"
+    """The key of a record that lists who played (the name of each seat)."""
+    tiebreak: str = ""
+    """What breaks a tie of scores (:attr:`goldrush_env.protocol.Result.tiebreak`), as a column name."""
+    match: str = ""
+    """``match_winners(scores_of_games)``, if the game scores a match of several games."""
 
     def load(self, entry: str) -> Any:
         """The object an entry point names, its module imported now."""
         module, _, name = getattr(self, entry).partition(":")
         return getattr(importlib.import_module(module), name)
 
+    @property
+    def players_text(self) -> str:
+        """The numbers of players in words: ``"2 to 5"``, ``"3 or 4"``."""
+        joint = "or" if self.max_players == self.min_players + 1 else "to"
+        return f"{self.min_players} {joint} {self.max_players}"
+
     def check_players(self, num_players: Any, what: str = "num_players") -> int:
         """``num_players`` if this game seats that many, else an error naming the range."""
         if isinstance(num_players, bool) or not isinstance(num_players, int) \
                 or not self.min_players <= num_players <= self.max_players:
-            raise GoldRushError(f"{what} must be from {self.min_players} to {self.max_players} for "
-                                f"{self.title}, got {num_players!r}")
+            raise GoldRushError(f"{what} must be {self.players_text} for {self.title}, got {num_players!r}")
         return num_players
 
 

@@ -15,10 +15,12 @@ import numpy as np
 
 
 class Result(NamedTuple):
-    """How a game stands: each seat's score and the seats that win (or would win if it ended now)."""
+    """How a game stands: each seat's score, the seats that win (or would win if it ended now), and what breaks a
+    tie of scores, per seat (:attr:`goldrush_env.games.GameSpec.tiebreak` names it)."""
 
     scores: tuple[int, ...]
     winners: tuple[int, ...]
+    tiebreak: tuple[int, ...]
 
 
 @runtime_checkable
@@ -41,6 +43,11 @@ class Rules(Protocol):
 
     def copy(self) -> Rules:
         """An independent copy."""
+
+    @property
+    def turn(self) -> int:
+        """How far the game has come: turns played (Gold counts a seat's two flips as one turn, the piecepack game
+        each decision)."""
 
     @property
     def current_player(self) -> int | None:

@@ -8,9 +8,9 @@ import pytest
 
 from goldrush_agents import AGENTS, make_agent, parse_spec, split_entrants
 from goldrush_agents.arena import play_game
-from goldrush_agents.expert import ExpertAgent
-from goldrush_agents.greedy import GreedyAgent
-from goldrush_agents.search import ISMCTSAgent
+from goldrush_agents.gold.expert import ExpertAgent
+from goldrush_agents.gold.greedy import GreedyAgent
+from goldrush_agents.gold.search import ISMCTSAgent
 from goldrush_env.gold.aec import raw_env
 from goldrush_env.gold.engine import Outcome
 from goldrush_env.errors import GoldRushError
@@ -110,7 +110,7 @@ def test_agents_follow_the_protocol_and_replay_with_a_seed(name):
 
 
 def test_make_agent_by_import_path_and_errors():
-    assert isinstance(make_agent("goldrush_agents.greedy:GreedyAgent", seed=1), GreedyAgent)
+    assert isinstance(make_agent("goldrush_agents.gold.greedy:GreedyAgent", seed=1), GreedyAgent)
     with pytest.raises(GoldRushError, match="unknown agent 'grandmaster'"):
         make_agent("grandmaster")
     with pytest.raises(GoldRushError, match="cannot load agent 'goldrush_agents.nothing:Agent'"):
@@ -122,7 +122,7 @@ def test_make_agent_by_import_path_and_errors():
 def test_options_in_brackets_reach_the_constructor():
     agent = make_agent("ismcts[iterations=50, horizon=None,exploration=0.5]", seed=3)
     assert (agent.iterations, agent.horizon, agent.exploration) == (50, None, 0.5)
-    assert make_agent("goldrush_agents.search:ISMCTSAgent[material=0]").material == 0.0
+    assert make_agent("goldrush_agents.gold.search:ISMCTSAgent[material=0]").material == 0.0
     assert make_agent("ppo[deterministic=False]").deterministic is False
     assert parse_spec("expert") == ("expert", {}) and parse_spec("greedy[]") == ("greedy", {})
     assert parse_spec("x[a=1,b=two,c='3',d=True]") == ("x", {"a": 1, "b": "two", "c": "3", "d": True})
@@ -196,7 +196,7 @@ def test_play_game_names_the_agent_that_flips_illegally():
         def act(self, view):
             return 99
 
-    with pytest.raises(GoldRushError, match="stubborn \\(seat 0\\) made an illegal flip: position 99"):
+    with pytest.raises(GoldRushError, match="stubborn \\(seat 0\\) made an illegal move: position 99"):
         play_game([Stubborn(), make_agent("random")], seed=0)
 
 

@@ -10,8 +10,8 @@ be one of the cards it draws from.
 import numpy as np
 import pytest
 
-from goldrush_agents.batched import BatchedGreedy, batched_policy
-from goldrush_agents.greedy import GreedyAgent
+from goldrush_agents.gold.batched import BatchedGreedy, batched_policy
+from goldrush_agents.gold.greedy import GreedyAgent
 from goldrush_env.gold.batched import BatchedGames
 
 from conftest import aec_twins, follow
@@ -85,8 +85,8 @@ def test_greedy_opponents_beat_random_ones_in_the_vector_env():
 
 @pytest.mark.parametrize("num_players", [2, 4])
 def test_per_game_views_are_the_aec_environments_views(num_players):
-    from goldrush_agents.batched import PerGame
-    from goldrush_agents.random_agent import RandomAgent
+    from goldrush_agents.gold.batched import PerGame
+    from goldrush_agents.gold.random_agent import RandomAgent
 
     count = 6
     games = BatchedGames(count, num_players, backend="numpy")

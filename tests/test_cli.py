@@ -105,7 +105,7 @@ def test_batched_tournament_command(tmp_path):
 
 
 def test_play_against_the_shipped_model_and_watch_it():
-    from goldrush_agents.trained import SHIPPED_MODEL
+    from goldrush_agents.gold.trained import SHIPPED_MODEL
 
     if not SHIPPED_MODEL.is_file():
         pytest.fail(f"the package ships no model at {SHIPPED_MODEL}")

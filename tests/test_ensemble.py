@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from goldrush_agents import make_agent
-from goldrush_agents.trained import SHIPPED_MODEL
+from goldrush_agents.gold.trained import SHIPPED_MODEL
 from benchmarks.ensemble import Ensemble
 from goldrush_env.gold.aec import raw_env
 from goldrush_env.errors import GoldRushError

@@ -69,7 +69,7 @@ def test_a_copy_of_the_visit_shares_plays_the_teachers_move_by_move_not_by_posit
 def test_a_copy_of_a_teacher_that_records_only_its_flip_plays_its_move_by_move():
     import numpy as np
 
-    from goldrush_agents.trained import best_moves
+    from goldrush_agents.gold.trained import best_moves
 
     data = collect(2, teacher="expert", seed=3, workers=1)  # the expert records the position it flipped, no more
     figures = _score_a_perfect_copy(data)

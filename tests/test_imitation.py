@@ -8,7 +8,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from goldrush_agents.trained import SHIPPED_MODEL  # noqa: E402
+from goldrush_agents.gold.trained import SHIPPED_MODEL  # noqa: E402
 from goldrush_env.gold.cards import NUM_POSITIONS  # noqa: E402
 from goldrush_env.gold.encoder import OBSERVATION_SIZE  # noqa: E402
 from goldrush_train.imitation import FIELDS, collect, load, main, pretrain, save  # noqa: E402

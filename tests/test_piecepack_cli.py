@@ -90,13 +90,17 @@ def test_a_whole_game_played_at_the_prompt(tmp_path):
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["tournament", "--game", "piecepack", "--agents", "economist,expert"], "unknown piecepack agent 'expert'"),
-    (["tournament", "--game", "piecepack", "--agents", "random", "--players", "2"], "takes 3 or 4 players, got 2"),
+    (["tournament", "--game", "piecepack", "--agents", "economist,expert"],
+     "unknown agent 'expert': expected one of ['economist', 'random']"),
+    (["tournament", "--game", "piecepack", "--agents", "random", "--players", "2"],
+     "--players must be 3 or 4 for Gold Rush (piecepack), got 2"),
     (["watch", "--game", "piecepack", "--agents", "random,random"], "needs 3 or 4 names"),
     (["watch", "--game", "piecepack", "--agents", "random,random,random", "--table", "half"],
-     "--table belong to the game of Gold"),
-    (["tournament", "--game", "piecepack", "--agents", "random", "--batched"], "--batched belong to the game of Gold"),
-    (["play", "--game", "piecepack", "--opponents", "economist,random,random"], "--opponents needs one name, or 2"),
+     "--table is an option of Gold; leave it out with --game piecepack"),
+    (["tournament", "--game", "piecepack", "--agents", "random,economist", "--batched"],
+     "the players of Gold Rush (piecepack) cannot play many games at once"),
+    (["play", "--game", "piecepack", "--opponents", "economist,random,random"],
+     "--opponents needs one name for both opponents of a 3-player game, or 2 names"),
 ])
 def test_mistakes_are_one_line(argv, message, capsys):
     assert main(argv) == 2

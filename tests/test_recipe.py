@@ -10,7 +10,7 @@ pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 tyro = pytest.importorskip("tyro")
 
-from goldrush_agents.trained import TrainedPolicy  # noqa: E402
+from goldrush_agents.gold.trained import TrainedPolicy  # noqa: E402
 from goldrush_env.errors import GoldRushError  # noqa: E402
 from goldrush_train.imitation import collect, load, save  # noqa: E402
 from goldrush_train.ppo import main as ppo_main  # noqa: E402

@@ -8,7 +8,7 @@ import torch
 
 from goldrush_agents import make_agent
 from goldrush_agents.arena import play_game
-from goldrush_agents.trained import GoldNetNumpy
+from goldrush_agents.gold.trained import GoldNetNumpy
 from goldrush_env import raw_env
 from goldrush_env.gold.encoder import with_pair_features
 from goldrush_train import curves, sb3_stock, scratch

@@ -17,7 +17,7 @@ import pytest
 
 from goldrush_agents import AGENTS, make_agent
 from goldrush_agents.arena import play_game
-from goldrush_agents.search import SCORE_SCALE, WIN_SPREAD, ISMCTSAgent, _Node, _Table, card_kinds
+from goldrush_agents.gold.search import SCORE_SCALE, WIN_SPREAD, ISMCTSAgent, _Node, _Table, card_kinds
 from goldrush_env.gold.aec import raw_env
 from goldrush_env.gold.cards import CODE, COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE
 from goldrush_env.gold.engine import Game, Outcome, colour_owners

@@ -16,7 +16,7 @@ pytest.importorskip("sb3_contrib")
 
 from goldrush_agents import make_agent  # noqa: E402
 from goldrush_agents.arena import play_game  # noqa: E402
-from goldrush_agents.trained import BOARD_SIZE, SHIPPED_MODEL, GoldNetNumpy, TrainedPolicy  # noqa: E402
+from goldrush_agents.gold.trained import BOARD_SIZE, SHIPPED_MODEL, GoldNetNumpy, TrainedPolicy  # noqa: E402
 from goldrush_env.gold.cards import NUM_POSITIONS  # noqa: E402
 from goldrush_env.gold.encoder import OBSERVATION_SIZE, PLANES  # noqa: E402
 from goldrush_env.errors import GoldRushError  # noqa: E402

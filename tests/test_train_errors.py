@@ -14,7 +14,7 @@ pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 pytest.importorskip("tyro")
 
-from goldrush_agents.trained import SHIPPED_MODEL  # noqa: E402
+from goldrush_agents.gold.trained import SHIPPED_MODEL  # noqa: E402
 from goldrush_train import evaluate, holdout, imitation, ppo, recipe  # noqa: E402
 from goldrush_train.cli import new_run_dir  # noqa: E402
 from goldrush_train.imitation import collect, save  # noqa: E402
@@ -92,7 +92,8 @@ def test_a_mistake_is_caught_before_the_environment_workers_start(tmp_path):
                             capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == f"python -m goldrush_train.ppo: --curriculum: {UNKNOWN.format('grady')}, 'ppo' or " \
-                            "'scratch' (the shipped models), a model file (.npz, .zip) or 'package.module:Class'\n"
+                            "'scratch' (the shipped models), a model file (.npz, .zip) or 'package.module:Class' " \
+                            "(the players of Gold)\n"
     assert list(tmp_path.iterdir()) == []
 
 

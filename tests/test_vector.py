@@ -9,7 +9,7 @@ import pytest
 import goldrush_env
 from goldrush_env.gold.batched import BatchedGames, random_in_masks
 from goldrush_env.errors import GoldRushError, IllegalFlipError
-from goldrush_agents.batched import batched_mix, batched_policy
+from goldrush_agents.gold.batched import batched_mix, batched_policy
 from goldrush_env.gold.vector import BatchedObservations, BatchedRandom, GoldRushVectorEnv
 
 from conftest import aec_twins, follow
@@ -181,7 +181,7 @@ def test_win_rewards_and_random_seats():
 def test_bad_use_is_refused_by_name():
     with pytest.raises(GoldRushError, match="memory='human' is not allowed here"):
         GoldRushVectorEnv(2, memory="human")
-    with pytest.raises(GoldRushError, match="build other players with goldrush_agents.batched.batched_policy\\(.greedy.\\)"):
+    with pytest.raises(GoldRushError, match="build other players with goldrush_agents.gold.batched.batched_policy\\(.greedy.\\)"):
         GoldRushVectorEnv(2, opponents="greedy")
     with pytest.raises(GoldRushError, match="unknown agent 'nobody'"):
         batched_policy("nobody")

@@ -402,7 +402,7 @@ def test_serve_without_the_web_extra_says_what_to_install(monkeypatch, capsys):
 
 def test_an_agent_that_fails_gives_a_json_error_that_tells_nothing(monkeypatch):
     """A failure's message may hold what the server knows and the client must not: it stays in the server's log."""
-    from goldrush_agents.greedy import GreedyAgent
+    from goldrush_agents.gold.greedy import GreedyAgent
 
     def broken(self, view):
         raise RuntimeError(f"a bug in the agent, holding {view.cards}")
@@ -454,7 +454,7 @@ def test_goldrush_serve_refuses_a_bad_port(capsys):
 def test_a_model_file_plays_only_when_the_server_offers_it(tmp_path):
     import shutil
 
-    from goldrush_agents.trained import SHIPPED_MODEL
+    from goldrush_agents.gold.trained import SHIPPED_MODEL
 
     model = str(tmp_path / "mine.npz")
     shutil.copyfile(SHIPPED_MODEL, model)

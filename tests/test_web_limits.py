@@ -32,7 +32,7 @@ from goldrush_env.gold.aec import raw_env  # noqa: E402
 from goldrush_env.gold.render import square_name  # noqa: E402
 
 from goldrush_agents import cli  # noqa: E402
-from goldrush_agents.search import ISMCTSAgent  # noqa: E402
+from goldrush_agents.gold.search import ISMCTSAgent  # noqa: E402
 from goldrush_agents.web import Limits, create_app  # noqa: E402
 from goldrush_agents.web.limits import MAX_SEED  # noqa: E402
 from conftest import free_port, served  # noqa: E402

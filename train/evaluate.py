@@ -1,6 +1,6 @@
 """Evaluate a trained model (or any entrant) against scripted players, seats and start player rotated.
 
-    python -m goldrush_train.evaluate agents/models/ppo_2p.npz --agents random,greedy,expert --games 2000
+    python -m goldrush_train.evaluate agents/gold/models/ppo_2p.npz --agents random,greedy,expert --games 2000
 
 Each opponent is a separate head-to-head run of the tournament harness
 (:func:`goldrush_agents.tournament.run_tournament`): the model alone against a field

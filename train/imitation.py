@@ -290,13 +290,13 @@ def score(net: Any, data: dict[str, np.ndarray], batch_size: int = 4096) -> dict
     ``excess``: the same less the targets' own entropy (0 for a perfect copy: what is left to learn);
     ``matches``: as in :func:`pretrain` (the network's most likely *position*); ``move_matches``: how often
     the first position of its most likely *move*, the flip a model plays with ``choose="move"``
-    (:func:`goldrush_agents.trained.best_move`), is on the teacher's move (:func:`same_move`): the figure to read for a
+    (:func:`goldrush_agents.gold.trained.best_move`), is on the teacher's move (:func:`same_move`): the figure to read for a
     model played by move, whose most likely position is often not on its most likely move;
     ``value_error``: the mean squared error of the value against the returns.
     """
     import torch
 
-    from goldrush_agents.trained import best_moves
+    from goldrush_agents.gold.trained import best_moves
 
     totals = np.zeros(5)
     with torch.no_grad():
@@ -322,7 +322,7 @@ def same_move(observations: np.ndarray, chosen: np.ndarray, moves: np.ndarray) -
     decision): a position the move stands for, or one the network cannot tell from such a position (the same
     board features: every unknown card, remembered cards of one kind). A teacher without ``decide`` records
     only the position it flipped, one of several equivalent ones; a model played by move flips the first."""
-    from goldrush_agents.trained import BOARD_SIZE, PLANES
+    from goldrush_agents.gold.trained import BOARD_SIZE, PLANES
 
     boards = np.asarray(observations)[:, :BOARD_SIZE].reshape(len(chosen), PLANES, NUM_POSITIONS)
     hits = np.empty(len(chosen), bool)

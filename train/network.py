@@ -12,7 +12,7 @@ summary. The same weights serve every number of players, and there are few
 of them (about 29k at the default widths).
 
 :class:`GoldNet` is the torch module; :class:`MaskableGoldPolicy` plugs it
-into sb3-contrib's MaskablePPO. :mod:`goldrush_agents.trained` runs the same
+into sb3-contrib's MaskablePPO. :mod:`goldrush_agents.gold.trained` runs the same
 computation in numpy, so a trained model plays without torch.
 """
 
@@ -25,7 +25,7 @@ import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
-from goldrush_agents.trained import BOARD_SIZE, GLOBALS, PAIR_PLANES, PLANES
+from goldrush_agents.gold.trained import BOARD_SIZE, GLOBALS, PAIR_PLANES, PLANES
 from goldrush_env.gold.cards import NUM_POSITIONS
 from goldrush_env.gold.encoder import OBSERVATION_SIZE
 
@@ -125,7 +125,7 @@ class MaskableGoldPolicy(MaskableActorCriticPolicy):
 
 
 def export_weights(net: GoldNet) -> dict[str, Any]:
-    """The network's weights as numpy arrays, named as :mod:`goldrush_agents.trained` reads them."""
+    """The network's weights as numpy arrays, named as :mod:`goldrush_agents.gold.trained` reads them."""
     arrays = {name: tensor.detach().cpu().numpy().copy() for name, tensor in net.state_dict().items()}
     arrays["config.width"] = net.width
     arrays["config.context"] = net.context

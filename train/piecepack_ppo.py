@@ -16,7 +16,7 @@ same deals against random as a reference. Each line gives the win share
 (a co-winner among k gets 1/k) with its 95% Wilson interval, the fair share
 1/n, and the mean final scores of the player and of its opponents.
 ``final.zip`` holds the policy, ``model.npz`` the same policy for the numpy
-player (``make_piecepack_agent(path)``) and ``summary.json`` the numbers.
+player (``make_agent(path, game="piecepack")``) and ``summary.json`` the numbers.
 
 From scratch PPO barely learns here: the score reward is paid in few games.
 ``--imitation-games N`` first copies the economist: it plays N games at the
@@ -88,7 +88,7 @@ class Args:
 
     def check(self) -> list[str]:
         """Refuse a bad value by its option, before anything starts; the training opponents' names."""
-        from goldrush_agents.piecepack import PIECEPACK_AGENTS
+        from goldrush_agents import players_of
         from goldrush_env.piecepack.aec import PiecepackConfig
 
         for name in ("total_timesteps", "num_envs", "n_steps", "batch_size", "log_every", "eval_games",
@@ -105,9 +105,10 @@ class Args:
             raise GoldRushError(f"--num-players/--reward: {error}") from None
         names = [name.strip() for name in self.opponents.split(",")]
         for name in names:
-            if name not in PIECEPACK_AGENTS:
+            if name not in players_of("piecepack").AGENTS and name not in players_of("piecepack").MODELS:
                 raise GoldRushError(f"--opponents: unknown piecepack agent {name!r}: expected one or more of "
-                                    f"{list(PIECEPACK_AGENTS)}, comma-separated")
+                                    f"{[*players_of('piecepack').AGENTS, *players_of('piecepack').MODELS]}, "
+                                    "comma-separated")
         return names
 
 
@@ -120,11 +121,11 @@ class OpponentMix(SeededPolicy):
         self.player: Any = None
 
     def reset(self, seed: int | None = None) -> None:
-        from goldrush_agents.piecepack import make_piecepack_agent
+        from goldrush_agents import make_agent
 
         super().reset(seed)
         name = self.names[int(self.rng.integers(len(self.names)))]
-        self.player = make_piecepack_agent(name, seed=int(self.rng.integers(2**63)))
+        self.player = make_agent(name, seed=int(self.rng.integers(2**63)), game="piecepack")
 
     def act(self, view: Any) -> int:
         return self.player.act(view)
@@ -171,13 +172,13 @@ def play(choose: Callable[[Any, np.ndarray, dict], int], num_players: int, oppon
 def evaluate(model: Any, args: Args) -> list[dict[str, Any]]:
     """The policy (most likely legal action) against each of :data:`EVAL_OPPONENTS`, and, with
     ``--reference``, the economist against random on the same deals."""
-    from goldrush_agents.piecepack import make_piecepack_agent
+    from goldrush_agents import make_agent
 
     def policy(env: Any, observation: np.ndarray, info: dict) -> int:
         action, _ = model.predict(observation, action_masks=info["action_mask"], deterministic=True)
         return int(action)
 
-    economist = make_piecepack_agent("economist", seed=args.seed)
+    economist = make_agent("economist", seed=args.seed, game="piecepack")
 
     def reference(env: Any, observation: np.ndarray, info: dict) -> int:
         return economist.act(env.unwrapped.view())
@@ -200,11 +201,11 @@ def collect(args: Args, opponents: Sequence[str], gamma: float) -> dict[str, np.
     """``--imitation-games`` games of the economist at the learner's seat of the training environment (seeds
     apart from the evaluation's): every decision's observation, legal mask and action, and the discounted return
     of ``--reward`` from then on."""
-    from goldrush_agents.piecepack import make_piecepack_agent
+    from goldrush_agents import make_agent
 
     seed = args.seed * 1_000_003 + 500_000
     env = make_env(args.num_players, args.reward, opponents, seed)
-    teacher = make_piecepack_agent("economist", seed=seed)
+    teacher = make_agent("economist", seed=seed, game="piecepack")
     observations, masks, actions, returns = [], [], [], []
     for game in range(args.imitation_games):
         observation, info = env.reset(seed=seed + game)

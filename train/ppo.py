@@ -9,7 +9,7 @@ The default run is a short demonstration of the whole pipeline (a warm start
 on 500 expert games, 150k PPO steps, 400 evaluation games against each
 scripted player): 5 to 15 minutes on two cores, more when other jobs share
 them (docs/experiments.md has the timings). It is not the shipped model
-(``agents/models/ppo_2p.npz``), which is stronger and which
+(``agents/gold/models/ppo_2p.npz``), which is stronger and which
 ``python -m goldrush_train.recipe --seed 0 --ship`` rebuilds. Each run writes
 into a new folder, ``runs/ppo-YYYYmmdd-HHMMSS`` unless ``--run-dir`` names
 another (new or empty) one; the folder is printed at the start and at the end.
@@ -35,7 +35,7 @@ Every ``eval_every`` steps the policy (deterministic, masks honoured) plays
 the run's state (curriculum stage, league, evaluations) are saved, so
 ``--resume RUN_DIR`` continues from the last checkpoint with the same step
 count. At the end: ``final.zip`` (MaskablePPO), ``model.npz`` (the weights,
-which :class:`goldrush_agents.trained.TrainedPolicy` plays with numpy alone), a final
+which :class:`goldrush_agents.gold.trained.TrainedPolicy` plays with numpy alone), a final
 evaluation, ``summary.json`` and ``curves.png``.
 
 Every argument is checked (agent names, files, counts) before the run folder
@@ -58,7 +58,7 @@ from typing import Any, Literal, Sequence
 import numpy as np
 
 from goldrush_agents import split_entrants
-from goldrush_agents.trained import SHIPPED_MODEL
+from goldrush_agents.gold.trained import SHIPPED_MODEL
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import TRAIN_EXTRA, check_agent, check_agents, command, minutes, new_run_dir, refuse_used_folder
 
@@ -90,7 +90,7 @@ class Args:
     """Learner decisions of PPO (the default is a short run; the longer runs of docs/experiments.md used 300k). 0: no PPO, the
     warm start alone is saved and evaluated (to see what it gives)."""
     init_from: str | None = None
-    """Start PPO from these network weights (a .npz model, e.g. the shipped agents/models/ppo_2p.npz, or a
+    """Start PPO from these network weights (a .npz model, e.g. the shipped agents/gold/models/ppo_2p.npz, or a
     .zip checkpoint) instead of random ones; use it with --imitation-games 0 to fine-tune a model."""
     imitation_games: int = 500
     """Warm start: games of the teacher against itself whose flips the network copies before PPO (0: none)."""
@@ -107,7 +107,7 @@ class Args:
     """Passes over the --imitation-data decisions; 0: as many as --imitation-epochs."""
     imitation_target: Literal["move", "visits"] = "visits"
     """What the network copies from the --imitation-data files: the search's share of visits per position (the
-    model then plays its most likely move, see goldrush_agents.trained), or the move it played (files collected before
+    model then plays its most likely move, see goldrush_agents.gold.trained), or the move it played (files collected before
     the shares were recorded hold only that)."""
     anchor_data: tuple[str, ...] = ()
     """Decision files (as --imitation-data) PPO keeps fitting: every PPO gradient step adds --anchor-coef times
@@ -116,7 +116,7 @@ class Args:
     anchor_coef: float = 1.0
     """Weight of the anchor's cross-entropy next to the PPO loss (with --anchor-data)."""
     play_by: Literal["move", "position"] = "move"
-    """How the saved model plays, deterministic (goldrush_agents.trained.TrainedPolicy's ``choose``): its most likely
+    """How the saved model plays, deterministic (goldrush_agents.gold.trained.TrainedPolicy's ``choose``): its most likely
     move, the probabilities of positions it cannot tell apart (every unknown card, two remembered cards of one
     kind) added up, or its single most likely position, as MaskablePPO's own predict(deterministic=True) does.
     By move plays better (docs/experiments.md); evaluations during the run play the same way."""
@@ -175,8 +175,8 @@ class Args:
     """Threads for torch; 0: one with --vec-env subproc (the environments use the other cores), else every core
     (every core during the warm start, whatever the --vec-env)."""
     ship: bool = False
-    """Copy the final model over the model the package ships (goldrush_agents.trained.SHIPPED_MODEL,
-    agents/models/ppo_2p.npz in the repository)."""
+    """Copy the final model over the model the package ships (goldrush_agents.gold.trained.SHIPPED_MODEL,
+    agents/gold/models/ppo_2p.npz in the repository)."""
 
     def check(self) -> None:
         """Refuse values that cannot work, naming them."""
@@ -287,7 +287,7 @@ class RunState:
 
 
 def _export(model: Any, path: Path, choose: str = "position") -> Path:
-    """Save the model's network as a numpy model (``goldrush_agents.trained``), played by its most likely ``choose``
+    """Save the model's network as a numpy model (``goldrush_agents.gold.trained``), played by its most likely ``choose``
     (recorded only when it is not the default, "position", so such models stay as they were written before)."""
     from goldrush_train.network import export_weights
 
@@ -423,7 +423,7 @@ def plot(evaluations: list[dict[str, Any]], promotions: list[dict[str, Any]], pa
 def _init_weights(path: str, width: int, context: int) -> dict[str, np.ndarray]:
     """The network weights of the model at ``path`` (--init-from), refused by name unless they fit a network of
     this ``width`` and ``context``."""
-    from goldrush_agents.trained import load_weights
+    from goldrush_agents.weights import load_weights
     from goldrush_train.network import GoldNet
 
     try:

@@ -28,7 +28,7 @@ The recipe chains tools that also run alone:
    network copies the search player's share of visits per position (its
    move played, with ``--target move``) from the files above (and any
    ``extra_data``) for ``search_epochs`` passes; the model file says to
-   play it by its most likely move (``play_by``, ``goldrush_agents.trained``).
+   play it by its most likely move (``play_by``, ``goldrush_agents.gold.trained``).
    With ``expert_games`` above 0 it first copies the expert's flips from
    that many games (the recipe of an earlier model; 48 passes over the
    search data made that phase unnecessary). DAgger data did not make the
@@ -36,7 +36,7 @@ The recipe chains tools that also run alone:
 4. **Evaluation**: ``games`` games against each of ``agents``, seats and
    start player rotated, with 95% intervals (the run's ``summary.json``);
    ``--ship`` then copies ``model.npz`` over the shipped model
-   (``goldrush_agents.trained.SHIPPED_MODEL``, ``agents/models/ppo_2p.npz``
+   (``goldrush_agents.gold.trained.SHIPPED_MODEL``, ``agents/gold/models/ppo_2p.npz``
    in the repository).
 
 There is no PPO step: PPO did not move a copy of the expert in 300k to
@@ -65,7 +65,7 @@ from goldrush_train.cli import TRAIN_EXTRA, check_agent, check_agents, command, 
 @dataclass
 class Recipe:
     """Rebuild the shipped 2-player model from a seed: the search player's games (collected once, then reused),
-    a network fitted to copy its moves, an evaluation; the defaults rebuild agents/models/ppo_2p.npz (with
+    a network fitted to copy its moves, an evaluation; the defaults rebuild agents/gold/models/ppo_2p.npz (with
     --ship, over it)."""
 
     seed: int = 0
@@ -118,8 +118,8 @@ class Recipe:
     workers: int = 0
     """Processes collecting the search data; 0: every core."""
     ship: bool = False
-    """Copy the model over the model the package ships (goldrush_agents.trained.SHIPPED_MODEL,
-    agents/models/ppo_2p.npz in the repository)."""
+    """Copy the model over the model the package ships (goldrush_agents.gold.trained.SHIPPED_MODEL,
+    agents/gold/models/ppo_2p.npz in the repository)."""
 
     def check(self) -> None:
         """Refuse values that cannot work, naming them."""

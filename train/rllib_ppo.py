@@ -19,8 +19,8 @@ to ``progress.csv``. Every ``checkpoint_every`` iterations and at the end an RLl
 in ``checkpoints/`` and the policy exported as ``model.npz``; ``--resume RUN_DIR`` continues from the
 last checkpoint with the run's own arguments (its args.json).
 
-``model.npz`` holds the policy's layers in the numpy format of :mod:`goldrush_agents.trained`
-(``config.network = "mlp"``): :class:`goldrush_agents.trained.TrainedPolicy` plays it with numpy
+``model.npz`` holds the policy's layers in the numpy format of :mod:`goldrush_agents.gold.trained`
+(``config.network = "mlp"``): :class:`goldrush_agents.gold.trained.TrainedPolicy` plays it with numpy
 alone, so it is an entrant of every tournament, ``make_agent("runs/rllib-.../model.npz")``, with
 neither Ray nor torch. The end of a run plays it against ``eval_agents`` in the tournament harness
 (:func:`goldrush_train.evaluate.evaluate`: seats and start players rotated, seeded deals) and writes
@@ -106,7 +106,7 @@ class Args:
     checkpoint_every: int = 5
     """Iterations between checkpoints (and exports of model.npz); the last iteration always saves one."""
     play_by: Literal["move", "position"] = "move"
-    """How model.npz plays (goldrush_agents.trained.TrainedPolicy's ``choose``): the flip of its most likely
+    """How model.npz plays (goldrush_agents.gold.trained.TrainedPolicy's ``choose``): the flip of its most likely
     move, positions the seat cannot tell apart added up, or its most likely single position."""
     eval_agents: str = "random,greedy"
     """The scripted players the final model meets, comma-separated."""
@@ -181,7 +181,7 @@ def make_config(args: Args) -> Any:
 
 def policy_weights(state: Mapping[str, Any]) -> dict[str, np.ndarray]:
     """The policy's layers in a state dict of the ``"shared"`` module (numpy arrays or torch tensors), named as
-    :class:`goldrush_agents.trained.MlpNumpy` reads them: ``actor.0``, ``actor.2``, ... (tanh between)."""
+    :class:`goldrush_agents.gold.trained.MlpNumpy` reads them: ``actor.0``, ``actor.2``, ... (tanh between)."""
     def array(value: Any) -> np.ndarray:
         return np.asarray(value.detach().cpu() if hasattr(value, "detach") else value, dtype=np.float32)
 
@@ -204,7 +204,7 @@ def policy_weights(state: Mapping[str, Any]) -> dict[str, np.ndarray]:
 
 def export_model(checkpoint: str | Path, path: str | Path, observation: str = "plain", play_by: str = "move") -> Path:
     """Write the policy of an RLlib ``checkpoint`` of this script as a numpy model file that
-    :class:`goldrush_agents.trained.TrainedPolicy` plays; returns ``path``."""
+    :class:`goldrush_agents.gold.trained.TrainedPolicy` plays; returns ``path``."""
     state_file = Path(checkpoint) / MODULE_STATE
     if not state_file.is_file():
         raise GoldRushError(f"{str(checkpoint)!r} is not an RLlib checkpoint of goldrush_train.rllib_ppo: it has no "

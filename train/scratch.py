@@ -19,7 +19,7 @@ Every ``eval_every`` steps the policy, played as ``play_by`` says, meets
 each of ``eval_agents`` in ``eval_games`` games (seats swapped, start players
 rotated, on the batched engine); the curve goes to ``eval.csv`` and
 ``curves.png``. The end writes ``model.npz`` (played by
-:class:`goldrush_agents.trained.TrainedPolicy`, in numpy), a final evaluation of
+:class:`goldrush_agents.gold.trained.TrainedPolicy`, in numpy), a final evaluation of
 ``final_games`` games against each, and ``summary.json``.
 """
 
@@ -36,7 +36,7 @@ from typing import Any, Literal, Sequence
 import numpy as np
 
 from goldrush_agents import split_entrants
-from goldrush_agents.trained import SHIPPED_SCRATCH_MODEL
+from goldrush_agents.gold.trained import SHIPPED_SCRATCH_MODEL
 from goldrush_env.gold.cards import table_size
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import TRAIN_EXTRA, check_agents, command, minutes, open_run_dir
@@ -119,9 +119,9 @@ class Args:
     play_by: Literal["move", "position"] = "move"
     """How the model file plays, in the evaluations and wherever it is loaded: "position", its most likely
     flip; "move", the flip of the most likely move, adding up positions the seat cannot tell apart (every
-    unknown card, two remembered cards of one kind); see goldrush_agents.trained.TrainedPolicy."""
+    unknown card, two remembered cards of one kind); see goldrush_agents.gold.trained.TrainedPolicy."""
     ship: bool = False
-    """Copy the final model over the model the package ships as "scratch" (agents/models/scratch_2p.npz)."""
+    """Copy the final model over the model the package ships as "scratch" (agents/gold/models/scratch_2p.npz)."""
 
     def table_schedule(self) -> list[tuple[str, int]]:
         """``[(table, until step), ...]`` from --tables; the last table plays to the end."""
@@ -174,7 +174,7 @@ class Args:
 
 def make_env(args: Args, table: str, opponents: dict[str, float]):
     """The batched vector env the learner plays on ``table`` against the mix ``opponents``."""
-    from goldrush_agents.batched import batched_mix
+    from goldrush_agents.gold.batched import batched_mix
     from goldrush_env.gold.vector import GoldRushVectorEnv
 
     return GoldRushVectorEnv(args.num_envs, opponents=batched_mix(opponents), seat="random", reward=args.reward,
@@ -223,7 +223,7 @@ def masked_logits(logits, masks):
 
 
 def save_model(net, path: Path, observation: str = "plain", play_by: str = "move") -> Path:
-    """The network as a numpy model (``goldrush_agents.trained``) that plays as ``play_by`` says."""
+    """The network as a numpy model (``goldrush_agents.gold.trained``) that plays as ``play_by`` says."""
     from goldrush_train.network import GoldNet, export_weights
 
     if isinstance(net, GoldNet):
@@ -259,7 +259,7 @@ def train(args: Args) -> dict[str, Any]:
     import torch
     from torch.distributions import Categorical
 
-    from goldrush_agents.batched import batched_mix
+    from goldrush_agents.gold.batched import batched_mix
     from goldrush_env.gold.encoder import observation_size
     from goldrush_train.ppo import plot
 

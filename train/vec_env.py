@@ -19,7 +19,7 @@ from typing import Any, Sequence
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
-from goldrush_agents.batched import batched_mix
+from goldrush_agents.gold.batched import batched_mix
 from goldrush_env.gold.vector import GoldRushVectorEnv
 
 

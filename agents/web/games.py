@@ -27,11 +27,10 @@ from goldrush_env.gold.cards import IS_GOLD, MAX_PLAYERS, MIN_PLAYERS, TABLES, V
 from goldrush_env.gold.config import EnvConfig
 from goldrush_env.gold.engine import SERIAL_FORMAT, FlipEvent, Game, Outcome, colour_owners
 from goldrush_env.errors import GoldRushError, excerpt
-from goldrush_env.gold.render import square_name
-from goldrush_env.gold.view import UNKNOWN
+from goldrush_env.gold.render import check_square, square_name
+from goldrush_env.gold.view import UNKNOWN, forget_all_but
 
 from goldrush_agents import make_agent
-from goldrush_agents.cli import check_square, forget_all_but
 from goldrush_agents.web import inputs
 from goldrush_agents.web.inputs import AgentSpec, WebError
 from goldrush_agents.web.limits import MAX_SEED, SERVER_SEEDS, Limits

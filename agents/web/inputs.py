@@ -15,10 +15,11 @@ from goldrush_env.gold.cards import MAX_PLAYERS, NUM_POSITIONS
 from goldrush_env.errors import GoldRushError, excerpt
 from goldrush_env.gold.render import parse_square
 
-from goldrush_agents import AGENTS, parse_spec, split_entrants
+from goldrush_agents import parse_spec, split_entrants
+from goldrush_agents.gold import AGENTS, MODELS
 from goldrush_agents.web.limits import MAX_SEED, Limits
 
-WEB_AGENTS = (*AGENTS, "ppo", "scratch")
+WEB_AGENTS = (*AGENTS, *MODELS)
 """The players a request may name, each optionally with options in brackets (``ismcts[iterations=200]``).
 A request cannot name a file or an import path (it should not make the server read files or import modules):
 model files are offered by whoever starts the server, ``create_app(models=...)`` (``goldrush serve --model``)."""

@@ -20,6 +20,7 @@ GAME = GameSpec(
     pettingzoo_id="goldrush_env/gold-v0",
     gym_ids={"GoldRush-v0": {}, "GoldRushHalf-v0": {"table": "half"}, "GoldRushQuarter-v0": {"table": "quarter"}},
     text="goldrush_env.gold.render:to_text", is_record="goldrush_env.gold.engine:is_record",
+    tiebreak="gold_cards", match="goldrush_env.gold.match:match_winners",
 )
 """Gold in the registry of games (:mod:`goldrush_env.games`)."""
 

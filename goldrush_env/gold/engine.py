@@ -472,8 +472,9 @@ class Game:
         return mask
 
     def result(self) -> Result:
-        """The scores and the winners: of the finished game, or the :meth:`leaders` while it is in play."""
-        return Result(self.scores, self.winners if self.is_finished else self.leaders())
+        """The scores, the winners (of the finished game, or the :meth:`leaders` while it is in play) and the gold
+        cards, which break a tie of points (D5)."""
+        return Result(self.scores, self.winners if self.is_finished else self.leaders(), self.gold_cards)
 
     def known_to(self, seat: int) -> dict[int, int]:
         """The cards ``seat`` knows with perfect recall, by position: every card flipped and still on the table.
@@ -488,13 +489,24 @@ class Game:
         return known
 
     def to_record(self) -> dict[str, Any]:
-        """:meth:`to_dict` under the protocol's name."""
-        return self.to_dict()
+        """The record ``goldrush play --save`` writes: :meth:`to_dict` and ``events``, each flip's outcome label
+        (what :meth:`from_record` checks, so a record says what happened as well as how to replay it)."""
+        return {**self.to_dict(), "events": [event.label for event in self._history]}
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> "Game":
-        """:meth:`from_dict` under the protocol's name."""
-        return cls.from_dict(record)
+        """:meth:`from_dict`, each recorded outcome (``events``, if the record has them) checked as it replays."""
+        game = cls.from_dict(record)
+        recorded = record.get("events")
+        if recorded is not None:
+            played = [event.label for event in game._history]
+            if not isinstance(recorded, list) or len(recorded) != len(played):
+                raise GoldRushError(f"the record's events must be a list of {len(played)} outcome labels, one per "
+                                    f"flip, got {recorded!r:.80}")
+            for index, (label, said) in enumerate(zip(played, recorded)):
+                if label != said:
+                    raise GoldRushError(f"flip #{index} replays as {label!r} but the record says {said!r}")
+        return game
 
     # --- playing ----------------------------------------------------------------
 

@@ -36,6 +36,23 @@ def parse_square(name: str) -> int:
     return (int(text[1]) - 1) * GRID_SIZE + COLUMNS.index(text[0])
 
 
+def check_square(answer: str, view: PlayerView) -> tuple[int | None, str | None]:
+    """The position a person typed (``"c4"``) and why it cannot be flipped now (None if it can), in the board's
+    terms: what ``goldrush play`` and ``goldrush serve`` tell a person."""
+    if not answer:
+        return None, "type a square such as c4, ? for help, or q to quit"
+    try:
+        position = parse_square(answer)
+    except ValueError:
+        return None, f"{answer} is not a square: columns a-h, rows 1-8, e.g. c4 (? for help)"
+    square = square_name(position)
+    if position == view.face_up:
+        return position, f"{square} is already face up: choose a face-down card"
+    if view.cards[position] == EMPTY:
+        return position, f"{square} is empty (its card has left the game): choose a face-down card"
+    return position, None
+
+
 def ownership(owners: Sequence[int]) -> str:
     """Who owns which miner colour, e.g. ``"seat 0: colours 0+1; seat 1: colours 2+3; unowned: 4"``.
 

@@ -32,7 +32,7 @@ action-masking module; the pieces are also here on their own
 (:func:`multi_agent_kwargs`, :func:`module_spec`). The module's network is
 RLlib's default MLP (tanh layers, a linear policy head), which
 ``goldrush_train.rllib_ppo`` exports to a numpy model file that
-``goldrush_agents.trained.TrainedPolicy`` plays. This module imports ray; the
+``goldrush_agents.gold.trained.TrainedPolicy`` plays. This module imports ray; the
 package does not import it.
 """
 

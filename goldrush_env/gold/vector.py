@@ -29,7 +29,7 @@ their flips for all games together, so no Python loop runs per game.
 * Opponents: ``"random"`` or any object with the batched policy method
   ``act(games, known, where, rng)`` described in :class:`BatchedPolicy`, or a
   weighted mix of these drawn per seat at every deal.
-  ``goldrush_agents.batched.batched_policy(name)`` builds one from any player of
+  ``goldrush_agents.gold.batched.batched_policy(name)`` builds one from any player of
   ``agents/``: ``"greedy"`` (its rules vectorized), a trained model (its
   network run on all games at once), any other (asked game by game with the
   structured view it gets in the single-game environments).
@@ -113,12 +113,12 @@ def _autoreset_mode(mode: Any) -> AutoresetMode:
 
 def make_batched_policy(spec: Any) -> BatchedPolicy:
     """``"random"`` or a :class:`BatchedPolicy` object (the players of ``agents/`` are built by
-    :func:`goldrush_agents.batched.batched_policy`; this package does not import them)."""
+    :func:`goldrush_agents.gold.batched.batched_policy`; this package does not import them)."""
     if isinstance(spec, str) and spec == "random":
         return BatchedRandom()
     if isinstance(spec, BatchedPolicy):
         return spec
-    hint = f"; build other players with goldrush_agents.batched.batched_policy({spec!r})" if isinstance(spec, str) else ""
+    hint = f"; build other players with goldrush_agents.gold.batched.batched_policy({spec!r})" if isinstance(spec, str) else ""
     raise GoldRushError(f"opponents={spec!r} is not allowed: expected 'random' or a BatchedPolicy (an object with "
                         f"act(games, known, where, rng)){hint}")
 

@@ -9,7 +9,7 @@ made with ``seat=None``, which shows every card.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -76,3 +76,10 @@ class PlayerView:
 
     def unknown_positions(self) -> list[int]:
         return [position for position, card in enumerate(self.cards) if card == UNKNOWN]
+
+
+def forget_all_but(view: PlayerView, positions: set[int | None]) -> PlayerView:
+    """The view with only the cards at ``positions`` known: the 'real memory' of ``goldrush play`` and
+    ``goldrush serve``, where a person sees only what was flipped since its last turn began."""
+    cards = tuple(card if card < 0 or p in positions else UNKNOWN for p, card in enumerate(view.cards))
+    return replace(view, cards=cards)

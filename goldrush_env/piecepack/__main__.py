@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"seat {seat} chooses {describe(action)}")
         for event in game.step(action):
             print(f"  {event.describe()}")
-    scores, winners = game.result()
+    scores, winners, _ = game.result()
     print(f"\ngame over, scores {list(scores)}; "
           f"{'winners: seats' if len(winners) > 1 else 'winner: seat'} {', '.join(map(str, winners))}")
     return 0

@@ -3,7 +3,7 @@
 
 | | |
 |---|---|
-| Import | `from goldrush_env.piecepack.aec import env` (or `raw_env`) |
+| Import | `from goldrush_env.piecepack import env` (or `raw_env`) |
 | Registered as | `goldrush_env/piecepack-v0` (PettingZoo), `GoldRushPiecepack-v0` (Gymnasium, one learner) |
 | Actions | Discrete |
 | Parallel API | No |
@@ -159,8 +159,9 @@ game always lasts 9 rounds, so there is no truncation.
 start player and every die come from it). `options` may hold `record`, a
 game record of docs/piecepack-rules.md §9 (its `players` must be `num_players`): the
 game starts from its setup and random outcomes, with its `actions` (if any)
-replayed and checked; dice beyond the record's are drawn from the seed.
-Other keys are ignored with a warning (PettingZoo's own API test passes
+replayed and checked; dice beyond the record's are drawn from the seed;
+or `first_player`, the seat that starts (else the seed draws it, as the
+rules do; the deal is the same either way). Other keys are ignored with a warning (PettingZoo's own API test passes
 one).
 
 ## Rendering
@@ -283,12 +284,13 @@ class raw_env(TableEnv):
             self._np_random, self._np_random_seed = seeding.np_random(seed)
         options = dict(options or {})
         record = options.pop("record", None)
+        first_player = options.pop("first_player", None)
         if options:
-            warnings.warn(f"reset() ignores the unknown options {sorted(options)}; the option is 'record'",
-                          stacklevel=2)
+            warnings.warn(f"reset() ignores the unknown options {sorted(options)}; the options are 'record' and "
+                          "'first_player'", stacklevel=2)
         n = self.config.num_players
         if record is None:
-            game = Game.new(n, self._np_random)
+            game = Game.new(n, self._np_random, start=first_player)
         else:
             if not isinstance(record, dict) or record.get("players") != n:
                 raise PiecepackError(f"options['record'] must be a record of a {n}-player game (its 'players' "

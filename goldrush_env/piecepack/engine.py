@@ -324,6 +324,11 @@ class Game:
         return self.phase is Phase.GAME_OVER
 
     @property
+    def turn(self) -> int:
+        """How many decisions have been taken (the protocol's count of turns: here each action is one)."""
+        return len(self.history)
+
+    @property
     def is_truncated(self) -> bool:
         """Never: the nine rounds always end the game (the protocol asks, :mod:`goldrush_env.protocol`)."""
         return False
@@ -378,8 +383,9 @@ class Game:
         return [s for s in best if self.holdings[s][FOOD] == food]
 
     def result(self) -> Result:
-        """:meth:`scores` and :meth:`winners` as the protocol gives them (:class:`goldrush_env.protocol.Result`)."""
-        return Result(tuple(self.scores()), tuple(self.winners()))
+        """:meth:`scores`, :meth:`winners` and each seat's Food, which breaks a tie of scores (P39), as the protocol
+        gives them (:class:`goldrush_env.protocol.Result`)."""
+        return Result(tuple(self.scores()), tuple(self.winners()), tuple(h[FOOD] for h in self.holdings))
 
     def final(self) -> dict:
         """``scores``, ``winners`` and ``holdings``, as in a record's ``final``."""

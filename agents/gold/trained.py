@@ -10,18 +10,18 @@ installed. The package ships one 2-player model,
 from __future__ import annotations
 
 import functools
-import io
-import zipfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from goldrush_env.errors import GoldRushError
 from goldrush_env.gold.cards import NUM_POSITIONS
 from goldrush_env.gold.encoder import OBSERVATION_SIZE, PAIR_LAYOUT, SLICES, pair_features
-from goldrush_env.errors import GoldRushError
-from goldrush_env.policy import SeededPolicy
 from goldrush_env.gold.view import PlayerView
+from goldrush_env.policy import SeededPolicy
+
+from goldrush_agents.weights import load_weights, one_blas_thread, tanh_mlp, tanh_mlp_layers
 
 SHIPPED_MODEL = Path(__file__).with_name("models") / "ppo_2p.npz"
 """The 2-player model the package ships (``python -m goldrush_train.recipe --seed 0 --ship`` reproduces it)."""
@@ -94,28 +94,6 @@ class GoldNetNumpy:
         return logits, values
 
 
-def tanh_mlp_layers(weights: dict[str, Any]) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The (weight, bias) pairs of a plain MLP in ``weights``: linear layers ``actor.0``, ``actor.2``, ... (the
-    odd indices are the tanh between them, as in a torch ``Sequential``), weights transposed for ``x @ w``."""
-    layers, index = [], 0
-    while f"actor.{index}.weight" in weights:
-        layers.append((np.asarray(weights[f"actor.{index}.weight"], np.float32).T.copy(),
-                       np.asarray(weights[f"actor.{index}.bias"], np.float32)))
-        index += 2
-    if not layers:
-        raise GoldRushError("not an MLP model: it has no weights named actor.0.weight")
-    return layers
-
-
-def tanh_mlp(layers: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray) -> np.ndarray:
-    """The output of :func:`tanh_mlp_layers`' network for ``x``: each layer linear, tanh between them."""
-    for k, (weight, bias) in enumerate(layers):
-        x = x @ weight + bias
-        if k < len(layers) - 1:
-            x = np.tanh(x)
-    return x
-
-
 class MlpNumpy:
     """A plain MLP policy in numpy: ``actor.0``, ``actor.2``, ... linear layers with tanh between them, over the
     observation the model was trained on (``config.observation``: ``"plain"``, or ``"pairs"``, whose planes it
@@ -148,24 +126,6 @@ def network_of(weights: dict[str, Any]) -> GoldNetNumpy | MlpNumpy:
     return MlpNumpy(weights) if str(weights.get("config.network", "goldnet")) == "mlp" else GoldNetNumpy(weights)
 
 
-def load_weights(path: str | Path) -> dict[str, Any]:
-    """The network weights in a ``.npz`` model or a MaskablePPO ``.zip`` checkpoint."""
-    path = Path(path)
-    if not path.is_file():
-        raise GoldRushError(f"no model file at {str(path)!r}")
-    if path.suffix == ".npz":
-        if not zipfile.is_zipfile(path):
-            raise GoldRushError(f"{str(path)!r} is not a .npz model: the file is not a numpy archive")
-        try:
-            with np.load(path) as data:
-                return {name: data[name] for name in data.files}
-        except (OSError, ValueError, zipfile.BadZipFile) as error:
-            raise GoldRushError(f"{str(path)!r} is not a readable .npz model: {error}") from None
-    if path.suffix == ".zip":
-        return _weights_in_checkpoint(path)
-    raise GoldRushError(f"unknown model format {path.suffix!r} for {str(path)!r}: expected .npz or .zip")
-
-
 def load_network(path: str | Path) -> tuple[GoldNetNumpy | MlpNumpy, str]:
     """The numpy network of a model file and what it says to choose by (``config.choose``, else ``"position"``).
 
@@ -191,52 +151,6 @@ def _load_network(path: str, stamp: tuple[int, int]) -> tuple[GoldNetNumpy | Mlp
     except GoldRushError as error:
         raise GoldRushError(f"{path!r} cannot be played: {error}") from None
     return net, str(weights.get("config.choose", "position"))
-
-
-_NET_PREFIX = "mlp_extractor.net."
-"""Where :class:`goldrush_train.network.MaskableGoldPolicy` keeps the network in its state dict."""
-
-
-def _weights_in_checkpoint(path: Path) -> dict[str, Any]:
-    """The network's weights in a MaskablePPO ``.zip``, read from its ``policy.pth`` with torch alone.
-
-    Reading the state dict, not unpickling the model, keeps players free of the
-    training code (``goldrush_train`` builds on this package, not the other way).
-    """
-    try:
-        import torch
-    except ImportError:
-        raise GoldRushError(f"loading the MaskablePPO checkpoint {str(path)!r} needs torch: "
-                            "pip install 'goldrush-env[train]', or play its .npz model instead") from None
-    try:
-        with zipfile.ZipFile(path) as archive, archive.open("policy.pth") as handle:
-            state = torch.load(io.BytesIO(handle.read()), map_location="cpu", weights_only=True)
-    except (zipfile.BadZipFile, KeyError, RuntimeError, EOFError) as error:
-        raise GoldRushError(f"{str(path)!r} is not a MaskablePPO checkpoint of this package: {error}") from None
-    weights = {name[len(_NET_PREFIX):]: tensor.numpy() for name, tensor in state.items()
-               if name.startswith(_NET_PREFIX)}
-    if not weights:
-        raise GoldRushError(f"{str(path)!r} holds a policy without the GoldNet network "
-                            f"(no weights named {_NET_PREFIX}*): it was not trained by goldrush_train.ppo")
-    return weights
-
-
-_CONTROLLER = None
-
-
-def _one_blas_thread():
-    """A context in which numpy's BLAS uses one thread.
-
-    The matrices are tiny: with several threads per process (and a process
-    per core in tournaments) BLAS spends its time waiting for its threads,
-    20 times slower than one thread on a loaded two-core machine.
-    """
-    global _CONTROLLER
-    if _CONTROLLER is None:
-        from threadpoolctl import ThreadpoolController
-
-        _CONTROLLER = ThreadpoolController()
-    return _CONTROLLER.limit(limits=1, user_api="blas")
 
 
 class TrainedPolicy(SeededPolicy):
@@ -276,7 +190,7 @@ class TrainedPolicy(SeededPolicy):
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Flips for a batch of observations and their legal-position masks."""
-        with _one_blas_thread():
+        with one_blas_thread():
             logits, _ = self.net.forward(observations)
         masks = np.asarray(masks, bool)
         if not masks.any(axis=1).all():

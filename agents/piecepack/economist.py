@@ -1,30 +1,12 @@
-"""Scripted players for *Gold Rush* on a piecepack (``goldrush_env.piecepack``).
-
-A player follows the same protocol as Gold's: ``reset(seed=None)`` and
-``act(view) -> int``, where ``view`` has ``seat``, ``knowledge`` (what
-``Game.known_to(seat)`` returns: the public state plus this seat's own
-assays) and ``action_mask`` (bool, 488). Players read the view alone, never
-the game.
-
-* ``random``: a uniformly random legal action.
-* ``economist``: a readable heuristic economy, see :class:`PiecepackEconomist`.
-* ``ppo``: the shipped trained model for the table's number of players, see
-  :class:`PiecepackTrained`; a ``.npz`` written by ``python -m
-  goldrush_train.piecepack_ppo`` plays by its path.
-
-``make_piecepack_agent("economist", seed=1)`` builds one by name and
-:func:`play_piecepack_game` plays a whole game between them.
-"""
+"""The economist: a readable heuristic player of the piecepack game (see :class:`PiecepackEconomist`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from goldrush_env.errors import GoldRushError
 from goldrush_env.piecepack import actions as A
 from goldrush_env.piecepack.components import (
     BUILD_COST,
@@ -42,99 +24,24 @@ from goldrush_env.piecepack.components import (
     TRADE_ROUTE_RATE,
     UPGRADE_COST,
     WAREHOUSE,
-    parse_code,
 )
-from goldrush_env.piecepack.aec import PiecepackView
-from goldrush_env.piecepack.encoder import observation_vector
-from goldrush_env.piecepack.engine import Game, piece_value
-from goldrush_env.policy import RandomPolicy, SeededPolicy
+from goldrush_env.policy import SeededPolicy
 
-__all__ = ["PIECEPACK_AGENTS", "PiecepackEconomist", "PiecepackRandom", "PiecepackTrained", "PiecepackView",
-           "make_piecepack_agent", "play_piecepack_game", "shipped_model", "view_of"]
-
-
-def view_of(game: Game, seat: int) -> PiecepackView:
-    """The view of ``seat`` now, as the environments give it: only what that seat knows, plus the legal mask."""
-    knowledge = game.known_to(seat)
-    return PiecepackView(seat, knowledge, game.legal_mask(), observation_vector(knowledge))
-
-
-class PiecepackRandom(RandomPolicy):
-    """A uniformly random legal action (seeded): the bottom of the ladder."""
-
-    name = "random"
-
-
-# ---- what a seat knows, read as values
-
-WORTH = (1.0, 1.0, 3.0, 3.0)
-"""Rough points a unit of Food, Energy, Ore, Gold is worth while the economy runs. Gold scores 3; Ore scores 1
-but is the scarce part of every 8-point building, so it counts like Gold; Food and Energy score nothing but
-build and power everything."""
-FINAL_WORTH = (0.1, 0.0, 1.0, 3.0)
-"""What a unit is worth once nothing more can be built: its score (Food only breaks ties)."""
-FOOD_RESERVE = 1
-"""Food kept back from spending on the economy: the last Food never spoils and breaks ties."""
-SAME_KIND = 1.0
-"""How much each plot it owns already suited to a building lowers the claim worth of another such plot, so
-that it claims a mix (Moons for Farms, Suns for Windmills, Arms for Mines...) rather than one row."""
-
-
-def _code(knowledge: dict, piece: int) -> str | None:
-    """The identity of ``piece`` if this seat knows it: face up, or face down and assayed by it."""
-    return knowledge["face_up"].get(piece) or knowledge["identities"].get(piece)
-
-
-def value_now(knowledge: dict, piece: int, suit: int) -> int:
-    """val(x, S) of §2.3 as everyone sees it: face-up pieces by their code, face-down by the rules."""
-    code = knowledge["face_up"].get(piece)
-    if code is not None:
-        return piece_value(*parse_code(code), True, piece < NUM_PLOTS, suit)
-    if piece < NUM_PLOTS:
-        return 1  # a face-down tile is worth 1 in every suit
-    return 1 if knowledge["coin_suits"][piece - NUM_PLOTS] == suit else 0
-
-
-def value_optimized(knowledge: dict, piece: int, suit: int) -> int:
-    """What the piece would be worth face up, if this seat knows its identity; else its value now."""
-    code = _code(knowledge, piece)
-    if code is None:
-        return value_now(knowledge, piece, suit)
-    return piece_value(*parse_code(code), True, piece < NUM_PLOTS, suit)
-
-
-def hit_chance(building: int, value: int) -> float:
-    """The chance one piece of ``value`` produces a unit (§2.4): Food and Energy on 1..value (0 spoils),
-    Ore and Gold on 0..value."""
-    if value <= 0:
-        return 0.0
-    faces = value if building in (FOOD, ENERGY) else value + 1
-    return min(faces, 6) / 6
-
-
-def _pieces(plot: int) -> tuple[int, int]:
-    return plot, NUM_PLOTS + plot
-
-
-def expected_units(knowledge: dict, plot: int, building: int, level: int = 0, *, optimized: bool = False) -> float:
-    """Expected units per round of ``building`` at ``level`` on ``plot`` (before paying power)."""
-    value = value_optimized if optimized else value_now
-    return sum(hit_chance(building, value(knowledge, x, building) + level) if value(knowledge, x, building) > 0
-               else 0.0 for x in _pieces(plot))
-
-
-def yearly_value(knowledge: dict, plot: int, building: int, level: int = 0, *, optimized: bool = False) -> float:
-    """Expected worth per round of a production building, less the Energy a mine burns."""
-    power = WORTH[ENERGY] if building in (MINE, GOLD_MINE) else 0.0
-    return expected_units(knowledge, plot, building, level, optimized=optimized) * WORTH[building] - power
-
-
-def _cost_worth(cost: Sequence[int], worth: Sequence[float] = WORTH) -> float:
-    return sum(units * w for units, w in zip(cost, worth))
-
-
-def _can_pay(have: Sequence[int], cost: Sequence[int]) -> bool:
-    return all(h >= c for h, c in zip(have, cost))
+from goldrush_agents.piecepack.features import (
+    FINAL_WORTH,
+    FOOD_RESERVE,
+    SAME_KIND,
+    WORTH,
+    can_pay,
+    cost_worth,
+    expected_units,
+    hit_chance,
+    known_code,
+    plot_pieces,
+    value_now,
+    value_optimized,
+    yearly_value,
+)
 
 
 class PiecepackEconomist(SeededPolicy):
@@ -237,30 +144,30 @@ class PiecepackEconomist(SeededPolicy):
         return rounds_left * max(0.0, yearly_value(knowledge, plot, building, knowledge["levels"][plot]))
 
     def _build_scoring(self, knowledge, have, mine, rounds_left, mask) -> int | None:
-        for building in sorted(SCORING, key=lambda b: _cost_worth(BUILD_COST[b])):
+        for building in sorted(SCORING, key=lambda b: cost_worth(BUILD_COST[b])):
             options = [(self._remaining_worth(knowledge, p, rounds_left), p) for p in mine
                        if mask[A.build(building, p)]]
             if options:
                 lost, plot = min(options)
-                if lost < 8 - _cost_worth(BUILD_COST[building], FINAL_WORTH):
+                if lost < 8 - cost_worth(BUILD_COST[building], FINAL_WORTH):
                     return A.build(building, plot)
         return None
 
     def _spare(self, have: Sequence[int], cost: Sequence[int]) -> bool:
         """Whether paying ``cost`` still leaves the Food reserve."""
-        return _can_pay(have, cost) and have[FOOD] - cost[FOOD] >= FOOD_RESERVE
+        return can_pay(have, cost) and have[FOOD] - cost[FOOD] >= FOOD_RESERVE
 
     def _optimize(self, knowledge, have, mine, rounds_left, mask) -> int | None:
         if not self._spare(have, OPTIMIZE_COST):
             return None
-        best, choice = _cost_worth(OPTIMIZE_COST), None
+        best, choice = cost_worth(OPTIMIZE_COST), None
         for plot in mine:
             building = knowledge["buildings"][plot]
             if building not in PRODUCTION:
                 continue
             level = knowledge["levels"][plot]
-            for piece, start in zip(_pieces(plot), (A.OPTIMIZE_TILE, A.OPTIMIZE_COIN)):
-                if not mask[start + plot] or _code(knowledge, piece) is None:
+            for piece, start in zip(plot_pieces(plot), (A.OPTIMIZE_TILE, A.OPTIMIZE_COIN)):
+                if not mask[start + plot] or known_code(knowledge, piece) is None:
                     continue
                 now, later = value_now(knowledge, piece, building), value_optimized(knowledge, piece, building)
                 gain = rounds_left * WORTH[building] * (
@@ -284,7 +191,7 @@ class PiecepackEconomist(SeededPolicy):
                     continue
                 if building in (MINE, GOLD_MINE) and have[ENERGY] - cost[ENERGY] < 1:
                     continue  # a mine it cannot power next round only burns what it cost
-                gain = (rounds_left * yearly_value(knowledge, plot, building) - _cost_worth(cost)) \
+                gain = (rounds_left * yearly_value(knowledge, plot, building) - cost_worth(cost)) \
                     / (1 + SAME_KIND * owned[building])
                 if gain > best:
                     best, choice = gain, A.build(building, plot)
@@ -293,7 +200,7 @@ class PiecepackEconomist(SeededPolicy):
     def _upgrade(self, knowledge, have, mine, rounds_left, mask) -> int | None:
         if not self._spare(have, UPGRADE_COST):
             return None
-        best, choice = _cost_worth(UPGRADE_COST), None
+        best, choice = cost_worth(UPGRADE_COST), None
         for plot in mine:
             building, level = knowledge["buildings"][plot], knowledge["levels"][plot]
             if building not in PRODUCTION or level >= MAX_LEVEL or not mask[A.upgrade(plot)]:
@@ -418,99 +325,3 @@ class PiecepackEconomist(SeededPolicy):
         have = knowledge["holdings"][seat]
         keep = have[FOOD] - 1 >= 2 if food else have[ENERGY] - 1 > 1
         return A.WAREHOUSE_PROTECT if keep else A.WAREHOUSE_DECLINE
-
-
-def shipped_model(num_players: int) -> Path:
-    """Where the package keeps its trained model for ``num_players`` (3 or 4) seats, which ``python -m
-    goldrush_train.piecepack_ppo --num-players N ... --ship`` writes."""
-    return Path(__file__).with_name("models") / f"piecepack_{num_players}p.npz"
-
-
-class PiecepackTrained(SeededPolicy):
-    """A trained policy network played in numpy: the most likely legal action.
-
-    ``path`` is a ``.npz`` written by ``python -m goldrush_train.piecepack_ppo`` (linear layers ``actor.0``,
-    ``actor.2``, ... with tanh between them, from the 1,443 observation values to the 488 logits), or
-    ``None`` for the shipped model of the table's number of players, chosen at the first action.
-    """
-
-    name = "ppo"
-
-    def __init__(self, path: str | Path | None = None, seed: int | None = None) -> None:
-        super().__init__(seed)
-        self.path = None if path is None else Path(path)
-        self.layers: list[tuple[np.ndarray, np.ndarray]] | None = None
-        if self.path is not None:
-            self.layers = self._load(self.path)
-
-    @staticmethod
-    def _load(path: Path) -> list[tuple[np.ndarray, np.ndarray]]:
-        from goldrush_agents.trained import load_weights, tanh_mlp_layers
-        from goldrush_env.piecepack.encoder import OBSERVATION_SIZE
-
-        weights = load_weights(path)
-        if str(weights.get("config.game", "")) != "piecepack":
-            raise GoldRushError(f"{str(path)!r} is not a piecepack model (it has no config.game = 'piecepack')")
-        try:
-            layers = tanh_mlp_layers(weights)
-        except GoldRushError as error:
-            raise GoldRushError(f"{str(path)!r}: {error}") from None
-        shape = (layers[0][0].shape[0], layers[-1][0].shape[1])
-        if shape != (OBSERVATION_SIZE, A.NUM_ACTIONS):
-            raise GoldRushError(f"{str(path)!r} maps {shape} (inputs, actions); this version needs "
-                                f"({OBSERVATION_SIZE}, {A.NUM_ACTIONS})")
-        return layers
-
-    def logits(self, observation: np.ndarray) -> np.ndarray:
-        """The network's 488 logits for one observation vector."""
-        from goldrush_agents.trained import tanh_mlp
-
-        return tanh_mlp(self.layers, np.asarray(observation, np.float32))
-
-    def act(self, view: Any) -> int:
-        if self.layers is None:
-            path = shipped_model(len(view.knowledge["holdings"]))
-            if not path.is_file():
-                raise GoldRushError(f"no shipped piecepack model for {len(view.knowledge['holdings'])} players "
-                                    f"at {str(path)!r}")
-            self.path, self.layers = path, self._load(path)
-        logits = np.where(np.asarray(view.action_mask, bool), self.logits(view.observation), -np.inf)
-        return int(logits.argmax())
-
-    def __repr__(self) -> str:
-        return f"PiecepackTrained({None if self.path is None else str(self.path)!r})"
-
-
-PIECEPACK_AGENTS: dict[str, Callable[..., Any]] = {
-    "random": PiecepackRandom,
-    "economist": PiecepackEconomist,
-    "ppo": PiecepackTrained,
-}
-"""The Gold Rush players by name, weakest first."""
-
-
-def make_piecepack_agent(name: str, seed: int | None = None) -> Any:
-    """A Gold Rush player from its name in :data:`PIECEPACK_AGENTS` or the path of a ``.npz`` model."""
-    if name.endswith(".npz"):
-        return PiecepackTrained(name, seed)
-    if name not in PIECEPACK_AGENTS:
-        raise GoldRushError(f"unknown piecepack agent {name!r}: expected one of {sorted(PIECEPACK_AGENTS)} or a "
-                            ".npz model file")
-    return PIECEPACK_AGENTS[name](seed=seed)
-
-
-def play_piecepack_game(players: Sequence[Any], num_players: int, seed: int, *,
-                        start: int | None = None) -> dict[str, Any]:
-    """One game: ``players[s]`` plays seat ``s``, each seeing only its own view; ``seed`` deals the game and
-    seeds every player; ``start``, if given, is the start player (else drawn from ``seed``). Returns
-    ``scores``, ``winners`` and ``record`` (``Game.to_record()``, which replays it). Rotating seats between
-    games is the caller's business."""
-    if len(players) != num_players:
-        raise GoldRushError(f"a {num_players}-player game needs {num_players} players, got {len(players)}")
-    game = Game.new(num_players, seed=seed, start=start)
-    for player, player_seed in zip(players, np.random.SeedSequence(seed).spawn(num_players)):
-        player.reset(seed=int(player_seed.generate_state(1)[0]))
-    while not game.is_over:
-        seat = game.current_player
-        game.step(players[seat].act(view_of(game, seat)))
-    return {"scores": game.scores(), "winners": game.winners(), "record": game.to_record()}

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from goldrush_env.gold.cards import DYNAMITE, IS_MINER
 
-from goldrush_agents.base import ScriptedAgent
-from goldrush_agents.knowledge import Knowledge
+from goldrush_agents.gold.base import ScriptedAgent
+from goldrush_agents.gold.knowledge import Knowledge
 
 
 class GreedyAgent(ScriptedAgent):

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from goldrush_env.gold.cards import IS_GOLD, IS_MINER, VALUE
 
-from goldrush_agents.base import ScriptedAgent
-from goldrush_agents.knowledge import Knowledge
+from goldrush_agents.gold.base import ScriptedAgent
+from goldrush_agents.gold.knowledge import Knowledge
 
 
 def _stays(card: int, other: int) -> bool:

@@ -6,7 +6,7 @@ from goldrush_env.gold.cards import IS_GOLD, VALUE
 from goldrush_env.policy import SeededPolicy
 from goldrush_env.gold.view import PlayerView
 
-from goldrush_agents.knowledge import Knowledge
+from goldrush_agents.gold.knowledge import Knowledge
 
 
 class ScriptedAgent(SeededPolicy):

@@ -9,11 +9,11 @@ from the same structured view it gets in the single-game environments
 
 The ``greedy`` player, vectorized:
 
-:class:`BatchedGreedy` follows the rules of :class:`goldrush_agents.greedy.GreedyAgent`
+:class:`BatchedGreedy` follows the rules of :class:`goldrush_agents.gold.greedy.GreedyAgent`
 (read that module for them) for every game of a
 :class:`~goldrush_env.gold.batched.BatchedGames` in a few array operations, so the
 vectorized environment can play it inside its step. The worth of each pair
-of cards is taken from :meth:`goldrush_agents.knowledge.Knowledge.pair_value` itself,
+of cards is taken from :meth:`goldrush_agents.gold.knowledge.Knowledge.pair_value` itself,
 tabulated per seat, so the two agree to the last bit; they differ only in
 the random numbers that break ties among equally good flips (a greedy
 player's random choices are its own). ``tests/test_batched_agents.py``
@@ -26,8 +26,11 @@ knows every card revealed and still on the table.
 
 from __future__ import annotations
 
+from typing import Any, Sequence
+
 import numpy as np
 
+from goldrush_env.errors import GoldRushError
 from goldrush_env.gold.batched import BatchedGames, random_in_masks
 from goldrush_env.gold.cards import COLOUR, DYNAMITE, EMPTY, IS_GOLD, IS_MINER, NUM_CARD_TYPES, NUM_POSITIONS, VALUE
 from goldrush_env.gold.encoder import OBSERVATION_SIZE
@@ -37,8 +40,9 @@ from goldrush_env.gold.vector import BatchedObservations, BatchedPolicy, Batched
 from goldrush_env.gold.view import UNKNOWN, PlayerView
 
 from goldrush_agents import make_agent
-from goldrush_agents.knowledge import Knowledge
-from goldrush_agents.trained import TrainedPolicy
+from goldrush_agents.arena import GameResult
+from goldrush_agents.gold.knowledge import Knowledge
+from goldrush_agents.gold.trained import TrainedPolicy
 
 _NONE = NUM_CARD_TYPES  # the card id used for "no known card" in lookups
 # Facts of each card id, with one more entry for _NONE.
@@ -282,3 +286,73 @@ def batched_mix(opponents: str | BatchedPolicy | dict[str, float]) -> BatchedPol
     if isinstance(opponents, dict):
         return {batched_policy(name): weight for name, weight in opponents.items()}
     return batched_policy(opponents)
+
+
+def play_fixtures(fixtures: Sequence[Any], num_players: int, seed: int, *, progress: bool = False,
+                  **config: Any) -> list[GameResult]:
+    """Play every fixture of a tournament (:class:`goldrush_agents.tournament.Fixture`) at once on the batched
+    engine, each entrant choosing for all its seats together.
+
+    Tables and start players are those :func:`goldrush_agents.arena.play_game` deals for the same fixtures (from
+    each game's seed); the entrants' own random choices come from one generator seeded by ``seed``, so a run
+    is reproducible but not flip-for-flip the same as the one-game-at-a-time tournament. Each game
+    is replayed through :class:`~goldrush_env.gold.engine.Game` afterwards for its record.
+    """
+    from gymnasium.utils import seeding
+
+    from goldrush_env.gold.cards import DEFAULT_MAX_TURNS
+    from goldrush_env.gold.engine import Game
+    from goldrush_env.gold.vector import step_entrants
+
+    from goldrush_agents.batched import batched_policy
+
+    unknown = sorted(set(config) - {"memory", "max_turns", "table"})
+    if unknown or config.get("memory", "perfect") != "perfect":
+        raise GoldRushError(f"a batched tournament plays with perfect memory and takes only max_turns and table, "
+                            f"got {config}")
+    max_turns = config.get("max_turns", DEFAULT_MAX_TURNS)
+    table = config.get("table", "full")
+    names = list(dict.fromkeys(name for fixture in fixtures for name in fixture.names))
+    policies = [batched_policy(name) for name in names]
+    count = len(fixtures)
+    layouts = np.empty((count, 64), dtype=np.int8)
+    for g, fixture in enumerate(fixtures):  # the deal raw_env.reset(seed=...) makes
+        layouts[g] = Game.shuffled(num_players, seeding.np_random(fixture.seed)[0], table=table).table
+    games = BatchedGames(count, num_players, max_turns=max_turns, table=table)
+    games.reset(layouts=layouts, first_player=np.array([f.first_player for f in fixtures]))
+    entrant_of_seat = np.array([[names.index(name) for name in fixture.names] for fixture in fixtures])
+    known = np.zeros((count, 64), dtype=bool)
+    rng = np.random.default_rng(seed)
+    for policy, policy_seed in zip(policies, np.random.SeedSequence(seed).spawn(len(policies))):
+        if hasattr(policy, "reset"):
+            policy.reset(seed=int(policy_seed.generate_state(1)[0]))
+    rows, steps = np.arange(count), []
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=count, unit="game", desc="tournament (batched)")
+    while not games.is_finished.all():
+        entrant = entrant_of_seat[rows, games.current_player]
+        for flips in step_entrants(games, policies, entrant, ~games.is_finished, known & (games.table >= 0), rng):
+            flipped = np.flatnonzero(flips.outcome >= 0)
+            known[flipped, flips.position[flipped]] = True
+            steps.append(flips.position)
+        if bar is not None:
+            bar.update(int(games.is_finished.sum()) - bar.n)
+    if bar is not None:
+        bar.close()
+    flips_of = np.stack(steps, axis=1) if steps else np.zeros((count, 0), dtype=np.int64)
+    results = []
+    for g, fixture in enumerate(fixtures):
+        game = Game(num_players, layouts[g].tolist(), first_player=fixture.first_player, max_turns=max_turns,
+                    rush_at=games.rush_at)
+        for position in flips_of[g][flips_of[g] >= 0]:
+            game.flip(int(position))
+        if list(game.scores) != games.scores[g].tolist():
+            raise RuntimeError(f"game {g}: the batched engine and Game disagree on the scores")
+        record = game.to_record()
+        record.update(players=list(fixture.names), seed=fixture.seed, config=dict(config))
+        results.append(GameResult(fixture.names, game.scores, game.gold_cards, game.winners, game.turn,
+                                  game.is_truncated, record))
+    return results

@@ -1,0 +1,53 @@
+"""Players of *Gold* (``goldrush_env.gold``), from random to a tree search and trained models.
+
+Each follows the policy protocol: ``reset(seed=None)`` and ``act(view) -> int``, reading the
+:class:`~goldrush_env.gold.view.PlayerView` of its seat (what it sees and remembers) and returning a position to
+flip. ``goldrush_agents.make_agent("greedy", seed=1)`` builds one by name (Gold is the default game).
+
+* ``random``, ``greedy``, ``expert``: scripted players (:mod:`~goldrush_agents.gold.random_agent`,
+  :mod:`~goldrush_agents.gold.greedy`, :mod:`~goldrush_agents.gold.expert`), weakest first;
+* ``ismcts``: determinized Monte-Carlo tree search (:mod:`~goldrush_agents.gold.search`);
+* ``ppo`` and ``scratch``: the shipped 2-player models (:mod:`~goldrush_agents.gold.trained`); a ``.npz`` or
+  MaskablePPO ``.zip`` plays by its path.
+
+:mod:`~goldrush_agents.gold.batched` plays many games at once on the batched engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from goldrush_agents.gold.expert import ExpertAgent
+from goldrush_agents.gold.greedy import GreedyAgent
+from goldrush_agents.gold.random_agent import RandomAgent
+from goldrush_agents.gold.search import ISMCTSAgent
+from goldrush_agents.gold.trained import SHIPPED_MODEL, SHIPPED_SCRATCH_MODEL, TrainedPolicy
+
+AGENTS: dict[str, Callable[..., Any]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "expert": ExpertAgent,
+    "ismcts": ISMCTSAgent,
+}
+"""The scripted players by name, weakest first (the ladder in ``docs/agents.md`` measures each against the one
+below it)."""
+MODELS: dict[str, Path] = {"ppo": SHIPPED_MODEL, "scratch": SHIPPED_SCRATCH_MODEL}
+"""The shipped models by name: ``ppo`` (imitation of the search, then PPO) and ``scratch`` (learned with no
+teacher)."""
+MODEL_FILES = (".npz", ".zip")
+"""Model files this game's trained player reads (a ``.zip`` is a MaskablePPO checkpoint, read with torch)."""
+model = TrainedPolicy
+"""The trained player: ``model(path, seed=..., deterministic=..., choose=...)``."""
+
+
+def play_batched(*args: Any, **kwargs: Any) -> Any:
+    """A tournament's games all at once on the batched engine (:func:`goldrush_agents.gold.batched.play_fixtures`)."""
+    from goldrush_agents.gold.batched import play_fixtures
+
+    return play_fixtures(*args, **kwargs)
+
+
+__all__ = ["AGENTS", "MODELS", "MODEL_FILES", "model", "play_batched", "RandomAgent", "GreedyAgent", "ExpertAgent",
+           "ISMCTSAgent", "TrainedPolicy"]

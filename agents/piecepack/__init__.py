@@ -1,0 +1,85 @@
+"""Players of *Gold Rush* on a piecepack (``goldrush_env.piecepack``).
+
+A player follows the policy protocol: ``reset(seed=None)`` and ``act(view) -> int``, where ``view`` (the AEC
+environment's ``view(seat)``) has ``seat``, ``knowledge`` (what ``Game.known_to(seat)`` returns: the public
+state plus this seat's own assays), ``action_mask`` (bool, 488) and ``observation``. Players read the view
+alone, never the game.
+
+* ``random``: a uniformly random legal action.
+* ``economist``: a readable heuristic economy, :class:`~goldrush_agents.piecepack.economist.PiecepackEconomist`.
+* ``ppo``: the shipped trained model for the table's number of players,
+  :class:`~goldrush_agents.piecepack.trained.PiecepackTrained`; a ``.npz`` written by
+  ``python -m goldrush_train.piecepack_ppo`` plays by its path.
+
+``goldrush_agents.make_agent("economist", game="piecepack", seed=1)`` builds one by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from goldrush_env.piecepack.aec import PiecepackView
+from goldrush_env.piecepack.encoder import observation_vector
+from goldrush_env.piecepack.engine import Game
+from goldrush_env.policy import RandomPolicy
+
+from goldrush_agents.piecepack.economist import PiecepackEconomist
+from goldrush_agents.piecepack.trained import PiecepackTrained, shipped_model
+
+
+class PiecepackRandom(RandomPolicy):
+    """A uniformly random legal action (seeded): the bottom of the ladder."""
+
+    name = "random"
+
+
+AGENTS: dict[str, Callable[..., Any]] = {
+    "random": PiecepackRandom,
+    "economist": PiecepackEconomist,
+}
+"""The scripted players by name, weakest first."""
+MODELS: dict[str, Any] = {"ppo": None}
+"""The shipped models by name: ``ppo``, the model for the table's number of players, chosen at its first move."""
+MODEL_FILES = (".npz",)
+"""Model files this game's trained player reads."""
+model = PiecepackTrained
+"""The trained player: ``model(path, seed=...)``, ``path`` None for the shipped model of the table's size."""
+
+
+def view_of(game: Game, seat: int) -> PiecepackView:
+    """The view of ``seat`` now, as the environments give it: only what that seat knows, plus the legal mask."""
+    knowledge = game.known_to(seat)
+    return PiecepackView(seat, knowledge, game.legal_mask(), observation_vector(knowledge))
+
+
+# --- the names of 0.2.0 -------------------------------------------------------------------------------
+
+PIECEPACK_AGENTS: dict[str, Callable[..., Any]] = {**AGENTS, "ppo": PiecepackTrained}
+"""Every player by name (0.2.0's table; :data:`AGENTS` and :data:`MODELS` now)."""
+
+
+def make_piecepack_agent(name: str, seed: int | None = None) -> Any:
+    """A player by name: ``goldrush_agents.make_agent(name, game="piecepack", seed=seed)``, which it now is."""
+    from goldrush_agents import make_agent
+
+    return make_agent(name, seed=seed, game="piecepack")
+
+
+def play_piecepack_game(players: Sequence[Any], num_players: int, seed: int, *,
+                        start: int | None = None) -> dict[str, Any]:
+    """One game (0.2.0's arena): ``goldrush_agents.arena.play_game`` now plays every game. Returns ``scores``,
+    ``winners`` and ``record``."""
+    from goldrush_agents.arena import play_game
+
+    if len(players) != num_players:
+        from goldrush_env.errors import GoldRushError
+
+        raise GoldRushError(f"a {num_players}-player game needs {num_players} players, got {len(players)}")
+    result = play_game(players, seed, game="piecepack", first_player=start)
+    return {"scores": list(result.scores), "winners": list(result.winners), "record": result.record}
+
+
+__all__ = ["AGENTS", "MODELS", "MODEL_FILES", "model", "view_of", "PiecepackRandom", "PiecepackEconomist",
+           "PiecepackTrained", "PiecepackView", "shipped_model", "PIECEPACK_AGENTS", "make_piecepack_agent",
+           "play_piecepack_game"]

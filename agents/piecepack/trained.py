@@ -1,0 +1,73 @@
+"""Trained models of the piecepack game played in numpy (see :class:`PiecepackTrained`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from goldrush_env.errors import GoldRushError
+from goldrush_env.piecepack import actions as A
+from goldrush_env.policy import SeededPolicy
+
+
+def shipped_model(num_players: int) -> Path:
+    """Where the package keeps its trained model for ``num_players`` (3 or 4) seats, which ``python -m
+    goldrush_train.piecepack_ppo --num-players N ... --ship`` writes."""
+    return Path(__file__).with_name("models") / f"piecepack_{num_players}p.npz"
+
+
+class PiecepackTrained(SeededPolicy):
+    """A trained policy network played in numpy: the most likely legal action.
+
+    ``path`` is a ``.npz`` written by ``python -m goldrush_train.piecepack_ppo`` (linear layers ``actor.0``,
+    ``actor.2``, ... with tanh between them, from the 1,443 observation values to the 488 logits), or
+    ``None`` for the shipped model of the table's number of players, chosen at the first action.
+    """
+
+    name = "ppo"
+
+    def __init__(self, path: str | Path | None = None, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.path = None if path is None else Path(path)
+        self.layers: list[tuple[np.ndarray, np.ndarray]] | None = None
+        if self.path is not None:
+            self.layers = self._load(self.path)
+
+    @staticmethod
+    def _load(path: Path) -> list[tuple[np.ndarray, np.ndarray]]:
+        from goldrush_agents.weights import load_weights, tanh_mlp_layers
+        from goldrush_env.piecepack.encoder import OBSERVATION_SIZE
+
+        weights = load_weights(path)
+        if str(weights.get("config.game", "")) != "piecepack":
+            raise GoldRushError(f"{str(path)!r} is not a piecepack model (it has no config.game = 'piecepack')")
+        try:
+            layers = tanh_mlp_layers(weights)
+        except GoldRushError as error:
+            raise GoldRushError(f"{str(path)!r}: {error}") from None
+        shape = (layers[0][0].shape[0], layers[-1][0].shape[1])
+        if shape != (OBSERVATION_SIZE, A.NUM_ACTIONS):
+            raise GoldRushError(f"{str(path)!r} maps {shape} (inputs, actions); this version needs "
+                                f"({OBSERVATION_SIZE}, {A.NUM_ACTIONS})")
+        return layers
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        """The network's 488 logits for one observation vector."""
+        from goldrush_agents.weights import tanh_mlp
+
+        return tanh_mlp(self.layers, np.asarray(observation, np.float32))
+
+    def act(self, view: Any) -> int:
+        if self.layers is None:
+            path = shipped_model(len(view.knowledge["holdings"]))
+            if not path.is_file():
+                raise GoldRushError(f"no shipped piecepack model for {len(view.knowledge['holdings'])} players "
+                                    f"at {str(path)!r}")
+            self.path, self.layers = path, self._load(path)
+        logits = np.where(np.asarray(view.action_mask, bool), self.logits(view.observation), -np.inf)
+        return int(logits.argmax())
+
+    def __repr__(self) -> str:
+        return f"PiecepackTrained({None if self.path is None else str(self.path)!r})"
