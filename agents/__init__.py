@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from goldrush_env._moved import moved
 from goldrush_env.errors import GoldRushError, excerpt
-from goldrush_env.games import DEFAULT_GAME, GAMES
+from goldrush_env.games import DEFAULT_GAME
 from goldrush_env.games import spec as game_spec
 from goldrush_env.policy import Policy
 
@@ -149,4 +149,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["make_agent", "players_of", "parse_spec", "split_entrants", "GAMES", *_DEFAULT_NAMES]
+__all__ = ["make_agent", "players_of", "parse_spec", "split_entrants", *_DEFAULT_NAMES]

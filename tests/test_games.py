@@ -169,8 +169,8 @@ def names_a_game(path: Path) -> list[str]:
             if node.value in games or node.value.startswith(tuple(f"{p}." for p in packages)) \
                     or node.value in packages:
                 found.append(f"line {node.lineno}: {node.value!r}")
-        elif isinstance(node, ast.ImportFrom) and node.module and (node.module in packages
-                                                                   or node.module.startswith(tuple(f"{p}." for p in packages))):
+        elif isinstance(node, ast.ImportFrom) and node.module and (
+                node.module in packages or node.module.startswith(tuple(f"{p}." for p in packages))):
             found.append(f"line {node.lineno}: from {node.module} import ...")
         elif isinstance(node, ast.Import):
             found += [f"line {node.lineno}: import {a.name}" for a in node.names

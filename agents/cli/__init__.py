@@ -213,24 +213,21 @@ def at_least(low: int):
     return parse
 
 
-def _delay(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds >= 0, got {text!r}")
-    return value
+def _seconds(zero: bool):
+    """An argparse type: a finite number of seconds, > 0 (or >= 0 with ``zero``), refused naming the value."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value) or value < 0 or value == 0 and not zero:
+            raise argparse.ArgumentTypeError(f"expected a number of seconds {'>=' if zero else '>'} 0, got {text!r}")
+        return value
+    return parse
 
 
-def _positive_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not 0 < value < math.inf:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
-    return value
+_delay = _seconds(zero=True)
+_positive_seconds = _seconds(zero=False)
 
 
 def _agents_help() -> str:
@@ -297,7 +294,8 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.add_argument("--workers", type=at_least(1), default=None, help="processes (default: all cores)")
     with_matches = ", ".join(r.title for r in specs() if r.match)
     tournament.add_argument("--match", action="store_true",
-                            help=f"also score blocks of n games as matches (games whose rules have them: {with_matches})")
+                            help=f"also score blocks of n games as matches (games whose rules have them: "
+                                 f"{with_matches})")
     tournament.add_argument("--out", help="folder for results.json, standings.csv, games.csv and chart.png")
     tournament.add_argument("--records", action="store_true",
                             help="with --out: also each game's record, games/game-00001.json ..., which goldrush "
@@ -343,4 +341,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
-__all__ = ["main", "build_parser", "at_least", "cmd_play", "cmd_watch", "cmd_replay", "cmd_tournament", "cmd_serve", "game_cli"]
+__all__ = ["main", "build_parser", "at_least", "cmd_play", "cmd_watch", "cmd_replay", "cmd_tournament", "cmd_serve",
+           "game_cli"]

@@ -11,7 +11,7 @@ import argparse
 import time
 from typing import Any, Sequence, TextIO
 
-from goldrush_env.errors import GoldRushError, IllegalFlipError
+from goldrush_env.errors import IllegalFlipError
 from goldrush_env.gold.aec import raw_env
 from goldrush_env.gold.cards import TABLES, card_code
 from goldrush_env.gold.config import EnvConfig

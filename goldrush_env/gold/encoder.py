@@ -116,7 +116,8 @@ PAIR_LAYOUT: tuple[tuple[str, tuple[int, ...], str], ...] = (
 """With ``observation="pairs"``: two more planes after ``unseen``, read off the plain vector alone (what the
 seat sees or remembers, nothing more), that make "this flip completes a pair I know" a fact of the position
 itself, for networks that cannot relate two positions on their own (a plain MLP)."""
-PAIR_SLICES: dict[str, slice] = {name: slice(OBSERVATION_SIZE + k * NUM_POSITIONS, OBSERVATION_SIZE + (k + 1) * NUM_POSITIONS)
+PAIR_SLICES: dict[str, slice] = {name: slice(OBSERVATION_SIZE + k * NUM_POSITIONS,
+                                             OBSERVATION_SIZE + (k + 1) * NUM_POSITIONS)
                                  for k, (name, _, _) in enumerate(PAIR_LAYOUT)}
 PAIRS_OBSERVATION_SIZE = OBSERVATION_SIZE + len(PAIR_LAYOUT) * NUM_POSITIONS
 

@@ -118,7 +118,8 @@ def make_batched_policy(spec: Any) -> BatchedPolicy:
         return BatchedRandom()
     if isinstance(spec, BatchedPolicy):
         return spec
-    hint = f"; build other players with goldrush_agents.gold.batched.batched_policy({spec!r})" if isinstance(spec, str) else ""
+    hint = (f"; build other players with goldrush_agents.gold.batched.batched_policy({spec!r})"
+            if isinstance(spec, str) else "")
     raise GoldRushError(f"opponents={spec!r} is not allowed: expected 'random' or a BatchedPolicy (an object with "
                         f"act(games, known, where, rng)){hint}")
 
