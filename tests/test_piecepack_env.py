@@ -377,11 +377,20 @@ def test_same_seed_same_gym_rollout():
 
 
 def test_maskable_ppo_trains_a_few_steps():
-    """sb3-contrib's MaskablePPO reads ``action_masks()``: a tiny budget runs end to end."""
+    """sb3-contrib's MaskablePPO reads ``action_masks()``: a tiny budget runs end to end, and with illegal actions
+    raising, every action it takes, learning or playing, is one the mask allowed."""
     sb3_contrib = pytest.importorskip("sb3_contrib")
-    model = sb3_contrib.MaskablePPO("MlpPolicy", PiecepackEnv(num_players=3, reward="score"), n_steps=64,
-                                    batch_size=32, n_epochs=1, seed=0, device="cpu")
+    env = PiecepackEnv(num_players=3, reward="score", illegal_action="raise")
+    model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu")
     model.learn(128)
+    assert model.num_timesteps >= 128
+    observation, _ = env.reset(seed=1)
+    done, steps = False, 0
+    while not done:
+        action, _ = model.predict(observation, action_masks=env.action_masks())
+        observation, _, done, truncated, _ = env.step(int(action))
+        steps += 1
+    assert steps > 10 and not truncated
 
 
 def test_registered_in_gymnasium_and_pettingzoo():
