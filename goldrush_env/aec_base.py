@@ -20,6 +20,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from goldrush_env.errors import GoldRushError
+from goldrush_env.options import RENDER_MODES
 from goldrush_env.window import Window
 
 SCORE_REWARD_SCALE = 0.1
@@ -31,6 +32,8 @@ class TableEnv(AECEnv, EzPickle):
     with (for pickling), ``config`` their checked form (``num_players``, ``reward``, ``render_mode``...),
     ``observation`` the space of one observation vector, ``num_actions`` the size of the action space."""
 
+    metadata = {"render_modes": list(RENDER_MODES), "is_parallelizable": False, "render_fps": 2}
+    """What every game's environment says of itself; a subclass adds its ``name``."""
     rendering: Any = None
     """The module that draws :meth:`render_subject`: ``to_rgb(subject)`` and ``to_text(subject)``."""
 

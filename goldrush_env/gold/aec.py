@@ -187,7 +187,6 @@ from goldrush_env.gold.engine import FlipEvent, Game, Outcome, colour_owners
 from goldrush_env.gold.memory import HumanMemory, PerfectMemory
 from goldrush_env.gold.state import state_box, state_vector
 from goldrush_env.gold.view import UNKNOWN, PlayerView
-from goldrush_env.options import RENDER_MODES
 from goldrush_env.wrappers import ClassicChecks
 
 _PAIR_OUTCOMES = (Outcome.STRIKE, Outcome.DUEL, Outcome.DYNAMITE, Outcome.NOTHING)
@@ -210,12 +209,7 @@ def observation_box(observation: str) -> spaces.Box:
 class raw_env(TableEnv):
     """The bare Gold AEC environment (see the module docstring)."""
 
-    metadata = {
-        "name": "goldrush_v0",
-        "render_modes": list(RENDER_MODES),
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
+    metadata = {**TableEnv.metadata, "name": "goldrush_v0"}
     rendering = rendering
 
     def __init__(self, **kwargs: Any) -> None:

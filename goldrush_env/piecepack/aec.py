@@ -263,12 +263,7 @@ def env(**kwargs: Any) -> AECEnv:
 class raw_env(TableEnv):
     """The bare piecepack AEC environment (see the module docstring); an illegal action raises."""
 
-    metadata = {
-        "name": "gold_rush_piecepack_v0",
-        "render_modes": list(RENDER_MODES),
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
+    metadata = {**TableEnv.metadata, "name": "gold_rush_piecepack_v0"}
     rendering = rendering
 
     def __init__(self, **kwargs: Any) -> None:
