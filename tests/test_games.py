@@ -188,7 +188,13 @@ def shared_modules() -> list[Path]:
             and not str(path.relative_to(ROOT)).startswith(GOLD_ONLY)]
 
 
-@pytest.mark.parametrize("path", shared_modules(), ids=lambda path: str(path.relative_to(ROOT)))
+TRAIN_SHARED = ("cli.py", "evaluation.py", "plots.py")
+"""The training library's modules that serve every game (the others fit Gold's network: decisions, network,
+opponents, vec_env)."""
+
+
+@pytest.mark.parametrize("path", shared_modules() + [ROOT / "train" / name for name in TRAIN_SHARED],
+                         ids=lambda path: str(path.relative_to(ROOT)))
 def test_no_shared_module_names_a_game(path):
     assert names_a_game(path) == []
 
@@ -198,3 +204,46 @@ def test_the_game_name_check_sees_a_comparison_and_an_import(tmp_path):
     bad.write_text('"""Docstrings may say gold."""\nfrom goldrush_env.gold.engine import Game\n\n'
                    'def f(game):\n    """piecepack"""\n    return game == "piecepack"\n')
     assert names_a_game(bad) == ["line 2: from goldrush_env.gold.engine import ...", "line 6: 'piecepack'"]
+
+
+def training_scripts() -> dict[str, Path]:
+    """The modules of ``goldrush_train`` that run as ``python -m goldrush_train.NAME``, by module name."""
+    return {f"goldrush_train.{path.stem}": path for path in sorted((ROOT / "train").glob("*.py"))
+            if 'if __name__ == "__main__":' in path.read_text()}
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module ``path`` imports, at its top or inside a function."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)  # from goldrush_train import ppo
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+def test_no_training_script_imports_another():
+    scripts = training_scripts()
+    assert {"goldrush_train.ppo", "goldrush_train.recipe", "goldrush_train.imitation",
+            "goldrush_train.evaluate"} <= set(scripts)
+    assert "goldrush_train.decisions" not in scripts and "goldrush_train.evaluation" not in scripts
+    found = {name: sorted(imported_modules(path) & (set(scripts) - {name})) for name, path in scripts.items()}
+    assert {name: imports for name, imports in found.items() if imports} == {}
+
+
+def test_the_script_check_sees_a_function_level_import(tmp_path):
+    script = tmp_path / "x.py"
+    script.write_text("def f():\n    from goldrush_train.ppo import Args\n    from goldrush_train import recipe\n")
+    assert {"goldrush_train.ppo", "goldrush_train.recipe"} <= imported_modules(script)
+
+
+def test_no_module_of_ours_imports_an_old_path():
+    from goldrush_agents import _moved as agents_moved
+    from goldrush_env import _moved as env_moved
+
+    old = set(agents_moved.MODULES) | set(env_moved.MODULES)
+    paths = [path for folder in ("goldrush_env", "agents", "train", "benchmarks") for path in (ROOT / folder).rglob("*.py")]
+    found = {str(path.relative_to(ROOT)): sorted(imported_modules(path) & old) for path in paths}
+    assert {path: modules for path, modules in found.items() if modules} == {}

@@ -1,4 +1,4 @@
-"""The held-out curve of the warm start (train/holdout.py) and the figures it reads (goldrush_train.imitation.score)."""
+"""The held-out curve of the warm start (train/holdout.py) and the figures it reads (goldrush_train.decisions.score)."""
 
 import pytest
 
@@ -6,7 +6,7 @@ pytest.importorskip("torch")
 
 from goldrush_env.errors import GoldRushError  # noqa: E402
 from goldrush_train.holdout import curve, main  # noqa: E402
-from goldrush_train.imitation import collect, pretrain, save, score  # noqa: E402
+from goldrush_train.decisions import collect, pretrain, save, score  # noqa: E402
 from goldrush_train.network import GoldNet  # noqa: E402
 
 
@@ -18,7 +18,7 @@ def files(tmp_path_factory):
 
 
 def test_pretrain_reports_each_epoch_and_the_moves_it_matches(files):
-    from goldrush_train.imitation import load
+    from goldrush_train.decisions import load
 
     data, seen = load(files[0]), []
     last = pretrain(GoldNet(width=8, context=4), data, epochs=3, seed=0,
@@ -49,7 +49,7 @@ def _score_a_perfect_copy(data, **kwargs):
 
 
 def test_score_of_a_perfect_copy_has_no_excess(files):
-    from goldrush_train.imitation import load
+    from goldrush_train.decisions import load
 
     figures = _score_a_perfect_copy(load(files[0]), batch_size=7)
     assert figures["excess"] == pytest.approx(0, abs=1e-4) and figures["matches"] == figures["move_matches"] == 1
@@ -57,7 +57,7 @@ def test_score_of_a_perfect_copy_has_no_excess(files):
 
 
 def test_a_copy_of_the_visit_shares_plays_the_teachers_move_by_move_not_by_position(files):
-    from goldrush_train.imitation import load
+    from goldrush_train.decisions import load
 
     figures = _score_a_perfect_copy(load(*files, target="visits"))
     # "An unknown card" spreads its share thin over many positions: the single most likely position often

@@ -11,7 +11,8 @@ torch = pytest.importorskip("torch")
 from goldrush_agents.gold.trained import SHIPPED_MODEL  # noqa: E402
 from goldrush_env.gold.cards import NUM_POSITIONS  # noqa: E402
 from goldrush_env.gold.encoder import OBSERVATION_SIZE  # noqa: E402
-from goldrush_train.imitation import FIELDS, collect, load, main, pretrain, save  # noqa: E402
+from goldrush_train.decisions import FIELDS, collect, load, pretrain, save  # noqa: E402
+from goldrush_train.imitation import main  # noqa: E402
 from goldrush_train.network import GoldNet  # noqa: E402
 
 

@@ -21,12 +21,12 @@ def test_a_tiny_run_writes_the_model_and_the_summary(tmp_path, capsys):
     assert (run_dir / "final.zip").is_file()
     saved = json.loads((run_dir / "summary.json").read_text())
     assert saved == json.loads(json.dumps(summary))
-    lines = {(line["player"], line["opponents"]): line for line in saved["evaluations"]}
+    lines = {(line["player"], line["opponent"]): line for line in saved["evaluations"]}
     assert set(lines) == {("model", "random"), ("model", "economist"), ("economist", "random")}
     for line in lines.values():
         assert line["games"] == 6 and line["fair_share"] == pytest.approx(1 / 3)
         assert 0 <= line["low"] <= line["win_share"] <= line["high"] <= 1
-        assert {"mean_score", "mean_opponent_score"} <= set(line)
+        assert {"model_points", "opponent_points"} <= set(line)
     assert saved["timesteps"] >= 256 and saved["steps_per_second"] > 0
     assert "win share" in capsys.readouterr().out
 

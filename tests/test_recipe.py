@@ -12,7 +12,7 @@ tyro = pytest.importorskip("tyro")
 
 from goldrush_agents.gold.trained import TrainedPolicy  # noqa: E402
 from goldrush_env.errors import GoldRushError  # noqa: E402
-from goldrush_train.imitation import collect, load, save  # noqa: E402
+from goldrush_train.decisions import collect, load, save  # noqa: E402
 from goldrush_train.ppo import main as ppo_main  # noqa: E402
 from goldrush_train.recipe import Recipe, main, run  # noqa: E402
 
@@ -39,7 +39,7 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
     # Another seed of the recipe reuses the search data instead of collecting it again; --ship copies its model.
     written = path.stat().st_mtime_ns
     capsys.readouterr()
-    monkeypatch.setattr("goldrush_train.ppo.SHIP_PATH", tmp_path / "package" / "ppo_2p.npz")
+    monkeypatch.setattr("goldrush_train.recipe.SHIP_PATH", tmp_path / "package" / "ppo_2p.npz")
     main(["--run-dir", str(tmp_path / "b"), "--data-dir", str(data), "--seed", "1", "--ship"] + TINY)
     assert "already collected" in capsys.readouterr().out and path.stat().st_mtime_ns == written
     assert (tmp_path / "package" / "ppo_2p.npz").read_bytes() == (tmp_path / "b" / "model.npz").read_bytes()

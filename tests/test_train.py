@@ -20,7 +20,7 @@ from goldrush_agents.gold.trained import BOARD_SIZE, SHIPPED_MODEL, GoldNetNumpy
 from goldrush_env.gold.cards import NUM_POSITIONS  # noqa: E402
 from goldrush_env.gold.encoder import OBSERVATION_SIZE, PLANES  # noqa: E402
 from goldrush_env.errors import GoldRushError  # noqa: E402
-from goldrush_train.evaluate import evaluate  # noqa: E402
+from goldrush_train.evaluation import evaluate  # noqa: E402
 from goldrush_train.network import GoldNet, export_weights  # noqa: E402
 from goldrush_train.opponents import opponent_mix  # noqa: E402
 from goldrush_train.ppo import main  # noqa: E402
@@ -337,7 +337,7 @@ def test_a_run_can_start_from_saved_weights(tmp_path, capsys):
 def test_a_warm_start_fits_saved_decisions_after_the_games(tmp_path, monkeypatch):
     # With no PPO steps the run saves and evaluates the warm start alone.
     import torch
-    from goldrush_train.imitation import collect, save
+    from goldrush_train.decisions import collect, save
 
     data = tmp_path / "search.npz"
     save(collect(1, teacher="ismcts[iterations=10]", seed=2, workers=1), data)
@@ -368,7 +368,7 @@ def test_a_warm_start_fits_saved_decisions_after_the_games(tmp_path, monkeypatch
 
 
 def test_an_anchor_keeps_ppo_fitting_the_teachers_decisions(tmp_path, capsys):
-    from goldrush_train.imitation import collect, load, save, score
+    from goldrush_train.decisions import collect, load, save, score
 
     data = save(collect(2, teacher="expert", seed=8, workers=1), tmp_path / "expert.npz")
     decisions = load(data, num_players=2, target="move")

@@ -17,7 +17,7 @@ pytest.importorskip("tyro")
 from goldrush_agents.gold.trained import SHIPPED_MODEL  # noqa: E402
 from goldrush_train import evaluate, holdout, imitation, ppo, recipe  # noqa: E402
 from goldrush_train.cli import new_run_dir  # noqa: E402
-from goldrush_train.imitation import collect, save  # noqa: E402
+from goldrush_train.decisions import collect, save  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["--num-envs", "2", "--vec-env", "dummy", "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1",

@@ -1,1 +1,2 @@
-"""Training scripts for goldrush-env agents (stable-baselines3 / sb3-contrib)."""
+"""Training and evaluation for goldrush-env: one script per algorithm or tool (``python -m goldrush_train.NAME``)
+over a small library they share (``cli``, ``evaluation``, ``plots``, ``decisions``, ``network``...)."""

@@ -15,61 +15,18 @@ import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Annotated, Any, Callable, Literal, Sequence
+from typing import Annotated, Literal, Sequence
 
 from goldrush_agents import split_entrants
-from goldrush_agents.tournament import run_tournament
 from goldrush_env.gold.cards import MAX_PLAYERS, MIN_PLAYERS
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import check_agent, check_agents, command
+from goldrush_train.evaluation import Row, evaluate, table  # noqa: F401  (moved in 0.3.0; here for one version)
 
 try:  # the Args annotations name it; main() says which extra to install when it is missing
     import tyro
 except ModuleNotFoundError:
     tyro = None
-
-
-@dataclass
-class Row:
-    """The model against one opponent."""
-
-    opponent: str
-    games: int
-    win_share: float
-    low: float
-    high: float
-    fair_share: float
-    model_points: float
-    opponent_points: float
-
-
-def evaluate(model: str, opponents: Sequence[str], num_players: int = 2, games: int = 200, seed: int = 0,
-             workers: int | None = None, progress: bool = False, on_row: Callable[[Row], None] | None = None,
-             **config: Any) -> list[Row]:
-    """Play ``model`` against each of ``opponents`` (``games`` games each) and return one :class:`Row` per opponent
-    (also given to ``on_row``, if given, as soon as it is played)."""
-    rows = []
-    for index, opponent in enumerate(opponents):
-        result = run_tournament([model, opponent], num_players=num_players, games=games, seed=seed + index,
-                                workers=workers, progress=progress, **config)
-        pairing = next(p for p in result.pairings if p.alone == model)
-        mine, theirs = result.standings[model], result.standings[opponent]
-        low, high = pairing.interval
-        rows.append(Row(opponent, pairing.games, pairing.win_share, low, high, 1 / num_players,
-                        mine.score / mine.games, theirs.score / theirs.games))
-        if on_row is not None:
-            on_row(rows[-1])
-    return rows
-
-
-def table(rows: Sequence[Row]) -> str:
-    """The rows as a Markdown table."""
-    lines = ["| opponent | games | win share | 95% CI | fair share | points (model : opponent) |",
-             "|---|---|---|---|---|---|"]
-    for r in rows:
-        lines.append(f"| {r.opponent} | {r.games} | {r.win_share:.3f} | [{r.low:.3f}, {r.high:.3f}] | "
-                     f"{r.fair_share:.3f} | {r.model_points:.1f} : {r.opponent_points:.1f} |")
-    return "\n".join(lines)
 
 
 @dataclass

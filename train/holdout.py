@@ -30,7 +30,7 @@ def curve(fit: Sequence[str], holdout: Sequence[str], epochs: int = 48, every: i
     (:func:`goldrush_train.imitation.score`'s, prefixed ``holdout_``), fitting ``target`` (``"visits"`` or ``"move"``)."""
     import torch
 
-    from goldrush_train.imitation import load, pretrain, score
+    from goldrush_train.decisions import load, pretrain, score
     from goldrush_train.network import GoldNet
 
     for name, value in (("epochs", epochs), ("every", every), ("width", width), ("context", context)):

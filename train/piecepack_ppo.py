@@ -10,11 +10,13 @@ sb3-contrib's MaskablePPO with its default ``"MlpPolicy"`` (two tanh layers of
 learner sits at a random seat, the legal-action mask is honoured, and every
 other seat is played by one of ``--opponents`` (comma-separated; with several
 names each seat draws one anew every game). At the end the policy, picking
-its most likely legal action, plays ``--eval-games`` games at a random seat
-against all-random and against all-economist tables; the economist plays the
-same deals against random as a reference. Each line gives the win share
-(a co-winner among k gets 1/k) with its 95% Wilson interval, the fair share
-1/n, and the mean final scores of the player and of its opponents.
+its most likely legal action, plays ``--eval-games`` games alone against
+tables of random players and of economists, seats and start player rotated
+(:mod:`goldrush_train.evaluation`, as every training script evaluates); the
+economist plays the same deals against random as a reference. Each line
+gives the win share (a co-winner among k gets 1/k) with its 95% Wilson
+interval, the fair share 1/n, and the mean final scores of the player and of
+its opponents.
 ``final.zip`` holds the policy, ``model.npz`` the same policy for the numpy
 player (``make_agent(path, game="piecepack")``) and ``summary.json`` the numbers.
 
@@ -33,7 +35,8 @@ import dataclasses
 import json
 import shutil
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -142,58 +145,25 @@ def make_env(num_players: int, reward: str, opponents: Sequence[str], seed: int)
                     opponents=[OpponentMix(opponents, seed=int(s)) for s in seeds])
 
 
-def play(choose: Callable[[Any, np.ndarray, dict], int], num_players: int, opponent: str, games: int,
-         seed: int) -> dict[str, Any]:
-    """``games`` games of the player ``choose(env, observation, info) -> action`` at a random seat against
-    ``opponent`` at every other seat: the win share (shared wins split), its 95% Wilson interval, the fair share
-    and the mean final scores."""
-    from goldrush_agents.tournament import wilson_interval
+def evaluate(model_path: Path, args: Args) -> list[dict[str, Any]]:
+    """The exported model (its most likely legal action) against tables of each of :data:`EVAL_OPPONENTS`, and,
+    with ``--reference``, the economist against random on the same deals: :func:`goldrush_train.evaluation.evaluate`,
+    the player alone against a field of one opponent, seats and start player rotated."""
+    from goldrush_train.evaluation import evaluate as against
 
-    env = make_env(num_players, "score", [opponent], seed)
-    share, own, others = 0.0, [], []
-    for game in range(games):
-        observation, info = env.reset(seed=seed + game)
-        done = False
-        while not done:
-            observation, _, terminated, truncated, info = env.step(choose(env, observation, info))
-            done = terminated or truncated
-        seat, scores, winners = info["seat"], info["scores"], info["winners"]
-        share += (seat in winners) / len(winners)
-        own.append(scores[seat])
-        others += [score for s, score in enumerate(scores) if s != seat]
-    low, high = wilson_interval(share, games)
-    env.close()
-    share /= games
-    return {"opponents": opponent, "games": games, "win_share": share, "low": low, "high": high,
-            "fair_share": 1 / num_players, "mean_score": float(np.mean(own)),
-            "mean_opponent_score": float(np.mean(others))}
-
-
-def evaluate(model: Any, args: Args) -> list[dict[str, Any]]:
-    """The policy (most likely legal action) against each of :data:`EVAL_OPPONENTS`, and, with
-    ``--reference``, the economist against random on the same deals."""
-    from goldrush_agents import make_agent
-
-    def policy(env: Any, observation: np.ndarray, info: dict) -> int:
-        action, _ = model.predict(observation, action_masks=info["action_mask"], deterministic=True)
-        return int(action)
-
-    economist = make_agent("economist", seed=args.seed, game="piecepack")
-
-    def reference(env: Any, observation: np.ndarray, info: dict) -> int:
-        return economist.act(env.unwrapped.view())
-
-    players = [("model", policy, opponent) for opponent in EVAL_OPPONENTS]
+    players = [("model", str(model_path), EVAL_OPPONENTS)]
     if args.reference:
-        players.append(("economist", reference, "random"))
+        players.append(("economist", "economist", ("random",)))
     lines = []
-    for player, choose, opponent in players:
-        seed = args.seed * 1_000_003 + 10_000 * EVAL_OPPONENTS.index(opponent)  # same deals for every player
-        line = {"player": player, **play(choose, args.num_players, opponent, args.eval_games, seed)}
-        print(f"{player:>9} vs {opponent:<9} win share {line['win_share']:.3f} "
-              f"[{line['low']:.3f}, {line['high']:.3f}] (fair {line['fair_share']:.3f}), "
-              f"mean score {line['mean_score']:.2f} vs {line['mean_opponent_score']:.2f}", flush=True)
-        lines.append(line)
+    for player, entrant, opponents in players:
+        for opponent in opponents:
+            seed = args.seed * 1_000_003 + 10_000 * EVAL_OPPONENTS.index(opponent)  # same deals for every player
+            [row] = against(entrant, [opponent], num_players=args.num_players, games=args.eval_games, seed=seed,
+                            workers=1, game="piecepack")
+            print(f"{player:>9} vs {opponent:<9} win share {row.win_share:.3f} [{row.low:.3f}, {row.high:.3f}] "
+                  f"(fair {row.fair_share:.3f}), mean score {row.model_points:.2f} vs {row.opponent_points:.2f}",
+                  flush=True)
+            lines.append({"player": player, **dataclasses.asdict(row)})
     return lines
 
 
@@ -315,7 +285,7 @@ def train(args: Args) -> dict[str, Any]:
     env.close()
     model.save(run_dir / "final.zip")
     export(model.policy, run_dir / "model.npz", args.num_players)
-    evaluations = evaluate(model, args)
+    evaluations = evaluate(run_dir / "model.npz", args)
     summary = {"args": dataclasses.asdict(args), "imitation": imitation, "timesteps": model.num_timesteps,
                "train_seconds": seconds, "steps_per_second": model.num_timesteps / max(seconds, 1e-9),
                "evaluations": evaluations}

@@ -15,7 +15,7 @@ into a new folder, ``runs/ppo-YYYYmmdd-HHMMSS`` unless ``--run-dir`` names
 another (new or empty) one; the folder is printed at the start and at the end.
 
 One file, one dataclass of arguments. First a warm start
-(:mod:`goldrush_train.imitation`): the network learns to copy the expert's flips from
+(:mod:`goldrush_train.decisions`): the network learns to copy the expert's flips from
 ``imitation_games`` games, which brings it near the expert's strength in a
 few minutes, then, if given, the decisions saved in ``imitation_data`` files
 (e.g. of the search player, collected once with ``python -m goldrush_train.imitation``).
@@ -61,6 +61,7 @@ from goldrush_agents import split_entrants
 from goldrush_agents.gold.trained import SHIPPED_MODEL
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import TRAIN_EXTRA, check_agent, check_agents, command, minutes, new_run_dir, refuse_used_folder
+from goldrush_train.plots import plot
 
 SHIP_PATH = SHIPPED_MODEL
 """Where ``--ship`` copies the final model: the model the package ships, wherever it is installed."""
@@ -303,7 +304,7 @@ def _export(model: Any, path: Path, choose: str = "position") -> Path:
 def _make_callback(args: Args, run_dir: Path, state: RunState, started: float):
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from goldrush_train.evaluate import evaluate
+    from goldrush_train.evaluation import evaluate
     from goldrush_train.opponents import opponent_mix
 
     class TrainerCallback(BaseCallback):
@@ -392,34 +393,6 @@ def _write_eval_csv(run_dir: Path, evaluations: list[dict[str, Any]]) -> None:
     (run_dir / "eval.csv").write_text("\n".join(lines) + "\n")
 
 
-def plot(evaluations: list[dict[str, Any]], promotions: list[dict[str, Any]], path: Path, title: str) -> None:
-    """Win share (with its 95% interval) against each evaluation agent over training steps."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for opponent in dict.fromkeys(e["opponent"] for e in evaluations):
-        rows = [e for e in evaluations if e["opponent"] == opponent]
-        steps = [e["step"] for e in rows]
-        ax.plot(steps, [e["win_share"] for e in rows], marker="o", markersize=3, label=f"vs {opponent}")
-        ax.fill_between(steps, [e["low"] for e in rows], [e["high"] for e in rows], alpha=0.2)
-    if evaluations:
-        ax.axhline(evaluations[0]["fair_share"], color="grey", linestyle="--", linewidth=1, label="fair share")
-    for promotion in promotions:
-        ax.axvline(promotion["step"], color="black", linestyle=":", linewidth=1)
-        ax.text(promotion["step"], 0.02, f" {promotion['agent']}", fontsize=8, rotation=90, va="bottom")
-    ax.set_xlabel("training steps (learner decisions)")
-    ax.set_ylabel("win share (95% CI)")
-    ax.set_ylim(0, 1)
-    ax.set_title(title)
-    ax.legend(loc="lower right", fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-
-
 def _init_weights(path: str, width: int, context: int) -> dict[str, np.ndarray]:
     """The network weights of the model at ``path`` (--init-from), refused by name unless they fit a network of
     this ``width`` and ``context``."""
@@ -463,7 +436,7 @@ def _anchor(args: Args, model: Any) -> None:
     The last batch's cross-entropy is logged as ``train/anchor_cross_entropy``."""
     import torch
 
-    from goldrush_train.imitation import _compare, load
+    from goldrush_train.decisions import compare, load
 
     data = load(*args.anchor_data, num_players=args.num_players, target=args.imitation_target)
     tensors = {key: torch.as_tensor(data[key]) for key in ("observations", "masks", "targets")}
@@ -477,7 +450,7 @@ def _anchor(args: Args, model: Any) -> None:
     def zero_grad_then_anchor(*arguments: Any, **options: Any) -> None:
         zero_grad(*arguments, **options)
         index = torch.randint(len(moves), (size,), generator=generator)
-        _, cross, _, _ = _compare(net, tensors["observations"][index], tensors["masks"][index],
+        _, cross, _, _ = compare(net, tensors["observations"][index], tensors["masks"][index],
                                   tensors["targets"][index], moves[index])
         loss = cross.mean()
         (args.anchor_coef * loss).backward()
@@ -491,7 +464,7 @@ def _anchor(args: Args, model: Any) -> None:
 def _warm_start(args: Args, model: Any) -> dict[str, Any]:
     """Copy the teacher's flips into the network before PPO (see train/imitation.py): first those of
     --imitation-games games, then those of the --imitation-data files."""
-    from goldrush_train.imitation import collect, load, pretrain, score
+    from goldrush_train.decisions import collect, load, pretrain, score
 
     import torch
 
@@ -577,7 +550,7 @@ def train(args: Args) -> dict[str, Any]:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import configure
     from stable_baselines3.common.utils import set_random_seed
-    from goldrush_train.evaluate import evaluate, table
+    from goldrush_train.evaluation import evaluate, table
     from goldrush_train.network import MaskableGoldPolicy
     from goldrush_train.opponents import opponent_mix
 

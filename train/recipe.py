@@ -24,7 +24,8 @@ The recipe chains tools that also run alone:
    ``DATA_DIR/dagger-student.npz`` (fitted in a new folder
    ``DATA_DIR/dagger-student-YYYYmmdd-HHMMSS``). Reused and checked as the search data
    is (the student by its SHA-256), so it too serves every seed.
-3. **Warm start, no PPO** (``python -m goldrush_train.ppo --total-timesteps 0``): the
+3. **Warm start, no PPO** (``python -m goldrush_train.ppo --total-timesteps 0 ...``, run as a process of
+   its own; the recipe prints the whole command): the
    network copies the search player's share of visits per position (its
    move played, with ``--target move``) from the files above (and any
    ``extra_data``) for ``search_epochs`` passes; the model file says to
@@ -48,7 +49,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shlex
 import shutil
+import subprocess
+import sys
 import time
 import zipfile
 from dataclasses import dataclass
@@ -58,8 +62,12 @@ from typing import Any, Literal, Sequence
 import numpy as np
 
 from goldrush_agents import parse_spec, split_entrants
+from goldrush_agents.gold.trained import SHIPPED_MODEL
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import TRAIN_EXTRA, check_agent, check_agents, command, minutes, new_run_dir, refuse_used_folder
+
+SHIP_PATH = SHIPPED_MODEL
+"""Where ``--ship`` copies the model (the package's ``ppo_2p.npz``)."""
 
 
 @dataclass
@@ -191,7 +199,7 @@ def _reuse(path: Path, wanted: dict[str, Any], stage: str, ignore: tuple[str, ..
 
 def search_data(recipe: Recipe) -> list[str]:
     """The search data files, collected where missing; a file that holds other games is refused by name."""
-    from goldrush_train.imitation import collect, save
+    from goldrush_train.decisions import collect, save
 
     paths = []
     for seed in recipe.search_seeds:
@@ -212,8 +220,7 @@ def dagger_data(recipe: Recipe, search_paths: list[str]) -> list[str]:
     """The DAgger files, collected where missing (after fitting their student, if it is missing too); a file
     that holds other games, or was played by another student than ``DATA_DIR/dagger-student.npz``, is refused
     by name."""
-    from goldrush_train.imitation import collect, file_digest, save
-    from goldrush_train.ppo import train
+    from goldrush_train.decisions import collect, file_digest, save
 
     student = recipe.student_path
     if not student.exists():
@@ -222,7 +229,7 @@ def dagger_data(recipe: Recipe, search_paths: list[str]) -> list[str]:
                                 "move them away or choose another --data-dir")
         fit = new_run_dir(student.with_suffix(""))  # the student's run folder, beside the data
         print(f"dagger: fitting the student (this recipe without DAgger, seed 0) in {fit}...", flush=True)
-        train(_args(dataclasses.replace(recipe, seed=0, ship=False), fit, search_paths))
+        _fit(dataclasses.replace(recipe, seed=0), fit, search_paths)
         shutil.copyfile(fit / "model.npz", student)
     digest = file_digest(student)
     paths = []
@@ -242,23 +249,28 @@ def dagger_data(recipe: Recipe, search_paths: list[str]) -> list[str]:
     return paths
 
 
-def _args(recipe: Recipe, run_dir: Path, paths: list[str]) -> Any:
-    """goldrush_train.ppo's arguments for the fit: one process, no PPO (the environments only give the model its
-    spaces)."""
-    from goldrush_train.ppo import Args
-
-    return Args(run_dir=str(run_dir), seed=recipe.seed, num_players=2, total_timesteps=0,
-                imitation_games=recipe.expert_games, imitation_epochs=recipe.expert_epochs,
-                imitation_data_epochs=recipe.search_epochs, imitation_target=recipe.target, imitation_lr=recipe.lr,
-                teacher="expert", imitation_data=tuple(paths), num_envs=1, vec_env="dummy", width=recipe.width,
-                context=recipe.context, memory="perfect", eval_agents=recipe.agents, final_games=recipe.games,
-                play_by=recipe.play_by, ship=recipe.ship)
+def _fit(recipe: Recipe, run_dir: Path, paths: list[str]) -> dict[str, Any]:
+    """Fit the network as ``python -m goldrush_train.ppo`` does with no PPO steps (the environments only give the
+    model its spaces), in a process of its own; returns that run's summary."""
+    argv = ["--run-dir", str(run_dir), "--seed", str(recipe.seed), "--num-players", "2", "--total-timesteps", "0",
+            "--imitation-games", str(recipe.expert_games), "--imitation-epochs", str(recipe.expert_epochs),
+            "--imitation-data-epochs", str(recipe.search_epochs), "--imitation-target", recipe.target,
+            "--imitation-lr", repr(recipe.lr), "--teacher", "expert", "--num-envs", "1", "--vec-env", "dummy",
+            "--width", str(recipe.width), "--context", str(recipe.context), "--memory", "perfect",
+            "--eval-agents", recipe.agents, "--final-games", str(recipe.games), "--play-by", recipe.play_by]
+    if paths:
+        argv += ["--imitation-data", *paths]
+    command = [sys.executable, "-m", "goldrush_train.ppo", *argv]
+    print(f"fit: {shlex.join(['python', *command[1:]])}", flush=True)
+    finished = subprocess.run(command)
+    if finished.returncode != 0:
+        raise GoldRushError(f"the fit (python -m goldrush_train.ppo, above) stopped with exit status "
+                            f"{finished.returncode}")
+    return json.loads((run_dir / "summary.json").read_text())
 
 
 def run(recipe: Recipe) -> dict[str, Any]:
     """Follow ``recipe``; returns the run's summary (goldrush_train.ppo's, with the recipe added)."""
-    from goldrush_train.ppo import train
-
     start = time.perf_counter()
     recipe.check()
     run_dir = Path(recipe.run_dir) if recipe.run_dir else new_run_dir(f"runs/recipe-s{recipe.seed}")
@@ -267,9 +279,13 @@ def run(recipe: Recipe) -> dict[str, Any]:
     paths = search_data(recipe)
     if recipe.dagger_seeds:
         paths += dagger_data(recipe, list(paths))
-    summary = train(_args(recipe, run_dir, paths + list(recipe.extra_data)))
+    summary = _fit(recipe, run_dir, paths + list(recipe.extra_data))
     summary["recipe"] = dataclasses.asdict(recipe)
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
+    if recipe.ship:
+        SHIP_PATH.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(run_dir / "model.npz", SHIP_PATH)
+        print(f"recipe: shipped {run_dir / 'model.npz'} as {SHIP_PATH}", flush=True)
     print(f"recipe: total wall time {minutes(time.perf_counter() - start)}, outputs in {run_dir}/", flush=True)
     return summary
 

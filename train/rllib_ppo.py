@@ -383,7 +383,7 @@ def _iterate(algo: Any, args: Args, run_dir: Path, state: dict[str, Any]) -> dic
 def _evaluate(args: Args, model_path: Path) -> list[dict[str, Any]]:
     """The model against each of --eval-agents in the tournament harness; the table is printed."""
     from goldrush_agents import split_entrants
-    from goldrush_train.evaluate import evaluate, table
+    from goldrush_train.evaluation import evaluate, table
 
     agents = split_entrants(args.eval_agents)
     print(f"evaluation: {args.eval_games} games against each of {', '.join(agents)}...", flush=True)

@@ -91,7 +91,7 @@ def train(args: Args) -> dict[str, Any]:
     import goldrush_env  # noqa: F401  (registers the ids)
     from goldrush_agents import split_entrants
     from goldrush_agents.tournament import wilson_interval
-    from goldrush_train.ppo import plot
+    from goldrush_train.plots import plot
 
     args.check()
     run_dir = open_run_dir(args.run_dir, "runs/sb3", args)

@@ -261,7 +261,7 @@ def train(args: Args) -> dict[str, Any]:
 
     from goldrush_agents.gold.batched import batched_mix
     from goldrush_env.gold.encoder import observation_size
-    from goldrush_train.ppo import plot
+    from goldrush_train.plots import plot
 
     args.check()
     run_dir = open_run_dir(args.run_dir, "runs/scratch", args)

@@ -304,8 +304,6 @@ def play_fixtures(fixtures: Sequence[Any], num_players: int, seed: int, *, progr
     from goldrush_env.gold.engine import Game
     from goldrush_env.gold.vector import step_entrants
 
-    from goldrush_agents.batched import batched_policy
-
     unknown = sorted(set(config) - {"memory", "max_turns", "table"})
     if unknown or config.get("memory", "perfect") != "perfect":
         raise GoldRushError(f"a batched tournament plays with perfect memory and takes only max_turns and table, "
