@@ -261,6 +261,15 @@ def test_evaluate_command_prints_and_saves_its_table(tmp_path, capsys):
     assert saved["rows"][0]["games"] == 4 and saved["args"]["model"] == str(path)
 
 
+def test_evaluate_command_plays_the_game_it_is_given(capsys):
+    from goldrush_train.evaluate import main as evaluate_main
+
+    [row] = evaluate_main(["economist", "--game", "piecepack", "--agents", "random", "--games", "6", "--workers", "1"])
+    assert row.games == 6 and row.fair_share == pytest.approx(1 / 3)  # Gold Rush seats 3 by default
+    assert row.win_share > 0.5 and row.model_points > row.opponent_points  # the economist is no random player
+    assert "(Gold Rush (piecepack), 3 players, seed 0" in capsys.readouterr().out
+
+
 def test_a_trained_model_is_a_gymnasium_opponent(tmp_path):
     from goldrush_env import GoldRushEnv
 

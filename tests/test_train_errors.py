@@ -53,7 +53,11 @@ def corrupt(tmp_path_factory):
 @pytest.mark.parametrize("argv, message", [
     (["nowhere.npz"], "MODEL: no model file at 'nowhere.npz'"),
     (["ppo", "--agents", "wizard"], "--agents: " + UNKNOWN.format("wizard")),
-    (["ppo", "--players", "7"], "--players must be 2 to 5, got 7"),
+    (["ppo", "--players", "7"], "--players must be 2 to 5 for Gold, got 7"),
+    (["ppo", "--game", "piecepack", "--players", "2"], "--players must be 3 or 4 for Gold Rush (piecepack), got 2"),
+    (["ppo", "--game", "chess"], "--game must be one of ['gold', 'piecepack'], got 'chess'"),
+    (["ppo", "--game", "piecepack", "--memory", "human"], "--memory, with --game piecepack: unknown option(s) ['memory']"),
+    (["ppo", "--game", "piecepack", "--agents", "greedy"], "--agents: unknown agent 'greedy'"),
     (["ppo", "--games", "0"], "--games must be an int >= 1, got 0"),
     (["ppo", "--agents", "ppo"], "--agents names the model itself, 'ppo'"),
 ])

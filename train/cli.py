@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence
 
 from goldrush_agents import make_agent, split_entrants
 from goldrush_env.errors import GoldRushError
+from goldrush_env.games import DEFAULT_GAME
 
 TRAIN_EXTRA = ("tyro", "torch", "stable_baselines3", "sb3_contrib", "matplotlib", "tensorboard")
 """The modules of the ``train`` extra (pyproject.toml), as imported."""
@@ -75,17 +76,18 @@ def command(name: str, needs: Sequence[str] = ()) -> Callable[[Callable[..., Any
     return decorate
 
 
-def check_agent(option: str, spec: str) -> None:
-    """Make the agent ``spec`` once, here: a misspelt one is refused now, by the option that named it, and not in
-    a worker process minutes later."""
+def check_agent(option: str, spec: str, game: str = DEFAULT_GAME) -> None:
+    """Make the agent ``spec`` of ``game`` once, here: a misspelt one is refused now, by the option that named it,
+    and not in a worker process minutes later."""
     try:
-        make_agent(spec, seed=0)
+        make_agent(spec, seed=0, game=game)
     except GoldRushError as error:
         raise GoldRushError(f"{option}: {error}") from None
 
 
-def check_agents(option: str, text: str) -> list[str]:
-    """The agents ``text`` names (comma-separated, at least one), each checked by :func:`check_agent`."""
+def check_agents(option: str, text: str, game: str = DEFAULT_GAME) -> list[str]:
+    """The agents of ``game`` that ``text`` names (comma-separated, at least one), each checked by
+    :func:`check_agent`."""
     try:
         names = split_entrants(text)
     except GoldRushError as error:
@@ -93,7 +95,7 @@ def check_agents(option: str, text: str) -> list[str]:
     if not names:
         raise GoldRushError(f"{option} needs at least one agent name, got {text!r}")
     for name in names:
-        check_agent(option, name)
+        check_agent(option, name, game)
     return names
 
 

@@ -1,6 +1,7 @@
 """Evaluate a trained model (or any entrant) against scripted players, seats and start player rotated.
 
     python -m goldrush_train.evaluate agents/gold/models/ppo_2p.npz --agents random,greedy,expert --games 2000
+    python -m goldrush_train.evaluate ppo --game piecepack --players 4 --agents random,economist --games 400
 
 Each opponent is a separate head-to-head run of the tournament harness
 (:func:`goldrush_agents.tournament.run_tournament`): the model alone against a field
@@ -18,10 +19,10 @@ from pathlib import Path
 from typing import Annotated, Literal, Sequence
 
 from goldrush_agents import split_entrants
-from goldrush_env.gold.cards import MAX_PLAYERS, MIN_PLAYERS
 from goldrush_env.errors import GoldRushError
+from goldrush_env.games import DEFAULT_GAME, GAMES, spec
 from goldrush_train.cli import check_agent, check_agents, command
-from goldrush_train.evaluation import Row, evaluate, table  # noqa: F401  (moved in 0.3.0; here for one version)
+from goldrush_train.evaluation import Row, evaluate, table
 
 try:  # the Args annotations name it; main() says which extra to install when it is missing
     import tyro
@@ -38,30 +39,45 @@ class Args:
     """The entrant to evaluate: a model file (.npz or MaskablePPO .zip), 'ppo' or 'scratch' (the shipped models) or an agent name."""
     agents: str = "random,greedy,expert"
     """Opponents, comma-separated (names, model files or package.module:Class)."""
-    players: int = 2
-    """Players per game (2 to 5)."""
+    game: str = DEFAULT_GAME
+    """The game: gold, or piecepack (Gold Rush)."""
+    players: int | None = None
+    """Players per game (Gold: 2 to 5, default 2; Gold Rush: 3 or 4, default 3)."""
     games: int = 2000
     """Games against each opponent."""
     seed: int = 0
     """Seeds the deals and the players."""
     workers: int | None = None
     """Processes to play on (default: all cores)."""
-    memory: Literal["perfect", "human"] = "perfect"
-    """Memory model of every seat."""
+    memory: Literal["perfect", "human"] | None = None
+    """Memory model of every seat, an option of Gold (default: perfect)."""
     out: str | None = None
     """Also write the rows to this JSON file."""
 
 
+    @property
+    def options(self) -> dict[str, str]:
+        """The game's environment options given (only ``memory``, Gold's)."""
+        return {} if self.memory is None else {"memory": self.memory}
+
     def check(self) -> None:
         """Refuse values that cannot work, naming them, before any game is played."""
-        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise GoldRushError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {self.players}")
+        if self.game not in GAMES:
+            raise GoldRushError(f"--game must be one of {list(GAMES)}, got {self.game!r}")
+        game = spec(self.game)
+        if self.players is None:
+            self.players = game.default_players
+        game.check_players(self.players, "--players")
+        try:  # one table, dealt here: an option the game does not take is refused before any game is played
+            game.load("raw_aec")(num_players=self.players, **self.options)
+        except GoldRushError as error:
+            raise GoldRushError(f"--memory, with --game {self.game}: {error}") from None
         if self.games < 1:
             raise GoldRushError(f"--games must be an int >= 1, got {self.games}")
         if self.workers is not None and self.workers < 1:
             raise GoldRushError(f"--workers must be an int >= 1 (leave it out for every core), got {self.workers}")
-        check_agent("MODEL", self.model)
-        opponents = check_agents("--agents", self.agents)
+        check_agent("MODEL", self.model, self.game)
+        opponents = check_agents("--agents", self.agents, self.game)
         if self.model in opponents:
             raise GoldRushError(f"--agents names the model itself, {self.model!r}: it needs other opponents")
         if self.out is not None and Path(self.out).is_dir():
@@ -73,10 +89,12 @@ def main(argv: Sequence[str] | None = None) -> list[Row]:
     args = tyro.cli(Args, args=argv, prog="python -m goldrush_train.evaluate")
     args.check()
     start = time.perf_counter()
-    rows = evaluate(args.model, split_entrants(args.agents), num_players=args.players,
-                    games=args.games, seed=args.seed, workers=args.workers, progress=True, memory=args.memory)
+    rows = evaluate(args.model, split_entrants(args.agents), num_players=args.players, games=args.games,
+                    seed=args.seed, workers=args.workers, progress=True, game=args.game, **args.options)
     print(table(rows))
-    print(f"({args.players} players, {args.memory} memory, seed {args.seed}, {time.perf_counter() - start:.0f} s)")
+    memory = f", {args.memory} memory" if args.memory else ""
+    print(f"({spec(args.game).title}, {args.players} players{memory}, seed {args.seed}, "
+          f"{time.perf_counter() - start:.0f} s)")
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -1,21 +1,11 @@
 """Collect a teacher's decisions for the warm start of PPO: a data set for ``goldrush_train.ppo``.
 
-A warm start teaches the policy network to copy a teacher first.
-:func:`~goldrush_train.decisions.collect` plays seeded games between copies of a teacher (the expert
-by default) and records, for every decision, the observation, the legal
-mask, the flip chosen, the teacher's move as a distribution over positions
-(for a teacher with a ``decide(view)`` method, such as ``ismcts``, the move
-spread evenly over the positions it stands for, every unknown one for "an
-unknown card"; for the others the flip itself) and the return that
-followed (the seat's points gained from then on against the others', the
-sum of the ``"score"`` reward to the end). :func:`~goldrush_train.decisions.pretrain` fits the
-network's logits to those targets (cross-entropy over legal positions) and
-its value to the returns. PPO then starts from a player of roughly the
-teacher's strength instead of a random one, which on two CPU cores saves
-most of a training budget.
-
-A search teacher costs seconds a game, so its decisions are collected once
-and saved (:mod:`goldrush_train.decisions` does the work), from the command line::
+A warm start teaches the policy network to copy a teacher first: PPO then
+starts from a player of roughly the teacher's strength instead of a random
+one, which on two CPU cores saves most of a training budget. What a data
+set records, and how a network is fitted to it, is in
+:mod:`goldrush_train.decisions`. A search teacher costs seconds a game, so
+its decisions are collected once and saved, from the command line::
 
     python -m goldrush_train.imitation --teacher ismcts --games 100 --seed 1 --out runs/ismcts-1.npz
 

@@ -262,7 +262,7 @@ def _fit(recipe: Recipe, run_dir: Path, paths: list[str]) -> dict[str, Any]:
         argv += ["--imitation-data", *paths]
     command = [sys.executable, "-m", "goldrush_train.ppo", *argv]
     print(f"fit: {shlex.join(['python', *command[1:]])}", flush=True)
-    finished = subprocess.run(command)
+    finished = subprocess.run(command, check=False)
     if finished.returncode != 0:
         raise GoldRushError(f"the fit (python -m goldrush_train.ppo, above) stopped with exit status "
                             f"{finished.returncode}")
