@@ -204,6 +204,25 @@ def test_play_refuses_bad_seats_and_opponents_in_one_line(argv, complaint, capsy
     assert capsys.readouterr().err == f"goldrush play: {complaint}\n"
 
 
+@pytest.mark.parametrize("command", ["play", "watch"])
+def test_players_is_checked_the_same_way_in_play_and_watch(command, capsys):
+    assert main([command, "--players", "7", "--agents" if command == "watch" else "--opponents", "random"]) == 2
+    assert capsys.readouterr().err == f"goldrush {command}: --players must be 2 to 5 for Gold, got 7\n"
+
+
+def test_watch_seats_one_name_at_every_seat_of_players(capsys):
+    watched = goldrush("watch", "--players", "3", "--agents", "random", "--seed", "2")
+    assert watched.returncode == 0 and "seat 0 random, seat 1 random, seat 2 random" in watched.stdout
+    assert main(["watch", "--players", "3", "--agents", "random,greedy"]) == 2
+    assert "--players 3 but --agents names 2 seats" in capsys.readouterr().err
+
+
+def test_help_is_plain_text_with_no_markup():
+    for command in ([], ["play"], ["watch"], ["replay"], ["tournament"], ["serve"]):
+        text = goldrush(*command, "--help").stdout
+        assert text.startswith("usage: goldrush") and not re.search(r"``|:mod:|:func:|:class:", text), command
+
+
 def test_a_negative_delay_gives_no_traceback():
     result = goldrush("watch", "--agents", "greedy,random", "--delay", "-1")
     assert result.returncode == 2 and "Traceback" not in result.stderr

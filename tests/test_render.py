@@ -30,6 +30,15 @@ def test_squares_are_named_column_then_row():
             parse_square(bad)
 
 
+def test_an_event_line_names_its_square_as_the_board_does():
+    from goldrush_env.gold.engine import Game
+
+    game = Game.new(2, seed=1)
+    game.step(26)
+    line = game.history[-1].describe()
+    assert line.startswith("turn 0, seat 0 flips ") and " at c4: first" in line
+
+
 def test_text_shows_remembered_and_face_up_cards_only():
     env = started(render_mode="ansi", render_view=1)
     env.step(0)  # G3 face up

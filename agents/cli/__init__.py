@@ -32,6 +32,20 @@ from goldrush_agents.arena import play_game
 
 COMMANDS_WITH_GAMES = ("play", "watch", "tournament")
 
+DESCRIPTION = """\
+play in the terminal, watch agents, replay saved games, run tournaments, serve the browser page
+
+  goldrush play --players 2 --opponents expert
+  goldrush watch --agents greedy,expert --seed 3
+  goldrush replay game.json
+  goldrush tournament --agents random,greedy,expert --players 2 --games 2000
+  goldrush play --game piecepack
+  goldrush serve --open
+
+Each game plays with --game NAME (Gold by default); replay knows each game's
+records by themselves. 'goldrush COMMAND --help' lists a command's options."""
+"""What ``goldrush --help`` says: plain text, for a terminal."""
+
 
 def game_cli(game: str) -> ModuleType:
     """A game's part of the command line: ``goldrush_agents.<game>.cli``."""
@@ -40,9 +54,10 @@ def game_cli(game: str) -> ModuleType:
     return importlib.import_module(f"{players_of(game).__name__}.cli")
 
 
-def _game_options(args: argparse.Namespace) -> tuple[GameSpec, ModuleType]:
+def _game_options(args: argparse.Namespace, fill_players: bool = True) -> tuple[GameSpec, ModuleType]:
     """The game asked for, its part of the command line, and its own options' values on ``args`` (defaults
-    filled in). An option of another game given a value is refused by name."""
+    filled in, ``--players`` too unless ``fill_players`` is false). An option of another game given a value is
+    refused by name."""
     rules = spec(args.game)
     part = game_cli(args.game)
     own = {flag for flag, _, commands in part.OPTIONS if args.command in commands}
@@ -55,9 +70,9 @@ def _game_options(args: argparse.Namespace) -> tuple[GameSpec, ModuleType]:
         dest = flag.lstrip("-").replace("-", "_")
         if args.command in commands and getattr(args, dest) is None:
             setattr(args, dest, settings["default"])
-    if getattr(args, "players", 0) is None:
+    if getattr(args, "players", 0) is None and fill_players:
         args.players = rules.default_players
-    if hasattr(args, "players"):
+    if getattr(args, "players", None) is not None:
         rules.check_players(args.players, "--players")
     return rules, part
 
@@ -88,8 +103,13 @@ def _checked(names: list[str], game: str) -> list[str]:
 
 
 def cmd_watch(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
-    rules, part = _game_options(args)
+    rules, part = _game_options(args, fill_players=False)
     names = split_entrants(args.agents)
+    if args.players is not None and len(names) == 1:  # one name for every seat
+        names *= args.players
+    elif args.players is not None and len(names) != args.players:
+        raise GoldRushError(f"--players {args.players} but --agents names {len(names)} seats ({args.agents!r}): "
+                            "give one name for every seat, or one per seat")
     if not rules.min_players <= len(names) <= rules.max_players:
         raise GoldRushError(f"--agents needs {rules.players_text} names (one per seat) for {rules.title}, got {names}")
     _checked(names, args.game)
@@ -240,7 +260,7 @@ def _agents_help() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="goldrush", description=__doc__,
+    parser = argparse.ArgumentParser(prog="goldrush", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
     titles = "; ".join(f"{r.name}: {r.title}, {r.min_players}-{r.max_players} players (default "
@@ -274,7 +294,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(run=cmd_play)
 
     watch = commands.add_parser("watch", help="print a game between agents, move by move")
-    watch.add_argument("--agents", required=True, help=f"one per seat: {agents_help}")
+    watch.add_argument("--agents", required=True, help=f"one per seat, or one for every seat with --players: "
+                                                       f"{agents_help}")
+    watch.add_argument("--players", type=int, default=None,
+                       help="the number of players (default: one per name in --agents)")
     watch.add_argument("--delay", type=_delay, default=0.0, help="seconds between moves")
     watch.add_argument("--save", help="save the game record (JSON) to this file")
     game_options(watch, "watch", fresh_seed)

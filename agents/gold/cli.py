@@ -27,15 +27,17 @@ DEFAULT_OPPONENTS = "expert"
 """Who a person plays against unless ``--opponents`` says otherwise."""
 OPTIONS: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
     ("--memory", {"default": _DEFAULTS.memory, "choices": ["perfect", "human"],
-                  "help": "every seat's memory model, the person's board included"}, ("play", "watch", "tournament")),
+                  "help": "what every seat remembers, the agents' and yours: perfect, every card seen; human, a "
+                          "model of a person's forgetting"}, ("play", "watch", "tournament")),
     ("--max-turns", {"default": _DEFAULTS.max_turns, "type": at_least(1),
                      "help": "turn limit; the game is then truncated"}, ("play", "watch", "tournament")),
     ("--table", {"default": _DEFAULTS.table, "choices": list(TABLES),
                  "help": "the table dealt: the full game's 64 cards, or a smaller one of 32 (half) or 16 (quarter) "
                          "cards"}, ("play", "watch", "tournament")),
     ("--memory-mode", {"default": "perfect", "choices": ["perfect", "real"],
-                       "help": "what your board shows: perfect, every card you have seen; real, only the cards "
-                               "flipped since your last turn"}, ("play",)),
+                       "help": "what your board prints, whatever --memory says: perfect, every card you "
+                               "remember; real, only the cards flipped since your last turn, so that you play from "
+                               "your own memory"}, ("play",)),
 ]
 """Gold's own options of the commands: flag, argparse settings (the default is Gold's), the commands taking it."""
 HELP_ANSWERS = ("?", "help", "h")

@@ -198,3 +198,21 @@ def _layout_entry(item: Any) -> int:
     if not EMPTY <= card < NUM_CARD_TYPES:
         raise LayoutError(f"unknown card id {card}: expected {EMPTY} (empty) to {NUM_CARD_TYPES - 1}")
     return card
+
+
+COLUMNS = "abcdefgh"
+"""The columns' letters: a square is named by its column and its row, ``a1`` (position 0) to ``h8`` (63)."""
+
+
+def square_name(position: int) -> str:
+    """``a1`` for position 0 ... ``h8`` for position 63 (column letter, row number)."""
+    row, column = divmod(position, GRID_SIZE)
+    return f"{COLUMNS[column]}{row + 1}"
+
+
+def parse_square(name: str) -> int:
+    """The position of a square name such as ``"c4"`` (case-insensitive)."""
+    text = name.strip().lower()
+    if len(text) != 2 or text[0] not in COLUMNS or text[1] not in "12345678":
+        raise ValueError(f"square {name!r} is not a column a-h followed by a row 1-8, e.g. 'c4'")
+    return (int(text[1]) - 1) * GRID_SIZE + COLUMNS.index(text[0])

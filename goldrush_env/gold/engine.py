@@ -58,6 +58,7 @@ from goldrush_env.gold.cards import (
     COLOUR,
     card_code,
     parse_layout,
+    square_name,
     table_size,
 )
 from goldrush_env.errors import GoldRushError, IllegalFlipError
@@ -121,8 +122,9 @@ class FlipEvent(NamedTuple):
         return f"{self.outcome.value}:{self.receiver}"
 
     def describe(self) -> str:
-        """One line for people, e.g. ``"turn 3, seat 1 flips M24 at 17: duel"``."""
-        text = f"turn {self.turn}, seat {self.player} flips {CODE[self.card]} at {self.position}: {self.label}"
+        """One line for people, e.g. ``"turn 3, seat 1 flips M24 at b3: duel"`` (squares named as on the board)."""
+        text = (f"turn {self.turn}, seat {self.player} flips {CODE[self.card]} at {square_name(self.position)}: "
+                f"{self.label}")
         if self.rush_begins:
             text += " (the Gold Rush begins)"
         return text

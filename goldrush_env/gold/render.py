@@ -13,28 +13,11 @@ import numpy as np
 from typing import Sequence
 
 from goldrush_env.gold.cards import (
-    COLOUR, DYNAMITE, EMPTY, GOLD_RUSH_THRESHOLD, GOLD_VALUES, GRID_SIZE, IS_GOLD, MINER_VALUES, NUM_COLOURS,
-    NUM_POSITIONS, VALUE, card_code,
+    COLOUR, COLUMNS, DYNAMITE, EMPTY, GOLD_RUSH_THRESHOLD, GOLD_VALUES, GRID_SIZE, IS_GOLD, MINER_VALUES, NUM_COLOURS,
+    NUM_POSITIONS, VALUE, card_code, parse_square, square_name,
 )
 from goldrush_env.gold.engine import colour_owners
 from goldrush_env.gold.view import UNKNOWN, PlayerView
-
-COLUMNS = "abcdefgh"
-
-
-def square_name(position: int) -> str:
-    """``a1`` for position 0 ... ``h8`` for position 63 (column letter, row number)."""
-    row, column = divmod(position, GRID_SIZE)
-    return f"{COLUMNS[column]}{row + 1}"
-
-
-def parse_square(name: str) -> int:
-    """The position of a square name such as ``"c4"`` (case-insensitive)."""
-    text = name.strip().lower()
-    if len(text) != 2 or text[0] not in COLUMNS or text[1] not in "12345678":
-        raise ValueError(f"square {name!r} is not a column a-h followed by a row 1-8, e.g. 'c4'")
-    return (int(text[1]) - 1) * GRID_SIZE + COLUMNS.index(text[0])
-
 
 def check_square(answer: str, view: PlayerView) -> tuple[int | None, str | None]:
     """The position a person typed (``"c4"``) and why it cannot be flipped now (None if it can), in the board's
