@@ -1,18 +1,46 @@
+import atexit
 import contextlib
 import json
 import os
+import shutil
 import socket
+import tempfile
 import threading
 import time
 from pathlib import Path
 
+import hypothesis.configuration
 import pytest
 
 DATA = Path(__file__).parent / "data"
 
+# Hypothesis keeps its examples and caches in a temporary folder, removed at the end, not in .hypothesis/ of the
+# working folder.
+_HYPOTHESIS_HOME = tempfile.mkdtemp(prefix="goldrush-hypothesis-")
+atexit.register(shutil.rmtree, _HYPOTHESIS_HOME, ignore_errors=True)
+hypothesis.configuration.set_hypothesis_home_dir(_HYPOTHESIS_HOME)
+
 # render_mode="human" opens a pygame window: the tests draw it with SDL's dummy driver, headless.
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def temporary_files_stay_in_the_tests_folder(tmp_path_factory):
+    """Libraries that write to the system's temporary folder (Stable-Baselines3 makes an empty ``SB3-<time>``
+    folder there for every model left without a logger) write into this session's pytest folder instead, in
+    this process and in the processes the tests start."""
+    import tempfile
+
+    folder = tmp_path_factory.mktemp("tmp")
+    before = tempfile.tempdir, os.environ.get("TMPDIR")
+    tempfile.tempdir, os.environ["TMPDIR"] = str(folder), str(folder)
+    yield folder
+    tempfile.tempdir = before[0]
+    if before[1] is None:
+        del os.environ["TMPDIR"]
+    else:
+        os.environ["TMPDIR"] = before[1]
 
 
 def unpaced(env):

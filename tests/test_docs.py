@@ -170,3 +170,16 @@ def test_the_ids_carry_the_last_version_of_each_history():
         history = module.__doc__.split("## Version History", 1)[1]
         versions = [int(v) for v in re.findall(r"^\* v(\d+):", history, flags=re.M)]
         assert versions and int(env_id.rsplit("-v", 1)[1]) == max(versions), (module.__name__, env_id)
+
+
+def test_the_readmes_commands_run_from_the_venv_as_written():
+    """After the README's install, a command runs as written only through ``.venv/bin/`` (nothing is activated):
+    every command of its shell blocks, and every command it quotes inline, starts so or makes the venv."""
+    readme = ROOT / "README.md"
+    found = [command for page, _, code in blocks("bash") if page == readme for command in commands(code)]
+    prose = FENCE.sub("", readme.read_text())
+    found += [quoted for quoted in re.findall(r"`((?:python3?|goldrush|pip|\.venv/bin/)[^`\n]*)`", prose)
+              if " " in quoted]
+    assert len(found) > 20
+    bare = [command for command in found if not command.startswith((".venv/bin/", "python3 -m venv .venv"))]
+    assert bare == []

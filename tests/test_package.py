@@ -3,6 +3,7 @@
 import ast
 import os
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -91,8 +92,11 @@ def test_each_games_rules_import_no_rl_library(rules):
 
 def test_the_wheel_installs_names_of_its_own(tmp_path):
     """No top-level ``agents`` or ``train`` in the wheel: other distributions own such names."""
+    source = tmp_path / "source"  # built from a copy: a build writes build/ and *.egg-info/ beside the sources
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", "build", "runs", "site", "*.egg-info",
+                                                                "__pycache__", ".pytest_cache"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
-                    str(tmp_path), str(ROOT)], check=True, capture_output=True)
+                    str(tmp_path), str(source)], check=True, capture_output=True)
     (wheel,) = tmp_path.glob("*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")} == {

@@ -172,6 +172,21 @@ def test_a_run_from_before_play_by_resumes_playing_as_it_did(tmp_path):
     assert summary["args"]["play_by"] == "position" and TrainedPolicy(run / "model.npz").choose == "position"
 
 
+def test_a_run_repeats_itself_from_its_seed(tmp_path):
+    """The main job's promise at a small budget: warm start, PPO in subprocesses (as the default --vec-env),
+    curriculum, league and evaluations give the same weights and figures again from the same seed."""
+    argv = TINY + ["--vec-env", "subproc", "--total-timesteps", "512", "--eval-every", "256",
+                   "--checkpoint-every", "512", "--final-games", "6", "--seed", "3"]
+    first, again = (main(argv + ["--run-dir", str(tmp_path / name)]) for name in ("first", "again"))
+    assert first["final_evaluation"] == again["final_evaluation"] and first["steps"] == again["steps"] >= 512
+    assert first["imitation"]["phases"][0]["loss"] == again["imitation"]["phases"][0]["loss"]
+    with np.load(tmp_path / "first" / "model.npz") as one, np.load(tmp_path / "again" / "model.npz") as two:
+        assert one.files == two.files and all(np.array_equal(one[name], two[name]) for name in one.files)
+    other = main(argv[:-1] + ["4", "--run-dir", str(tmp_path / "other")])  # a check that can fail: seeds differ
+    with np.load(tmp_path / "first" / "model.npz") as one, np.load(tmp_path / "other" / "model.npz") as three:
+        assert not all(np.array_equal(one[name], three[name]) for name in one.files)
+
+
 def test_evaluation_is_reproducible_with_a_seed(tmp_path):
     torch.manual_seed(0)
     path = tmp_path / "model.npz"

@@ -10,7 +10,9 @@ named by an option before any work starts. The scripts' functions (``train``,
 
 :func:`new_run_dir` names the fresh folder of a run given no ``--run-dir``,
 so that running a command twice never needs a folder deleted by hand.
-:class:`Ticker` prints a progress line every few seconds of a long loop.
+:class:`Ticker` prints a progress line every few seconds of a long loop;
+:class:`Heartbeat` keeps a whole command from going silent: whenever nothing
+has been printed for a while, it prints what the command is doing.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import functools
 import importlib.util
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -152,7 +155,67 @@ class Ticker:
         self.start = self.last = time.perf_counter()
 
     def update(self, done: int) -> None:
+        doing(f"{self.label}: {done:,}/{self.total:,} {self.unit}")
         now = time.perf_counter()
         if done >= self.total or now - self.last >= self.every:
             self.last = now
             print(f"{self.label}: {done:,}/{self.total:,} {self.unit}, {minutes(now - self.start)}", flush=True)
+
+
+class _Stamped:
+    """A text stream that notes when something was last written to it."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.last = time.perf_counter()
+
+    def write(self, text: str) -> int:
+        if text:
+            self.last = time.perf_counter()
+        return self.stream.write(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+_BEATING: list[Heartbeat] = []
+
+
+class Heartbeat:
+    """While a command runs (``with Heartbeat():``), a line ``DOING (TIME)`` whenever ``every`` seconds pass
+    with nothing printed on standard output: a long phase (a fit, a policy update, an evaluation on a busy
+    machine) is never silent for long. What the command is doing, with its figures, is set with :func:`doing`
+    (a text, or a function giving one, called at each line); anything the command prints counts as a line."""
+
+    def __init__(self, every: float = 15.0) -> None:
+        self.every = every
+        self.doing: str | Callable[[], str] = "starting"
+        self.started = time.perf_counter()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._beat, name="heartbeat", daemon=True)
+        self._stdout: Any = None
+
+    def __enter__(self) -> Heartbeat:
+        self._stdout, sys.stdout = sys.stdout, _Stamped(sys.stdout)
+        _BEATING.append(self)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._stop.set()
+        self._thread.join()
+        _BEATING.remove(self)
+        sys.stdout = self._stdout
+
+    def _beat(self) -> None:
+        while not self._stop.wait(min(1.0, self.every / 4)):
+            out = sys.stdout
+            if isinstance(out, _Stamped) and time.perf_counter() - out.last >= self.every:
+                doing = self.doing() if callable(self.doing) else self.doing
+                print(f"{doing}  ({minutes(time.perf_counter() - self.started)})", flush=True)
+
+
+def doing(what: str | Callable[[], str]) -> None:
+    """Say what the command is doing, for the running :class:`Heartbeat`'s lines (nothing if none runs)."""
+    if _BEATING:
+        _BEATING[-1].doing = what

@@ -226,14 +226,16 @@ def compare(net: Any, obs: Any, masks: Any, targets: Any, moves: Any) -> tuple[A
 
 
 def pretrain(net: Any, data: dict[str, np.ndarray], epochs: int = 3, batch_size: int = 512, lr: float = 1e-3,
-             seed: int = 0, after_epoch: Callable[[int, dict[str, float]], None] | None = None) -> dict[str, float]:
+             seed: int = 0, after_epoch: Callable[[int, dict[str, float]], None] | None = None,
+             after_batch: Callable[[int, int, int], None] | None = None) -> dict[str, float]:
     """Fit ``net`` (a :class:`goldrush_train.network.GoldNet`) to the teacher's targets (its moves, or its visit shares:
     see :func:`load`) and the returns.
 
     Returns the last epoch's mean loss, the share of the teacher's flips that are the network's most likely
     ones (``agreement``) and the share of decisions where the network's most likely flip is one the teacher's
     move stands for (``matches``: any unknown card, when the teacher chose "an unknown card").
-    ``after_epoch(epoch, stats)``, if given, is called after each epoch (counted from 1) with those figures.
+    ``after_epoch(epoch, stats)``, if given, is called after each epoch (counted from 1) with those figures, and
+    ``after_batch(epoch, batches done, batches in the epoch)`` after each batch.
     """
     import torch
 
@@ -260,6 +262,8 @@ def pretrain(net: Any, data: dict[str, np.ndarray], epochs: int = 3, batch_size:
             total_loss += float(loss.detach()) * len(index)
             agree += float((logits.argmax(dim=1) == actions[index]).sum())
             matches += float(hits.sum())
+            if after_batch is not None:
+                after_batch(epoch, start // batch_size + 1, -(-len(order) // batch_size))
         stats = {"loss": total_loss / len(order), "agreement": agree / len(order), "matches": matches / len(order)}
         if after_epoch is not None:
             after_epoch(epoch, stats)

@@ -60,14 +60,20 @@ import numpy as np
 from goldrush_agents import split_entrants
 from goldrush_agents.gold.trained import SHIPPED_MODEL
 from goldrush_env.errors import GoldRushError
-from goldrush_train.cli import TRAIN_EXTRA, check_agent, check_agents, command, minutes, new_run_dir, refuse_used_folder
+from goldrush_train.cli import (TRAIN_EXTRA, Heartbeat, check_agent, check_agents, command, doing, minutes,
+                                new_run_dir, refuse_used_folder)
 from goldrush_train.plots import plot
 
 SHIP_PATH = SHIPPED_MODEL
 """Where ``--ship`` copies the final model: the model the package ships, wherever it is installed."""
 
-PROGRESS_EVERY = 20.0
+PROGRESS_EVERY = 15.0
 """Seconds between the progress lines of PPO (evaluations print lines of their own)."""
+
+
+RETURNS = {"score": "score reward: points ahead of the others' mean, / 10",
+           "win": "win reward: +1 a sole win, 0 a shared one, -1 a loss"}
+"""What a game's return is, by reward: the progress lines say it beside the mean."""
 
 
 @dataclass
@@ -173,8 +179,9 @@ class Args:
     final_games: int = 400
     """Games against each evaluation agent at the end (on every core)."""
     torch_threads: int = 0
-    """Threads for torch; 0: one with --vec-env subproc (the environments use the other cores), else every core
-    (every core during the warm start, whatever the --vec-env)."""
+    """Threads for torch; 0: one for the warm start, and for PPO one with --vec-env subproc (the environments use
+    the other cores), else every core. On a shared machine one thread fits much faster than several
+    (benchmarks/fit_threads.py: 2.8 times with 6 busy processes on 2 cores, 0.73 times as fast when idle)."""
     ship: bool = False
     """Copy the final model over the model the package ships (goldrush_agents.gold.trained.SHIPPED_MODEL,
     agents/gold/models/ppo_2p.npz in the repository)."""
@@ -319,16 +326,25 @@ def _make_callback(args: Args, run_dir: Path, state: RunState, started: float):
             self.last_line = self.first_time
 
         def progress(self, step: int) -> None:
-            """A line every PROGRESS_EVERY seconds without one: steps so far, their rate, the recent reward."""
+            """A line every PROGRESS_EVERY seconds without one: steps so far, their rate, the recent return."""
             now = time.perf_counter()
             if now - self.last_line < PROGRESS_EVERY:
                 return
             self.last_line = now
             rate = (step - self.first_step) / max(now - self.first_time, 1e-9)
             episodes = [info["r"] for info in self.model.ep_info_buffer or []]
-            reward = f", mean reward per game {np.mean(episodes):+.2f}" if episodes else ""
-            print(f"step {step:>9,} of {args.total_timesteps:,}, {rate:,.0f} steps/s{reward}  "
+            reward = (f", mean return of the last {len(episodes)} games {np.mean(episodes):+.2f} "
+                      f"({RETURNS[args.reward]})") if episodes else ""
+            print(f"PPO: step {step:>9,} of {args.total_timesteps:,}, {rate:,.0f} steps/s{reward}  "
                   f"({minutes(now - started)})", flush=True)
+
+        def _on_rollout_start(self) -> None:
+            doing(lambda: f"PPO: step {self.num_timesteps:,} of {args.total_timesteps:,}, playing games")
+
+        def _on_rollout_end(self) -> None:
+            rollout = args.n_steps * args.num_envs
+            doing(f"PPO: step {self.num_timesteps:,} of {args.total_timesteps:,}, updating the policy on the last "
+                  f"{rollout:,} steps ({args.n_epochs} passes)")
 
         def _on_step(self) -> bool:
             step = self.num_timesteps
@@ -353,6 +369,8 @@ def _make_callback(args: Args, run_dir: Path, state: RunState, started: float):
             self.training_env.env_method("set_mix", mix)
 
         def evaluate(self, step: int) -> None:
+            doing(f"PPO: step {step:,}, evaluating: {args.eval_games} games against each of "
+                  f"{', '.join(args.evaluation_agents)}")
             model_path = _export(self.model, run_dir / "eval_model.npz", args.play_by)
             rows = evaluate(str(model_path), args.evaluation_agents, num_players=args.num_players,
                             games=args.eval_games, seed=args.seed, workers=1, memory=args.memory)
@@ -469,7 +487,7 @@ def _warm_start(args: Args, model: Any) -> dict[str, Any]:
     import torch
 
     start = time.perf_counter()
-    torch.set_num_threads(args.torch_threads or os.cpu_count() or 1)  # no environment runs meanwhile
+    torch.set_num_threads(args.torch_threads or 1)  # robust on a busy machine (see torch_threads)
     phases = []
     if args.imitation_games:
         print(f"warm start: playing {args.imitation_games} games of {args.teacher} against itself...", flush=True)
@@ -490,7 +508,12 @@ def _warm_start(args: Args, model: Any) -> dict[str, Any]:
             print(f"warm start: epoch {epoch:>{len(str(epochs))}}/{epochs}, loss {figures['loss']:.3f}, "
                   f"{minutes(time.perf_counter() - fit_start)}", flush=True)
 
-        fitted = pretrain(net, data, epochs=epochs, lr=args.imitation_lr, seed=args.seed, after_epoch=report)
+        def fitting(epoch: int, batch: int, batches: int) -> None:
+            doing(f"warm start: fitting {len(data['actions']):,} decisions, epoch {epoch}/{epochs}, "
+                  f"batch {batch}/{batches}")
+
+        fitted = pretrain(net, data, epochs=epochs, lr=args.imitation_lr, seed=args.seed, after_epoch=report,
+                          after_batch=fitting)
         fitted.update(source=source, decisions=len(data["actions"]), epochs=epochs)
         picks = f"picks {fitted['agreement']:.1%} of the teacher's flips"
         if args.play_by == "move":  # as the model plays; by position understates a copy of visit shares
@@ -621,9 +644,19 @@ def train(args: Args) -> dict[str, Any]:
     print(f"final evaluation: {args.final_games} games against each of {', '.join(agents)}...", flush=True)
     evaluation_start = time.perf_counter()
 
+    def playing(index: int) -> None:
+        doing(f"final evaluation: {args.final_games} games against {agents[index]} "
+              f"({index + 1} of {len(agents)} opponents)")
+
     def report(row: Any) -> None:
         print(f"final evaluation: against {row.opponent}, win share {row.win_share:.3f} "
               f"[{row.low:.3f}, {row.high:.3f}]  ({minutes(time.perf_counter() - evaluation_start)})", flush=True)
+        if len(done) < len(agents) - 1:
+            done.append(row)
+            playing(len(done))
+
+    done: list[Any] = []
+    playing(0)
 
     rows = evaluate(str(model_path), agents, num_players=args.num_players, games=args.final_games,
                     seed=args.seed + 1_000_000, memory=args.memory, on_row=report)
@@ -663,7 +696,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     import tyro
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")  # for the environment subprocesses, which start afresh
-    return train(tyro.cli(Args, args=argv, prog="python -m goldrush_train.ppo"))
+    args = tyro.cli(Args, args=argv, prog="python -m goldrush_train.ppo")
+    with Heartbeat():
+        return train(args)
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ from goldrush_agents import split_entrants
 from goldrush_agents.gold.trained import SHIPPED_SCRATCH_MODEL
 from goldrush_env.gold.cards import table_size
 from goldrush_env.errors import GoldRushError
-from goldrush_train.cli import TRAIN_EXTRA, check_agents, command, minutes, open_run_dir
+from goldrush_train.cli import TRAIN_EXTRA, Heartbeat, check_agents, command, doing, minutes, open_run_dir
 
 PROGRESS_EVERY = 30.0
 """Seconds between progress lines."""
@@ -358,6 +358,7 @@ def train(args: Args) -> dict[str, Any]:
                 torch.nn.utils.clip_grad_norm_(net.parameters(), args.max_grad_norm)
                 optimizer.step()
         spent["update"] += time.perf_counter() - clock
+        doing(f"step {step:,} of {args.total_timesteps:,}: playing games, then a policy update")
         if time.perf_counter() - last_line > PROGRESS_EVERY:
             last_line = time.perf_counter()
             print(f"step {step:>10,} of {args.total_timesteps:,}: training games won {wins / max(games, 1):.2f}, "
@@ -418,7 +419,9 @@ def _write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     import tyro
 
-    return train(tyro.cli(Args, args=argv, prog="python -m goldrush_train.scratch"))
+    args = tyro.cli(Args, args=argv, prog="python -m goldrush_train.scratch")
+    with Heartbeat():
+        return train(args)
 
 
 if __name__ == "__main__":
