@@ -44,7 +44,22 @@ def test_replay_refuses_a_tampered_or_missing_record(tmp_path):
     result = goldrush("replay", str(record))
     assert result.returncode == 2 and "flip #1 replays as" in result.stderr
     missing = goldrush("replay", str(tmp_path / "none.json"))
-    assert missing.returncode == 2 and "cannot read a game record" in missing.stderr
+    assert missing.returncode == 2
+    assert missing.stderr == f"goldrush replay: there is no file {str(tmp_path / 'none.json')!r}\n"
+
+
+@pytest.mark.parametrize("content, complaint", [
+    ('{"players": [1', "is not a game record: a record is JSON, and this file stops being JSON at line 1, column 15"),
+    (b"\xff\xfe\x00binary", "cannot read {!r}: it is not a text file"),
+    ("[1, 2]", "is not a record of any game here (Gold, Gold Rush (piecepack))"),
+])
+def test_replay_says_in_words_why_a_file_is_no_record(tmp_path, capsys, content, complaint):
+    path = tmp_path / "game.json"
+    path.write_bytes(content) if isinstance(content, bytes) else path.write_text(content)
+    assert main(["replay", str(path)]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith("goldrush replay: ") and "Expecting" not in said and "codec" not in said
+    assert complaint.format(str(path)) in said
 
 
 def test_play_reprompts_on_bad_input_and_quits_cleanly():

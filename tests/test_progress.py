@@ -3,7 +3,7 @@
 import sys
 import time
 
-from goldrush_train.cli import Heartbeat, Ticker, doing
+from goldrush_train.cli import Heartbeat, Ticker, doing, silent_for
 
 
 def test_a_silent_phase_gets_a_line_saying_what_it_does(capsys):
@@ -16,7 +16,8 @@ def test_a_silent_phase_gets_a_line_saying_what_it_does(capsys):
         time.sleep(0.6)
     assert sys.stdout is outer  # put back as it was
     lines = capsys.readouterr().out.splitlines()
-    fitting = [line for line in lines if line.startswith("warm start: fitting, epoch 3/16  (")]
+    fitting = [line for line in lines
+               if line.startswith("warm start: fitting, epoch 3/16  (") and line.endswith(" since the start)")]
     steps = [line for line in lines if line.startswith("PPO: step ")]
     assert len(fitting) >= 2 and len(steps) >= 2 and len(set(steps)) == len(steps)
 
@@ -42,3 +43,12 @@ def test_a_ticker_tells_the_heartbeat_how_far_it_is(capsys):
 def test_doing_without_a_heartbeat_does_nothing(capsys):
     doing("nothing to tell")
     assert capsys.readouterr().out == ""
+
+
+def test_silent_for_counts_from_the_last_line_printed():
+    assert silent_for() is None  # no heartbeat runs
+    with Heartbeat(every=60):
+        time.sleep(0.3)
+        assert silent_for() >= 0.3
+        print("a line")
+        assert silent_for() < 0.3

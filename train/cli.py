@@ -182,9 +182,9 @@ _BEATING: list[Heartbeat] = []
 
 
 class Heartbeat:
-    """While a command runs (``with Heartbeat():``), a line ``DOING (TIME)`` whenever ``every`` seconds pass
-    with nothing printed on standard output: a long phase (a fit, a policy update, an evaluation on a busy
-    machine) is never silent for long. What the command is doing, with its figures, is set with :func:`doing`
+    """While a command runs (``with Heartbeat():``), a line ``DOING (TIME since the start)`` whenever ``every``
+    seconds pass with nothing printed on standard output: a long phase (a fit, a policy update, an evaluation on
+    a busy machine) is never silent for long. What the command is doing, with its figures, is set with :func:`doing`
     (a text, or a function giving one, called at each line); anything the command prints counts as a line."""
 
     def __init__(self, every: float = 15.0) -> None:
@@ -212,7 +212,16 @@ class Heartbeat:
             out = sys.stdout
             if isinstance(out, _Stamped) and time.perf_counter() - out.last >= self.every:
                 doing = self.doing() if callable(self.doing) else self.doing
-                print(f"{doing}  ({minutes(time.perf_counter() - self.started)})", flush=True)
+                print(f"{doing}  ({minutes(time.perf_counter() - self.started)} since the start)", flush=True)
+
+
+def silent_for() -> float | None:
+    """Seconds since the running :class:`Heartbeat` last saw a line printed (None if none runs): a command's own
+    progress lines can wait on it, so that they and the heartbeat's never come in pairs."""
+    out = sys.stdout
+    if not _BEATING or not isinstance(out, _Stamped):
+        return None
+    return time.perf_counter() - out.last
 
 
 def doing(what: str | Callable[[], str]) -> None:

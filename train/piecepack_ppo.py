@@ -253,6 +253,7 @@ def train(args: Args) -> dict[str, Any]:
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.logger import configure
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     opponents = args.check()
@@ -264,6 +265,7 @@ def train(args: Args) -> dict[str, Any]:
                        env_kwargs={"num_players": args.num_players, "reward": args.reward, "opponents": opponents,
                                    "seed": args.seed})
     model = MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size, seed=args.seed, verbose=0)
+    model.set_logger(configure(str(run_dir / "logs"), ["csv"]))  # SB3's own figures; else an empty folder in /tmp
     imitation = None
     if args.imitation_games:
         started = time.perf_counter()
@@ -283,6 +285,7 @@ def train(args: Args) -> dict[str, Any]:
               f"  {model.num_timesteps / elapsed:.0f} steps/s  ({minutes(elapsed)})", flush=True)
     seconds = time.perf_counter() - started
     env.close()
+    model.logger.close()
     model.save(run_dir / "final.zip")
     export(model.policy, run_dir / "model.npz", args.num_players)
     evaluations = evaluate(run_dir / "model.npz", args)

@@ -61,7 +61,7 @@ from goldrush_agents import split_entrants
 from goldrush_agents.gold.trained import SHIPPED_MODEL
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import (TRAIN_EXTRA, Heartbeat, check_agent, check_agents, command, doing, minutes,
-                                new_run_dir, refuse_used_folder)
+                                new_run_dir, refuse_used_folder, silent_for)
 from goldrush_train.plots import plot
 
 SHIP_PATH = SHIPPED_MODEL
@@ -327,8 +327,8 @@ def _make_callback(args: Args, run_dir: Path, state: RunState, started: float):
 
         def progress(self, step: int) -> None:
             """A line every PROGRESS_EVERY seconds without one: steps so far, their rate, the recent return."""
-            now = time.perf_counter()
-            if now - self.last_line < PROGRESS_EVERY:
+            now, silent = time.perf_counter(), silent_for()
+            if (now - self.last_line if silent is None else silent) < PROGRESS_EVERY:
                 return
             self.last_line = now
             rate = (step - self.first_step) / max(now - self.first_time, 1e-9)

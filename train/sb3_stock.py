@@ -87,6 +87,7 @@ def train(args: Args) -> dict[str, Any]:
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.logger import configure
 
     import goldrush_env  # noqa: F401  (registers the ids)
     from goldrush_agents import split_entrants
@@ -100,6 +101,7 @@ def train(args: Args) -> dict[str, Any]:
                        env_kwargs=dict(observation=args.observation, reward=args.reward, table=args.table,
                                        seat="random"))
     model = MaskablePPO("MlpPolicy", env, seed=args.seed, verbose=0)
+    model.set_logger(configure(str(run_dir / "logs"), ["csv"]))  # SB3's own figures; else an empty folder in /tmp
     evaluations: list[dict[str, Any]] = []
     started = time.perf_counter()
     while model.num_timesteps < args.total_timesteps:
@@ -113,6 +115,7 @@ def train(args: Args) -> dict[str, Any]:
             f"{e['opponent']} {e['win_share']:.3f}" for e in evaluations if e["step"] == model.num_timesteps)
             + f"  ({minutes(time.perf_counter() - started)})", flush=True)
     model.save(run_dir / "model.zip")
+    model.logger.close()
     (run_dir / "eval.csv").write_text("\n".join(
         ["step,opponent,games,win_share,low,high"]
         + [f"{e['step']},{e['opponent']},{e['games']},{e['win_share']},{e['low']},{e['high']}" for e in evaluations])

@@ -124,12 +124,16 @@ def cmd_watch(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 def cmd_replay(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     try:
         text = Path(args.file).read_text()
-    except OSError as error:
-        raise GoldRushError(f"cannot read a game record from {args.file!r}: {error}") from None
+    except FileNotFoundError:
+        raise GoldRushError(f"there is no file {args.file!r}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        why = error.strerror if isinstance(error, OSError) and error.strerror else "it is not a text file"
+        raise GoldRushError(f"cannot read {args.file!r}: {why}") from None
     try:
         record = json.loads(text)
     except json.JSONDecodeError as error:
-        raise GoldRushError(f"cannot read a game record from {args.file!r}: {error}") from None
+        raise GoldRushError(f"{args.file!r} is not a game record: a record is JSON, and this file stops being "
+                            f"JSON at line {error.lineno}, column {error.colno}") from None
     for rules in specs():
         if rules.load("is_record")(record):
             game_cli(rules.name).print_record(record, out, delay=args.delay)
