@@ -182,3 +182,24 @@ def test_the_export_refuses_what_is_not_its_module(tmp_path):
         rllib_ppo.export_model(tmp_path, tmp_path / "model.npz")
     with pytest.raises(GoldRushError, match="one linear head"):
         rllib_ppo.policy_weights({"encoder.encoder.net.mlp.0.weight": np.zeros((2, 2))})
+
+
+def test_rllibs_notices_about_its_own_code_are_dropped_and_other_warnings_kept():
+    import logging
+
+    import goldrush_env.gold.rllib  # noqa: F401  (installs the filter)
+
+    seen = []
+    handler = logging.Handler()
+    handler.emit = lambda record: seen.append(record.getMessage())
+    for name in ("ray._common.deprecation", "ray.rllib.algorithms.algorithm_config"):
+        logger = logging.getLogger(name)
+        logger.addHandler(handler)
+        try:
+            logger.warning("DeprecationWarning: `RLModule(config=[RLModuleConfig object])` has been deprecated. Use ...")
+            logger.warning("You are running PPO on the new API stack! This is the new default behavior for this ...")
+            logger.warning(f"DeprecationWarning: `something_else` has been deprecated ({name})")
+        finally:
+            logger.removeHandler(handler)
+    assert seen == [f"DeprecationWarning: `something_else` has been deprecated ({name})"
+                    for name in ("ray._common.deprecation", "ray.rllib.algorithms.algorithm_config")]

@@ -176,7 +176,8 @@ def make_config(args: Args) -> Any:
             .training(train_batch_size_per_learner=args.train_batch_size, minibatch_size=args.minibatch_size,
                       num_epochs=args.num_epochs, lr=args.lr, gamma=args.gamma, lambda_=args.gae_lambda,
                       entropy_coeff=args.entropy_coeff)
-            .debugging(seed=args.seed, log_level="ERROR"))
+            .debugging(seed=args.seed, log_level="ERROR",
+                       log_sys_usage=False))  # no CPU/GPU figures in the results, and no "install gputil" line
 
 
 def policy_weights(state: Mapping[str, Any]) -> dict[str, np.ndarray]:
@@ -252,13 +253,14 @@ def _resumed(args: Args) -> tuple[Path, Args, dict[str, Any]]:
 
 
 def send_token_if_held(address: str | None) -> None:
-    """Tell Ray to authenticate with the token this machine holds when it joins a cluster by HOST:PORT.
+    """Tell Ray to authenticate with the token this machine holds, if it holds one.
 
     ``ray start`` turns Ray's token authentication on; ``--address auto`` finds that out, a HOST:PORT does not,
-    and the cluster refuses it unless ``RAY_AUTH_MODE=token``, which Ray reads when it is imported."""
+    and the cluster refuses it unless ``RAY_AUTH_MODE=token``, which Ray reads when it is imported. A local Ray
+    uses a token it finds anyway, with a warning unless the mode is set."""
     held = (os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH")
             or (Path.home() / ".ray" / "auth_token").is_file())
-    if address not in (None, "auto") and held:
+    if held:  # a Ray of our own uses it too, as Ray would; said explicitly, Ray does not warn that it does
         os.environ.setdefault("RAY_AUTH_MODE", "token")
 
 

@@ -38,15 +38,35 @@ package does not import it.
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Mapping
 
 import numpy as np
 from gymnasium import spaces
-from ray.rllib.algorithms.ppo import PPOConfig
-from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-from ray.rllib.env.multi_agent_env import MultiAgentEnv
-from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+
+class _RLlibsOwnNotices(logging.Filter):
+    """Three warnings RLlib prints on every run of this module, none of which a user can act on: RLlib's
+    ``ActionMaskingTorchRLModule`` (in ``ray.rllib.examples``) is built on two classes RLlib itself has deprecated,
+    and RLlib announces that PPO runs on its new API stack, its default, which this module asks for. They are
+    dropped by their text; every other warning still shows."""
+
+    NOTICES = ("`ray.rllib.algorithms.ppo.torch.ppo_torch_rl_module.PPOTorchRLModule` has been deprecated",
+               "`RLModule(config=[RLModuleConfig object])` has been deprecated",
+               "You are running PPO on the new API stack! This is the new default behavior")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not any(text in record.getMessage() for text in self.NOTICES)
+
+
+for _name in ("ray._common.deprecation", "ray.rllib.algorithms.algorithm_config"):
+    logging.getLogger(_name).addFilter(_RLlibsOwnNotices())
+
+from ray.rllib.algorithms.ppo import PPOConfig  # noqa: E402  (after the filter: the import itself warns)
+from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec  # noqa: E402
+from ray.rllib.core.rl_module.rl_module import RLModuleSpec  # noqa: E402
+from ray.rllib.env.multi_agent_env import MultiAgentEnv  # noqa: E402
+from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule  # noqa: E402
 
 from goldrush_env.gold.aec import observation_box, raw_env
 from goldrush_env.gold.cards import NUM_POSITIONS
