@@ -1,0 +1,25 @@
+"""The README's results stay true: their commands, at 20 games a line, still give what they gave when the
+figures were measured (2026-11-26, commit c162788, whose 2,000-game runs matched the README's table).
+
+A change of the engine, the players, the shipped models or the evaluation that moves any game of these
+evaluations fails here; then rerun the README's Results commands, and put their figures in the README and the
+experiments log with the commit."""
+
+import pytest
+
+pytest.importorskip("tyro")
+
+from goldrush_train.evaluation import evaluate  # noqa: E402
+
+MEASURED = [  # (entrant, opponents, the command's --seed): [(opponent, win share, points model, points opponent)]
+    ("ppo", ["random", "greedy", "expert"], 1_000_000,
+     [("random", 1.0, 39.0, 15.7), ("greedy", 0.6, 29.4, 26.95), ("expert", 0.225, 26.6, 28.95)]),
+    ("ppo", ["greedy", "expert"], 5_000_000, [("greedy", 0.3, 26.65, 28.1), ("expert", 0.5, 27.65, 28.65)]),
+    ("scratch", ["random", "greedy"], 1_000_000, [("random", 1.0, 40.0, 16.15), ("greedy", 0.4, 26.4, 29.05)]),
+]
+
+
+@pytest.mark.parametrize("entrant, opponents, seed, figures", MEASURED, ids=lambda value: str(value)[:20])
+def test_the_readmes_evaluations_give_what_they_gave(entrant, opponents, seed, figures):
+    rows = evaluate(entrant, opponents, games=20, seed=seed, workers=1)
+    assert [(r.opponent, r.win_share, r.model_points, r.opponent_points) for r in rows] == figures
