@@ -48,7 +48,8 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
     ppo_main(["--run-dir", str(tmp_path / "ppo"), "--imitation-games", "2", "--imitation-epochs", "1",
               "--imitation-data", str(path), "--imitation-data-epochs", "2", "--imitation-target", "visits",
               "--total-timesteps", "0", "--width", "8", "--context", "4",
-              "--final-games", "2", "--eval-agents", "random", "--num-envs", "2", "--vec-env", "dummy"])
+              "--final-games", "2", "--eval-agents", "random", "--num-envs", "2", "--vec-env", "dummy",
+              "--torch-threads", "2"])
     with np.load(tmp_path / "a" / "model.npz") as recipe, np.load(tmp_path / "ppo" / "model.npz") as ppo:
         assert recipe.files == ppo.files
         for name in recipe.files:
@@ -92,6 +93,7 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
     (["--expert-games", "-1"], r"--expert-games must be an int >= 0 \(0: none\), got -1"),
     (["--search-seeds", "3", "3"], r"--search-seeds repeats a seed: \[3, 3\]"),
     (["--workers", "-1"], "--workers must be an int >= 0"),
+    (["--torch-threads", "0"], "--torch-threads must be an int >= 1, got 0"),
     (["--teacher", "ismcts[iterations=10"], "cannot read agent 'ismcts\\[iterations=10'"),
     (["--teacher", "mcts"], "unknown agent 'mcts'"),
     (["--dagger-seeds", "4", "4"], r"--dagger-seeds repeats a seed: \[4, 4\]"),

@@ -125,6 +125,10 @@ class Recipe:
     """The agents the model is evaluated against."""
     workers: int = 0
     """Processes collecting the search data; 0: every core."""
+    torch_threads: int = 2
+    """Torch threads of the fit (goldrush_train.ppo's --torch-threads). The shipped model was fitted on two, every
+    core of the machine that made it; a sum over other threads rounds differently, so the same count is what
+    rebuilds it byte for byte (on a 2-core machine like ours)."""
     ship: bool = False
     """Copy the model over the model the package ships (goldrush_agents.gold.trained.SHIPPED_MODEL,
     agents/gold/models/ppo_2p.npz in the repository)."""
@@ -151,6 +155,8 @@ class Recipe:
         for path in self.extra_data:
             if not Path(path).is_file():
                 raise GoldRushError(f"--extra-data {path!r} is not a file (write one with python -m goldrush_train.imitation)")
+        if isinstance(self.torch_threads, bool) or not isinstance(self.torch_threads, int) or self.torch_threads < 1:
+            raise GoldRushError(f"--torch-threads must be an int >= 1, got {self.torch_threads!r}")
         if isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 0:
             raise GoldRushError(f"--workers must be an int >= 0 (0: every core), got {self.workers!r}")
 
@@ -257,7 +263,8 @@ def _fit(recipe: Recipe, run_dir: Path, paths: list[str]) -> dict[str, Any]:
             "--imitation-data-epochs", str(recipe.search_epochs), "--imitation-target", recipe.target,
             "--imitation-lr", repr(recipe.lr), "--teacher", "expert", "--num-envs", "1", "--vec-env", "dummy",
             "--width", str(recipe.width), "--context", str(recipe.context), "--memory", "perfect",
-            "--eval-agents", recipe.agents, "--final-games", str(recipe.games), "--play-by", recipe.play_by]
+            "--eval-agents", recipe.agents, "--final-games", str(recipe.games), "--play-by", recipe.play_by,
+            "--torch-threads", str(recipe.torch_threads)]
     if paths:
         argv += ["--imitation-data", *paths]
     command = [sys.executable, "-m", "goldrush_train.ppo", *argv]
