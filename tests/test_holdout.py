@@ -96,6 +96,23 @@ def test_the_curve_scores_held_out_games_every_few_epochs(files, capsys):
         [{k: v for k, v in row.items() if k != "seconds"} for row in rows]
 
 
+def test_the_held_out_figures_are_the_fitted_networks_score_on_the_held_out_games(files):
+    """Rebuilt here from the library: the same network, fitted the same way, scored on the held-out games, gives
+    the curve's last row; scored on the fitted games it does not (a curve scoring the wrong games fails)."""
+    import torch
+
+    from goldrush_train.decisions import load
+
+    [row] = curve([files[0]], [files[1]], epochs=2, every=2, width=8, context=4, seed=5)
+    torch.manual_seed(5)
+    net = GoldNet(width=8, context=4)
+    fitted = pretrain(net, load(files[0], target="visits"), epochs=2, lr=2e-3, seed=5)
+    assert row["loss"] == fitted["loss"]
+    held_out, seen = score(net, load(files[1], target="visits")), score(net, load(files[0], target="visits"))
+    assert {key: row[f"holdout_{key}"] for key in held_out} == held_out
+    assert held_out["cross_entropy"] != seen["cross_entropy"]
+
+
 @pytest.mark.parametrize("bad, message", [({"epochs": 0}, "--epochs must be an int >= 1, got 0"),
                                           ({"every": -2}, "--every must be an int >= 1, got -2")])
 def test_bad_arguments_are_refused(files, bad, message):

@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from goldrush_agents import make_agent
 from goldrush_agents.arena import play_game
 from benchmarks.lead_spread import play
@@ -32,6 +34,23 @@ def test_a_game_gives_each_flip_its_gold_left_and_how_far_the_lead_moved_after_i
     assert game.is_finished and gold == 0 and lead == result.scores[0] - result.scores[1]
     assert states == [(left, lead - then) for left, then in before]
     assert len(states) > 20 and any(change != 0 for _, change in states)
+
+
+def test_the_pooled_spread_is_the_root_mean_square_of_each_change_over_its_scale(capsys):
+    """The figure behind WIN_SPREAD, recomputed from its definition over the same games: each state's lead
+    change squared over (gold left + 0.5), averaged over every state of every game, square-rooted."""
+    import math
+
+    import numpy as np
+
+    from benchmarks.lead_spread import main
+
+    pooled = main(["--games", "3", "--seed", "4"])
+    seeds = np.random.SeedSequence(4).generate_state(3, dtype=np.uint64) >> np.uint64(1)
+    states = [state for i, seed in enumerate(seeds) for state in play(("expert", "greedy"), int(seed), i % 2)]
+    expected = math.sqrt(sum(change ** 2 / (gold + 0.5) for gold, change in states) / len(states))
+    assert pooled == pytest.approx(expected, rel=1e-12) and 0.5 < pooled < 3
+    assert capsys.readouterr().out.splitlines()[-1] == f"pooled s = {expected:.2f}"
 
 
 def test_the_script_prints_the_pooled_spread_and_refuses_bad_arguments():

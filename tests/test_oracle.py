@@ -44,9 +44,14 @@ def test_blind_shows_nothing_extra():
 
 
 def test_the_search_shown_every_card_beats_greedy_and_a_game_repeats_with_its_seed():
-    results = [play([make_agent("ismcts[iterations=50]"), make_agent("greedy")], 0, seed=s, first_player=s % 2)
-               for s in range(4)]
-    assert sum(win for win, _, _ in results) >= 3
+    def wins(blind):
+        return [play([make_agent("ismcts[iterations=50]"), make_agent("greedy")], 0, seed=s, first_player=s % 2,
+                     blind=blind) for s in range(12)]
+
+    results, blind = wins(blind=False), wins(blind=True)
+    # Shown every card it wins nearly every game; the same search on the same deals, blind, about half (7 of 12
+    # when written, as greedy against greedy does): what it is shown makes the difference.
+    assert sum(win for win, _, _ in results) >= 11 and sum(win for win, _, _ in blind) <= 9
     again = play([make_agent("ismcts[iterations=50]"), make_agent("greedy")], 0, seed=2, first_player=0)
     assert again == results[2]
 
