@@ -150,3 +150,44 @@ def served(app):
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+# --- a skip for a missing module fails the run where everything is installed ------------------------------------
+
+REQUIRE_ALL = "GOLDRUSH_TESTS_REQUIRE_ALL"
+"""Set (to 1) by .ci/run, which installs every extra: there a test skipped because a module could not be imported
+(``pytest.importorskip``) is a broken install or a broken import, and fails the run. A user's light install leaves
+it unset, and such tests skip as before."""
+
+_IMPORT_SKIPS: list[str] = []
+
+
+def _import_skip(report) -> str | None:
+    if not report.skipped or not isinstance(report.longrepr, tuple):
+        return None
+    reason = str(report.longrepr[2])
+    return reason if "could not import" in reason else None
+
+
+def pytest_collectreport(report):
+    reason = _import_skip(report)
+    if reason:
+        _IMPORT_SKIPS.append(f"{report.nodeid}: {reason}")
+
+
+def pytest_runtest_logreport(report):
+    reason = _import_skip(report)
+    if reason:
+        _IMPORT_SKIPS.append(f"{report.nodeid}: {reason}")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if os.environ.get(REQUIRE_ALL) and _IMPORT_SKIPS and session.exitstatus in (0, 5):  # passed, or nothing ran
+        session.exitstatus = 1
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.ensure_newline()
+            reporter.write_line(f"{REQUIRE_ALL} is set, and tests were skipped for a module that did not import:",
+                                red=True)
+            for line in _IMPORT_SKIPS:
+                reporter.write_line(f"  {line}", red=True)

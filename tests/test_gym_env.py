@@ -159,7 +159,11 @@ def test_maskable_ppo_trains_on_the_env_end_to_end():
 
     env = GoldRushEnv(num_players=2)
     model = MaskablePPO("MlpPolicy", env, n_steps=128, batch_size=64, n_epochs=2, seed=0, verbose=0)
+    before = {name: tensor.clone() for name, tensor in model.policy.state_dict().items()}
     model.learn(total_timesteps=256)
     assert model.num_timesteps >= 256
+    after = model.policy.state_dict()  # two updates moved the policy's and the value's weights
+    assert not all(before[name].equal(after[name]) for name in before if name.startswith("action_net"))
+    assert not all(before[name].equal(after[name]) for name in before if name.startswith("value_net"))
     rewards, lengths = evaluate_policy(model, env, n_eval_episodes=2, return_episode_rewards=True)
     assert all(reward in (-1.0, 0.0, 1.0) for reward in rewards) and all(length > 10 for length in lengths)

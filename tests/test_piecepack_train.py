@@ -43,7 +43,9 @@ def test_imitation_copies_the_economist_and_the_export_plays_as_the_policy(tmp_p
     summary = piecepack_ppo.main(["--imitation-games", "4", "--imitation-epochs", "3", "--total-timesteps", "0",
                                   "--eval-games", "4", "--no-reference", "--ship", "--run-dir", str(run_dir)])
     imitation = summary["imitation"]
-    assert imitation["decisions"] > 4 * 20 and 0 <= imitation["agreement_held_out"] <= 1
+    # A tenth held out (18 of 181 decisions when written, 0.78 of them matched): far above chance there too,
+    # about 1 of 10 legal actions; a held-out share measured on nothing would be nan and fail.
+    assert imitation["decisions"] > 4 * 20 and imitation["agreement_held_out"] > 0.4
     assert imitation["agreement_fitted"] > 0.5  # three passes over a few games: far above chance (1 of ~10 legal)
     assert summary["timesteps"] == 0 and "imitation:" in capsys.readouterr().out
     assert shipped.read_bytes() == (run_dir / "model.npz").read_bytes()

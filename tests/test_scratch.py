@@ -9,6 +9,7 @@ import torch
 from goldrush_agents import make_agent
 from goldrush_agents.arena import play_game
 from goldrush_agents.gold.trained import GoldNetNumpy
+from goldrush_agents.tournament import wilson_interval
 from goldrush_env import raw_env
 from goldrush_env.gold.encoder import with_pair_features
 from goldrush_train import curves, sb3_stock, scratch
@@ -88,7 +89,11 @@ def test_the_stock_sb3_setup_runs_and_evaluates(tmp_path):
     summary = sb3_stock.main(["--run-dir", str(tmp_path / "sb3"), "--total-timesteps", "256", "--num-envs", "2",
                               "--eval-every", "256", "--eval-games", "2", "--table", "quarter"])
     rows = summary["evaluations"]
-    assert {row["opponent"] for row in rows} == {"random", "greedy"} and all(0 <= r["win_share"] <= 1 for r in rows)
+    assert {row["opponent"] for row in rows} == {"random", "greedy"}
+    assert len({row["step"] for row in rows}) == 1 and rows[0]["step"] >= 256  # one evaluation (SB3 rounds up)
+    for row in rows:  # of 2 games each, its interval the Wilson interval of its share
+        assert row["games"] == 2 and (row["win_share"] * 4).is_integer()
+        assert (row["low"], row["high"]) == wilson_interval(row["win_share"] * 2, 2)
     assert (tmp_path / "sb3" / "model.zip").is_file()
     assert json.loads((tmp_path / "sb3" / "args.json").read_text())["observation"] == "pairs"
 

@@ -150,6 +150,12 @@ def test_a_piecepack_tournament_rotates_starts_and_is_reproducible():
     dealt = Game.new(3, fixtures[0].seed).to_record()  # the start the schedule sets changes nothing else
     played = one.results[0].record
     assert (dealt["tiles"], dealt["coins"], dealt["dice"][0]) == (played["tiles"], played["coins"], played["dice"][0])
+    # The ratings follow the seats' results, counted here from the games themselves.
+    won = {"economist": 0.0, "random": 0.0}
+    for result in one.results:
+        for seat in result.winners:
+            won[result.names[seat]] += 1 / len(result.winners)
+    assert won == {name: one.standings[name].wins for name in won} and won["economist"] > won["random"]
     assert one.standings["economist"].rating > one.standings["random"].rating
 
 
