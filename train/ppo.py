@@ -7,8 +7,8 @@
 
 The default run is a short demonstration of the whole pipeline (a warm start
 on 500 expert games, 150k PPO steps, 400 evaluation games against each
-scripted player): 5 to 15 minutes on two cores, more when other jobs share
-them (docs/experiments.md has the timings). It is not the shipped model
+scripted player): 6.5 minutes on an idle two-core machine, 23 with six busy
+processes beside it (docs/experiments.md has the timings). It is not the shipped model
 (``agents/gold/models/ppo_2p.npz``), which is stronger and which
 ``python -m goldrush_train.recipe --seed 0 --ship`` rebuilds. Each run writes
 into a new folder, ``runs/ppo-YYYYmmdd-HHMMSS`` unless ``--run-dir`` names
@@ -80,7 +80,7 @@ RETURNS = {"score": "score reward: points ahead of the others' mean, / 10",
 class Args:
     """Train a MaskablePPO agent for Gold: a warm start copying the expert, PPO against a curriculum of scripted
     players and a league of its own snapshots, then an evaluation table. The defaults are a short demonstration
-    of that whole pipeline (5 to 15 minutes on two cores, more on a busy machine), not the shipped model:
+    of that whole pipeline (6.5 minutes on an idle two-core machine, longer on a busy one), not the shipped model:
     that one is stronger, and python -m goldrush_train.recipe --seed 0 --ship rebuilds it."""
 
     run_dir: str | None = None
