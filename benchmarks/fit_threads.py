@@ -40,14 +40,14 @@ def fit_seconds(data: dict, threads: int, epochs: int, seed: int) -> float:
     return time.perf_counter() - start
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2], help="torch thread counts to time")
     parser.add_argument("--load", type=int, default=6, help="busy processes for the loaded case (0: quiet only)")
     parser.add_argument("--games", type=int, default=100, help="expert games whose decisions are fitted")
     parser.add_argument("--epochs", type=int, default=2, help="passes per fit")
     parser.add_argument("--repeats", type=int, default=3, help="fits per case (the median is printed)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
 
     from goldrush_train.decisions import collect
 

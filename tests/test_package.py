@@ -147,3 +147,11 @@ def test_flip_choices_benchmark_compares_with_the_expert():
     bad = subprocess.run([sys.executable, script, "--games", "0"], capture_output=True, text=True, cwd=ROOT,
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert bad.returncode == 2 and "--games must be at least 1, got 0" in bad.stderr
+
+
+def test_the_main_job_benchmark_finds_the_readmes_command():
+    from benchmarks.main_job import readme_command
+
+    command = readme_command(ROOT / "README.md")
+    assert command.startswith("python3 -m venv .venv && .venv/bin/pip install torch==2.13.0 && ")
+    assert command.endswith(" && .venv/bin/python -m goldrush_train.ppo")
