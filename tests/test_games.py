@@ -244,6 +244,7 @@ def test_no_module_of_ours_imports_an_old_path():
     from goldrush_env import _moved as env_moved
 
     old = set(agents_moved.MODULES) | set(env_moved.MODULES)
-    paths = [path for folder in ("goldrush_env", "agents", "train", "benchmarks") for path in (ROOT / folder).rglob("*.py")]
+    paths = [path for folder in ("goldrush_env", "agents", "train", "benchmarks")
+             for path in (ROOT / folder).rglob("*.py")]
     found = {str(path.relative_to(ROOT)): sorted(imported_modules(path) & old) for path in paths}
     assert {path: modules for path, modules in found.items() if modules} == {}

@@ -200,7 +200,7 @@ def test_rllibs_notices_about_its_own_code_are_dropped_and_other_warnings_kept()
         logger.addHandler(handler)
         logger.setLevel(logging.WARNING)
         try:
-            logger.warning("DeprecationWarning: `RLModule(config=[RLModuleConfig object])` has been deprecated. Use ...")
+            logger.warning("DeprecationWarning: `RLModule(config=[RLModuleConfig object])` has been deprecated.")
             logger.warning("You are running PPO on the new API stack! This is the new default behavior for this ...")
             logger.warning(f"DeprecationWarning: `something_else` has been deprecated ({name})")
         finally:

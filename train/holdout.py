@@ -1,8 +1,8 @@
 """Is the warm start short of data or short of fitting? Score the copy on games it never saw, epoch by epoch.
 
-The network is fitted (:func:`goldrush_train.imitation.pretrain`, as ``goldrush_train.ppo``'s
+The network is fitted (:func:`goldrush_train.decisions.pretrain`, as ``goldrush_train.ppo``'s
 warm start does, from fresh weights) to the decisions of the ``--fit`` files
-and, every ``--every`` epochs, scored (:func:`goldrush_train.imitation.score`) on the
+and, every ``--every`` epochs, scored (:func:`goldrush_train.decisions.score`) on the
 ``--holdout`` files, whose games it never fits::
 
     python -m goldrush_train.holdout --fit runs/ismcts-{1,2,3,4,5}.npz --holdout runs/ismcts-9.npz --epochs 48
@@ -27,7 +27,7 @@ def curve(fit: Sequence[str], holdout: Sequence[str], epochs: int = 48, every: i
           context: int = 32, lr: float = 2e-3, seed: int = 0, num_players: int = 2,
           target: str = "visits") -> list[dict[str, Any]]:
     """One row per scored epoch: the fit's own figures (``loss``, ``matches``) and the held-out ones
-    (:func:`goldrush_train.imitation.score`'s, prefixed ``holdout_``), fitting ``target`` (``"visits"`` or ``"move"``)."""
+    (:func:`goldrush_train.decisions.score`'s, prefixed ``holdout_``), fitting ``target`` (``"visits"`` or ``"move"``)."""
     import torch
 
     from goldrush_train.decisions import load, pretrain, score
