@@ -231,9 +231,14 @@ def test_the_win_objective_reads_a_lead_against_the_gold_left():
     sim.flip(1)
     gold = sum(VALUE[card] for card in game.table if card != -1 and IS_GOLD[card])
     assert game.gold_on_table == gold > 0
-    chance = math.erf(1.2 / (WIN_SPREAD * math.sqrt(2 * (gold + 0.5))))
-    assert agent._evaluate(sim, start) == pytest.approx([chance, -chance])
-    assert 0 < chance < 0.5
+    # The model, stated as what it means: the final lead is normal around today's, with a spread of
+    # WIN_SPREAD * sqrt(gold left + 0.5); a seat's value is its expected result, +1 a win, -1 a loss.
+    from statistics import NormalDist
+
+    final_lead = NormalDist(mu=1.2, sigma=WIN_SPREAD * math.sqrt(gold + 0.5))
+    expected = (1 - final_lead.cdf(0)) - final_lead.cdf(0)
+    assert agent._evaluate(sim, start) == pytest.approx([expected, -expected])
+    assert 0 < expected < 0.5
 
 
 @pytest.mark.parametrize("num_players, codes, values", [
