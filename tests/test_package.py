@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from goldrush_agents.tournament import wilson_interval
+
 ROOT = Path(__file__).parent.parent
 
 
@@ -119,6 +121,17 @@ def test_benchmark_runs_in_quick_mode():
                  "vector env, 256 games, greedy opponent"):
         assert out.count(case) == 2, case  # once timed, once in the memory table
     assert "maximum resident set" in out and "profile of 1,000 env() steps" in out
+    # The figures, not only their labels: each rate lies within its min and max, and its ratio is the rate over
+    # the reference's, as printed (to the rounding of the printed figures).
+    timed = re.findall(r"^  (.+?)\s+([\d,]+) (?:steps|flips)/s  \(min ([\d,]+), max ([\d,]+)\)  x([\d.]+)$", out,
+                       flags=re.M)
+    assert len(timed) >= 7
+    number = lambda text: float(text.replace(",", ""))  # noqa: E731
+    reference = number(timed[0][1])
+    assert timed[0][0].endswith("(reference)") and timed[0][4] == "1.00" and reference > 0
+    for case, rate, low, high, ratio in timed:
+        assert 0 < number(low) <= number(rate) <= number(high), case
+        assert float(ratio) == pytest.approx(number(rate) / reference, abs=0.006), case
 
 
 def test_end_to_end_benchmark_runs_in_quick_mode():
@@ -133,6 +146,14 @@ def test_ladder_benchmark_runs_in_quick_mode():
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "ladder.py"), "--quick", "--workers", "1"],
                          capture_output=True, text=True, check=True).stdout
     assert "| 2 | greedy | random | 20 |" in out and "| 2 | expert | greedy | 20 |" in out
+    rows = re.findall(r"^\| 2 \| (\w+) \| (\w+) \| 20 \| ([\d.]+) \| \[([\d.]+), ([\d.]+)\] \| 0.500 \| (yes|no) \|",
+                      out, flags=re.M)
+    assert len(rows) == 2
+    for stronger, weaker, share, low, high, significant in rows:  # each row's interval and verdict from its share
+        expected = wilson_interval(float(share) * 20, 20)
+        assert (float(low), float(high)) == pytest.approx(expected, abs=0.0006), (stronger, weaker)
+        assert significant == ("yes" if float(low) > 0.5 else "no")
+    assert float(rows[0][2]) > 0.8  # greedy beats random nearly always
 
 
 def test_flip_choices_benchmark_compares_with_the_expert():
