@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from goldrush_agents import make_agent
-from benchmarks.oracle import play
+from goldrush_agents.tournament import wilson_interval
+from benchmarks.oracle import main, play
 from goldrush_env.gold.view import UNKNOWN
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,5 +62,12 @@ def test_the_script_prints_the_share_and_refuses_no_games():
     out = subprocess.run([sys.executable, script, "--player", "greedy", "--games", "4", "--workers", "1", "--blind"],
                          capture_output=True, text=True, check=True).stdout
     assert out.startswith("greedy (blind) vs greedy: ") and "over 4 games" in out
+    # The figures: the share with its Wilson interval, and what being shown every card is worth on the same deals
+    # (greedy shown every card wins all 12, blind 9 when written).
+    shown, blind = (main(["--player", "greedy", "--games", "12", "--workers", "1", *flag])
+                    for flag in ([], ["--blind"]))
+    for share, low, high in (shown, blind):
+        assert (share * 12).is_integer() and (low, high) == wilson_interval(share * 12, 12)
+    assert shown[0] == 1.0 and blind[0] < shown[0] - 0.2
     bad = subprocess.run([sys.executable, script, "--games", "0"], capture_output=True, text=True)
     assert bad.returncode == 2 and "--games must be >= 1, got 0" in bad.stderr
