@@ -127,8 +127,8 @@ class Recipe:
     """Processes collecting the search data; 0: every core."""
     torch_threads: int = 2
     """Torch threads of the fit (goldrush_train.ppo's --torch-threads). The shipped model was fitted on two, every
-    core of the machine that made it; a sum over other threads rounds differently, so the same count is what
-    rebuilds it byte for byte (on a 2-core machine like ours)."""
+    core of the machine that made it; a fit on another count rounds its sums differently and writes other
+    weights (the main job's warm start fits on one)."""
     ship: bool = False
     """Copy the model over the model the package ships (goldrush_agents.gold.trained.SHIPPED_MODEL,
     agents/gold/models/ppo_2p.npz in the repository)."""
