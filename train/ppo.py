@@ -9,8 +9,8 @@ The default run is a short demonstration of the whole pipeline (a warm start
 on 500 expert games, 150k PPO steps, 400 evaluation games against each
 scripted player): 6.5 minutes on an idle two-core machine, 23 with six busy
 processes beside it (docs/experiments.md has the timings). It is not the shipped model
-(``agents/gold/models/ppo_2p.npz``), which is stronger and which
-``python -m goldrush_train.recipe --seed 0 --ship`` rebuilds. Each run writes
+(``agents/gold/models/ppo_2p.npz``), which is stronger and whose recipe is
+``python -m goldrush_train.recipe --seed 0 --ship``. Each run writes
 into a new folder, ``runs/ppo-YYYYmmdd-HHMMSS`` unless ``--run-dir`` names
 another (new or empty) one; the folder is printed at the start and at the end.
 
@@ -81,7 +81,7 @@ class Args:
     """Train a MaskablePPO agent for Gold: a warm start copying the expert, PPO against a curriculum of scripted
     players and a league of its own snapshots, then an evaluation table. The defaults are a short demonstration
     of that whole pipeline (6.5 minutes on an idle two-core machine, longer on a busy one), not the shipped model:
-    that one is stronger, and python -m goldrush_train.recipe --seed 0 --ship rebuilds it."""
+    that one is stronger, and python -m goldrush_train.recipe --seed 0 --ship is its recipe."""
 
     run_dir: str | None = None
     """Folder for checkpoints, logs, evaluations and the final model; it must be new or empty. Default: a new

@@ -1,6 +1,6 @@
-"""The shipped 2-player model, rebuilt from a seed in one command.
+"""The shipped 2-player model's recipe, from a seed in one command.
 
-    python -m goldrush_train.recipe --seed 0 --ship      # ~23 min on two cores from nothing, ~5 min with its data there
+    python -m goldrush_train.recipe --seed 0 --ship      # ~23-26 min on two cores from nothing, ~5 min with its data there
     python -m goldrush_train.recipe --help               # every argument
 
 Each run writes into a new folder, ``runs/recipe-sSEED-YYYYmmdd-HHMMSS``
@@ -72,9 +72,10 @@ SHIP_PATH = SHIPPED_MODEL
 
 @dataclass
 class Recipe:
-    """Rebuild the shipped 2-player model from a seed: the search player's games (collected once, then reused),
-    a network fitted to copy its moves, an evaluation; the defaults rebuild agents/gold/models/ppo_2p.npz (with
-    --ship, over it)."""
+    """The shipped 2-player model's recipe, from a seed: the search player's games (collected once, then reused),
+    a network fitted to copy its moves, an evaluation; the defaults are the recipe of agents/gold/models/ppo_2p.npz
+    (--ship copies the model over it). Since the network's faster formulation the fit writes slightly different
+    weights from the same data (docs/training.md)."""
 
     seed: int = 0
     """Seeds the expert's games, the network's initial weights and the fit's batches (not the search data)."""
