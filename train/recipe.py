@@ -1,6 +1,6 @@
 """The shipped 2-player model's recipe, from a seed in one command.
 
-    python -m goldrush_train.recipe --seed 0 --ship      # ~23-26 min on two cores from nothing, ~5 min with its data there
+    python -m goldrush_train.recipe --seed 0 --ship      # 23-26 min on 2 cores from nothing, ~5 with its data
     python -m goldrush_train.recipe --help               # every argument
 
 Each run writes into a new folder, ``runs/recipe-sSEED-YYYYmmdd-HHMMSS``
