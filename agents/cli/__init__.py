@@ -1,15 +1,9 @@
 """``goldrush``: play in the terminal, watch agents, replay saved games, run tournaments, serve the browser page.
 
-    goldrush play --players 2 --opponents expert
-    goldrush watch --agents greedy,expert --seed 3
-    goldrush replay game.json
-    goldrush tournament --agents random,greedy,expert --players 2 --games 2000
-    goldrush play --game piecepack
-    goldrush serve --open
-
-Every game of the registry plays with ``--game NAME`` (Gold by default); ``replay`` knows each game's records by
-themselves. The game's own part (its options, how a game is printed, a person's turn at the prompt) is its
-players package's ``cli`` module (``goldrush_agents.<game>.cli``); ``serve`` is :mod:`goldrush_agents.web`.
+:data:`DESCRIPTION` is what ``goldrush --help`` says, with examples. Every game of the registry plays with
+``--game NAME`` (Gold by default); ``replay`` knows each game's records by themselves. The game's own part (its
+options, how a game is printed, a person's turn at the prompt) is its players package's ``cli`` module
+(``goldrush_agents.<game>.cli``); ``serve`` is :mod:`goldrush_agents.web`.
 """
 
 from __future__ import annotations
