@@ -66,6 +66,7 @@ def main(argv: list[str] | None = None) -> None:
             for line in job.stdout:
                 lines.append((time.perf_counter() - start, line.rstrip("\n")))
                 out.write(f"{lines[-1][0]:8.1f} {lines[-1][1]}\n")
+                out.flush()  # the log can be followed as the job runs
         status = job.returncode
     finally:
         stop.set()
