@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 from gymnasium import spaces
@@ -97,6 +97,19 @@ class TableEnv(AECEnv, EzPickle):
         if self._window is not None:
             self._window.close()
             self._window = None
+
+    def _deal(self, game: Any, infos: Callable[[], dict]) -> None:
+        """The AEC bookkeeping of a game just dealt (``reset``): every seat in, nothing paid yet, each seat's
+        ``infos()``, the player to act selected (the first seat if the game is already over), drawn in human mode."""
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: game.is_over for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos = {agent: infos() for agent in self.agents}
+        self.agent_selection = self.agents[0 if game.is_over else game.current_player]
+        if self.render_mode == "human":
+            self.render()
 
     def _require_game(self) -> Any:
         if self.game is None:

@@ -256,15 +256,7 @@ class raw_env(TableEnv):
         self._legal[:] = [card != EMPTY for card in table]
         self._first = None
 
-        self.agents = self.possible_agents[:]
-        self.rewards = {agent: 0.0 for agent in self.agents}
-        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
-        self.terminations = {agent: game.is_over for agent in self.agents}
-        self.truncations = {agent: False for agent in self.agents}
-        self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.agents[game.current_player]
-        if self.render_mode == "human":
-            self.render()
+        self._deal(game, dict)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -293,15 +293,7 @@ class raw_env(TableEnv):
             game = Game.from_record(record, rng=self._np_random)
         self.game = game
         self._mask = game.legal_mask()
-        self.agents = self.possible_agents[:]
-        self.rewards = {agent: 0.0 for agent in self.agents}
-        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
-        self.terminations = {agent: game.is_over for agent in self.agents}
-        self.truncations = {agent: False for agent in self.agents}
-        self.infos = {agent: self._final_info() for agent in self.agents}
-        self.agent_selection = self.agents[0 if game.is_over else game.current_player]
-        if self.render_mode == "human":
-            self.render()
+        self._deal(game, self._final_info)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
