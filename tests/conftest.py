@@ -30,8 +30,6 @@ def temporary_files_stay_in_the_tests_folder(tmp_path_factory):
     """Libraries that write to the system's temporary folder (Stable-Baselines3 makes an empty ``SB3-<time>``
     folder there for every model left without a logger) write into this session's pytest folder instead, in
     this process and in the processes the tests start."""
-    import tempfile
-
     folder = tmp_path_factory.mktemp("tmp")
     before = tempfile.tempdir, os.environ.get("TMPDIR")
     tempfile.tempdir, os.environ["TMPDIR"] = str(folder), str(folder)
