@@ -111,6 +111,15 @@ class TableEnv(AECEnv, EzPickle):
         if self.render_mode == "human":
             self.render()
 
+    def _game_to_step(self, action: int | None) -> Any | None:
+        """The game ``step(action)`` acts on, or None once PettingZoo's step for a finished agent has been taken
+        (the agent removed, as every AEC environment does)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return None
+        return self._require_game()
+
     def _require_game(self) -> Any:
         if self.game is None:
             raise GoldRushError("the environment has no game yet: call reset() first")

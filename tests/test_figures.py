@@ -1,5 +1,5 @@
 """The README's results stay true: their commands, at 20 games a line, still give what they gave when the
-figures were measured (2026-11-26, commit c162788, whose 2,000-game runs matched the README's table).
+figures were measured (2026-11-26, commit 457af68, whose 2,000-game runs matched the README's table).
 
 A change of the engine, the players, the shipped models or the evaluation that moves any game of these
 evaluations fails here; then rerun the README's Results commands, and put their figures in the README and the

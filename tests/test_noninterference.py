@@ -70,7 +70,7 @@ def test_cards_never_shown_do_not_change_what_any_seat_observes(options):
         layout, actions = _random_turns(options, seed, rng)
         for turns in sorted({0, 1, 7, len(actions) // 3, len(actions) // 2, len(actions) - 1}):
             env = _play(options, layout, seed, actions[:turns])
-            shown = {action for action in actions[:turns]}
+            shown = set(actions[:turns])
             hidden = [p for p, card in enumerate(layout) if card != EMPTY and p not in shown]
             cards = [layout[p] for p in hidden]
             if len(set(cards)) < 2:
@@ -93,13 +93,12 @@ def test_the_check_sees_a_hidden_card_that_leaks():
     options = {"num_players": 2}
     layout, actions = _random_turns(options, 5, np.random.default_rng(5))
 
+    hidden = [p for p, card in enumerate(layout) if card != EMPTY and p not in set(actions[:3])]
+
     def leaky(env):
-        seen = _seen_by_seats(env)
-        hidden = min(p for p, card in enumerate(env.game.table) if card != EMPTY and p not in set(actions[:3]))
-        return {agent: (*value, env.game.table[hidden]) for agent, value in seen.items()}
+        return {agent: (*value, env.game.table[hidden[0]]) for agent, value in _seen_by_seats(env).items()}
 
     env = _play(options, layout, 5, actions[:3])
-    hidden = [p for p, card in enumerate(layout) if card != EMPTY and p not in set(actions[:3])]
     swapped = list(layout)
     first, other = hidden[0], next(p for p in hidden if layout[p] != layout[hidden[0]])
     swapped[first], swapped[other] = layout[other], layout[first]
@@ -110,8 +109,6 @@ def test_the_check_sees_a_hidden_card_that_leaks():
 # --- Gold Rush (piecepack) ---------------------------------------------------------------------------------------
 
 def _piecepack_seen(env, seat: int) -> tuple:
-    from goldrush_env.piecepack.aec import raw_env  # noqa: F401  (the environment's own module)
-
     agent = env.possible_agents[seat]
     observed = env.observe(agent)
     view = dataclasses.asdict(env.view(agent))

@@ -259,11 +259,9 @@ class raw_env(TableEnv):
         self._deal(game, dict)
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        agent, game = self.agent_selection, self._game_to_step(action)
+        if game is None:
             return
-        game = self._require_game()
         before = game.scores if self.config.reward == "score" else None
         event = game.flip(action)  # refuses an illegal flip before anything changes
         self._cumulative_rewards[agent] = 0.0

@@ -296,11 +296,9 @@ class raw_env(TableEnv):
         self._deal(game, self._final_info)
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        agent, game = self.agent_selection, self._game_to_step(action)
+        if game is None:
             return
-        game = self._require_game()
         before = game.scores() if self.config.reward == "score" else None
         game.step(action)  # refuses an illegal action before anything changes
         self._mask = game.legal_mask()
