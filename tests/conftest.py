@@ -61,8 +61,8 @@ def typist(answers):
     return read
 
 
-def load_vectors() -> list[dict]:
-    with open(DATA / "vectors.jsonl") as handle:
+def load_vectors(name: str = "vectors.jsonl") -> list[dict]:
+    with open(DATA / name) as handle:
         return [json.loads(line) for line in handle if line.strip()]
 
 

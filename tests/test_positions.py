@@ -511,6 +511,26 @@ def test_a_gold_rush_position_round_trips_through_json():
     assert restored == copy and restored.gold_rush_from_turn == game.turn
 
 
+def test_a_position_keeps_its_turn_limit_and_threshold_through_json():
+    game = Game.from_position(2, Game.shuffled(2, seed=5).table, current_player=1, scores=(0, 0), gold_cards=(0, 0),
+                              turn=3, max_turns=9, rush_at=12)
+    restored = Game.from_json(game.to_json())
+    assert (restored.max_turns, restored.rush_at, restored.turn, restored == game) == (9, 12, 3, True)
+    assert "\n" in game.to_json(indent=1)  # the keywords reach json.dumps
+
+
+def test_a_position_starts_at_turn_zero_unless_told():
+    game = Game.from_position(2, Game.shuffled(2, seed=5).table, current_player=1, scores=(0, 0), gold_cards=(0, 0))
+    assert (game.turn, game.first_player) == (0, 1)
+
+
+def test_rearranged_keeps_the_first_player():
+    game = advance(Game.shuffled(3, seed=7, first_player=2), np.random.default_rng(7), 9)
+    assert game.turn % 3 != 0
+    copy = game.rearranged(*reversal(game, 4))
+    assert copy.first_player == game.first_player == 2
+
+
 def test_only_games_from_a_position_carry_a_start():
     game = mid_game()
     assert "start" not in game.to_dict()

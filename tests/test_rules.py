@@ -318,6 +318,36 @@ def test_a_game_ending_exactly_at_the_turn_limit_is_over_not_truncated():
     assert game.winners == (1,)
 
 
+def test_the_result_reads_the_leaders_in_play_and_the_winners_at_the_end():
+    """D5 through the protocol's result(): the leaders while the game is in play or truncated, the winners at the
+    end; the gold cards that break a tie of points come with it."""
+    game = new_game({0: "G1", 1: "G1", 2: "M14", 3: "G2", 4: "G4"}, max_turns=3)
+    play(game, 2, 3)  # seat 0 strikes the G2
+    assert game.result() == ((2, 0), (0,), (1, 0))
+    play(game, 0, 4)  # nothing
+    play(game, 0, 1)  # nothing, and the limit
+    assert game.is_truncated and game.result() == ((2, 0), (0,), (1, 0))
+    tied = new_game({0: "G1", 1: "G2", 2: "G1"}, background=False)  # three cards: the Gold Rush
+    for position in (0, 1, 2):
+        tied.flip(position)
+    assert tied.is_over and tied.result() == ((2, 2), (0,), (2, 1))
+
+
+def test_rush_at_zero_plays_the_normal_phase_to_the_last_card():
+    """``rush_at`` is the number of cards at which the Gold Rush begins; 0 is allowed (no rush but D3's)."""
+    game = new_game({0: "M14", 1: "G3", 2: "D", 3: "G2"}, background=False, rush_at=0)
+    assert not game.gold_rush
+    assert [event.outcome for event in play(game, 0, 1, 2, 3)] == [Outcome.FIRST, Outcome.STRIKE] + [
+        Outcome.FIRST, Outcome.DYNAMITE]
+    assert game.is_over and game.gold_rush_from_turn is None
+
+
+def test_shuffled_starts_with_seat_zero_unless_told():
+    assert Game.shuffled(3, seed=1).current_player == 0
+    assert Game.shuffled(3, seed=1, first_player=2).current_player == 2
+    assert Game.shuffled(3, seed=1, first_player=2).first_player == 2
+
+
 # --- D5 ranking ------------------------------------------------------------------------------------
 
 

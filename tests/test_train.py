@@ -132,7 +132,7 @@ def test_tiny_run_writes_every_output(tmp_path):
 
 def test_killed_run_resumes_from_its_last_checkpoint(tmp_path):
     run = tmp_path / "run"
-    command = [sys.executable, "-m", "goldrush_train.ppo", "--run-dir", str(run), "--total-timesteps", "4096",
+    command = [sys.executable, "-m", "goldrush_train.ppo", "--run-dir", str(run), "--total-timesteps", "1024",
                "--eval-every", "256", "--checkpoint-every", "256"] + TINY
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                env={**os.environ, "PYTHONPATH": str(ROOT)})
@@ -147,16 +147,16 @@ def test_killed_run_resumes_from_its_last_checkpoint(tmp_path):
     assert process.returncode == -signal.SIGKILL, "the run ended before it could be killed"
     state = json.loads(state_file.read_text())
     checkpoint_step = int(Path(state["checkpoint"]).stem.split("_")[1])
-    assert checkpoint_step < 4096 and not (run / "final.zip").exists()
+    assert checkpoint_step < 1024 and not (run / "final.zip").exists()
 
     resumed = subprocess.run([sys.executable, "-m", "goldrush_train.ppo", "--resume", str(run)], cwd=ROOT,
                              capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert resumed.returncode == 0, resumed.stderr
     assert f"resuming {run} at step {checkpoint_step:,}" in resumed.stdout
     summary = json.loads((run / "summary.json").read_text())
-    assert 4096 <= summary["steps"] < 4096 + 128  # one rollout of 2 x 64 at most past the target
+    assert 1024 <= summary["steps"] < 1024 + 128  # one rollout of 2 x 64 at most past the target
     steps = [int(line.split(",")[0]) for line in (run / "eval.csv").read_text().splitlines()[1:]]
-    assert steps == sorted(steps) and steps[0] == 256 and steps[-1] == 4096  # evaluations before and after the kill
+    assert steps == [256, 512, 768, 1024]  # evaluations before and after the kill, none twice or lost
     assert (run / "model.npz").is_file()
 
 

@@ -1,11 +1,13 @@
-"""Every game of the shared rule vectors, replayed flip by flip."""
+"""Every game of the shared rule vectors, and of the boundary vectors our second model wrote, replayed flip by
+flip."""
 
 import pytest
-
-from goldrush_env.gold.engine import Game
 from conftest import load_vectors
 
+from goldrush_env.gold.engine import Game
+
 VECTORS = load_vectors()
+BOUNDARY = load_vectors("boundary_vectors.jsonl")
 
 
 def test_all_vectors_are_present():
@@ -13,7 +15,7 @@ def test_all_vectors_are_present():
     assert len({vector["name"] for vector in VECTORS}) == 210
 
 
-@pytest.mark.parametrize("vector", VECTORS, ids=[vector["name"] for vector in VECTORS])
+@pytest.mark.parametrize("vector", VECTORS + BOUNDARY, ids=[vector["name"] for vector in VECTORS + BOUNDARY])
 def test_vector_replays_exactly(vector):
     game = Game(num_players=vector["num_players"], layout=vector["layout"], first_player=vector["first_player"])
     for index, (position, outcome) in enumerate(zip(vector["flips"], vector["outcomes"], strict=True)):

@@ -514,7 +514,7 @@ class Game:
             if action == A.ACCEPT:
                 offerer, _, give, a, take, b = self.pending_offer
                 if self.holdings[offerer][give] < a or have[take] < b:
-                    return "the holdings no longer cover the offer"
+                    return "the holdings no longer cover the offer"  # cannot happen: P44 was checked at the offer
             return None
         if phase is Phase.MARKET_SELL:
             k = action - A.MARKET_SELL

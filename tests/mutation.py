@@ -1,0 +1,157 @@
+"""Mutation testing: how many small bugs planted in the code the suite catches. A tool run, not part of the suite.
+
+    pip install mutmut
+    python tests/mutation.py            # every target below, about 15 minutes on 2 cores
+    python tests/mutation.py web        # one target
+
+The working tree is copied to a temporary folder (the agents package under its installed name,
+``goldrush_agents``, so that mutmut's mutated copy is the one imported) and mutmut 3 plants its mutants in the
+target files, running for each the target's tests that reach the mutated function. mutmut switches mutants in a
+process that has already imported the code, so a function run at import (Gold's pair table) is not switched: its
+mutants are run again here, each in a process of its own. The report gives, per target, the mutants killed, those
+that survived, those no test reaches and those that timed out, then every survivor's change.
+
+Not every survivor is a missed bug: many are equivalent to the code (``-1`` and ``-2`` both mean "none" where only
+``>= 0`` is tested) or change only a message. docs/testing.md records the last run and what was done about it.
+"""
+
+import argparse
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TARGETS = {  # name: (files to mutate, test modules that run on them, tests left out: a pytest -k expression)
+    "gold-engine": (["goldrush_env/gold/engine.py"],
+                    ["test_vectors", "test_rules", "test_gold_model", "test_properties", "test_errors",
+                     "test_positions", "test_tables", "test_state", "test_match", "test_batched", "test_aec"], ""),
+    "piecepack-engine": (["goldrush_env/piecepack/engine.py"], ["test_piecepack_vectors", "test_piecepack_rules"],
+                         ""),
+    "encoders": (["goldrush_env/gold/encoder.py", "goldrush_env/piecepack/encoder.py"],
+                 ["test_encoder", "test_noninterference", "test_memory", "test_encoder_digest",
+                  "test_piecepack_env"], ""),
+    # This test prints through the command line's stdout, which mutmut closes while it collects.
+    "web": (["goldrush_agents/web/games.py"], ["test_web_api", "test_web_limits"],
+            "not replay_steps_through_a_saved_record"),
+}
+OUTCOMES = {1: "killed", 0: "survived", 33: "no test", -15: "timed out", -9: "timed out"}
+
+
+def copy_tree(into: Path) -> None:
+    """The files git tracks or would track, with ``agents/`` renamed to the package's installed name."""
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout.split("\0")
+    for name in filter(None, listed):
+        source = ROOT / name
+        if not source.is_file():
+            continue
+        target = into / ("goldrush_agents" + name[len("agents"):] if name.startswith("agents/") else name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, target)
+
+
+def configure(folder: Path, files: list[str], tests: list[str], leave_out: str) -> None:
+    selection = [f"tests/{name}.py" for name in tests]
+    arguments = ["-p", "no:cacheprovider", "-x", "-q"] + (["-k", leave_out] if leave_out else [])
+    with open(folder / "pyproject.toml", "a") as handle:
+        handle.write(f"""
+[tool.mutmut]
+source_paths = ["goldrush_env", "goldrush_agents"]
+also_copy = ["benchmarks"]
+only_mutate = {json.dumps(files)}
+pytest_add_cli_args_test_selection = {json.dumps(selection)}
+pytest_add_cli_args = {json.dumps(arguments)}
+""")
+
+
+def run_at_import(source: str) -> set[str]:
+    """Names of the module's own functions that its top-level statements call."""
+    tree = ast.parse(source)
+    defined = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    called = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
+            continue
+        called |= {inner.func.id for inner in ast.walk(node)
+                   if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in defined}
+    return called
+
+
+def rerun_fresh(folder: Path, mutant: str, tests: list[str]) -> int:
+    """Run ``tests`` (a target's first two files, its quickest and most direct) in a new process that imports the
+    code with ``mutant`` switched on; 1 if they fail (killed), 0 if they pass."""
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+               *[f"tests/{name}.py" for name in tests]]
+    done = subprocess.run(command, cwd=folder / "mutants", env={**os.environ, "MUTANT_UNDER_TEST": mutant},
+                          capture_output=True)
+    return 1 if done.returncode else 0
+
+
+def show(folder: Path, mutant: str) -> str:
+    text = subprocess.run([sys.executable, "-m", "mutmut", "show", mutant], cwd=folder, capture_output=True,
+                          text=True).stdout
+    return "\n".join(line for line in text.splitlines() if line.startswith(("+ ", "- ")))
+
+
+def run(name: str, workers: int) -> dict:
+    files, tests, leave_out = TARGETS[name]
+    with tempfile.TemporaryDirectory(prefix=f"goldrush-mutation-{name}-") as folder:
+        folder = Path(folder)
+        copy_tree(folder)
+        configure(folder, files, tests, leave_out)
+        log = folder / "mutmut.log"
+        with open(log, "w") as handle:
+            subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(workers)], cwd=folder,
+                           stdout=handle, stderr=subprocess.STDOUT)
+        report = {}
+        for file in files:
+            meta = folder / "mutants" / (file + ".meta")
+            if not meta.exists():
+                raise SystemExit(f"mutmut wrote no results for {file}; its log ends:\n{log.read_text()[-3000:]}")
+            codes = json.loads(meta.read_text())["exit_code_by_key"]
+            if None in codes.values():
+                raise SystemExit(f"mutmut ran none of the mutants of {file}; its log ends:\n{log.read_text()[-3000:]}")
+            at_import = run_at_import((folder / file).read_text())
+            module = file.removesuffix(".py").replace("/", ".")
+            for mutant, code in codes.items():
+                function = mutant.removeprefix(module + ".x_").split("__mutmut_")[0]
+                if function in at_import and code != 1:
+                    codes[mutant] = rerun_fresh(folder, mutant, tests[:2])
+            counts = Counter(OUTCOMES.get(code, f"exit {code}") for code in codes.values())
+            survivors = {mutant: show(folder, mutant) for mutant, code in sorted(codes.items()) if code == 0}
+            report[file] = {"mutants": len(codes), **counts, "survivors": survivors}
+    return report
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("targets", nargs="*", help=f"what to mutate, of {', '.join(TARGETS)} (default: all)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="mutants run at once")
+    parser.add_argument("--json", type=Path, help="also write the whole report, survivors' changes too, here")
+    args = parser.parse_args(argv)
+    unknown = [name for name in args.targets if name not in TARGETS]
+    if unknown:
+        parser.error(f"unknown target {unknown[0]!r}: the targets are {', '.join(TARGETS)}")
+    full = {}
+    for name in args.targets or TARGETS:
+        full.update(run(name, args.workers))
+    print(f"{'file':40} {'mutants':>8} {'killed':>7} {'survived':>9} {'no test':>8} {'timed out':>10}")
+    for file, entry in full.items():
+        print(f"{file:40} {entry['mutants']:8} {entry.get('killed', 0):7} {entry.get('survived', 0):9} "
+              f"{entry.get('no test', 0):8} {entry.get('timed out', 0):10}")
+    for file, entry in full.items():
+        for mutant, change in entry["survivors"].items():
+            print(f"\n{mutant}\n{change}")
+    if args.json:
+        args.json.write_text(json.dumps(full, indent=1))
+
+
+if __name__ == "__main__":
+    main()
