@@ -111,6 +111,11 @@ class TableEnv(AECEnv, EzPickle):
         if self.render_mode == "human":
             self.render()
 
+    def step_from_view(self, action: Any) -> None:
+        """Step with an action chosen from what ``view(seat)`` shows (what scripted players and people return):
+        :meth:`step` itself, unless an option gives the agents' actions another form (Gold's ``action="kinds"``)."""
+        self.step(action)
+
     def _game_to_step(self, action: int | None) -> Any | None:
         """The game ``step(action)`` acts on, or None once PettingZoo's step for a finished agent has been taken
         (the agent removed, as every AEC environment does)."""

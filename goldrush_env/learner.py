@@ -21,6 +21,16 @@ from goldrush_env.errors import GoldRushError
 from goldrush_env.policy import Policy, RandomPolicy
 
 
+def never_empty(mask: np.ndarray) -> np.ndarray:
+    """``mask`` (bool), or where it allows nothing (the game has ended) one that allows action 0 alone: a sampler
+    can always draw from it, and the action is never taken (a step after the end raises; Gymnasium's vector
+    autoreset ignores the action sent at the step after a game ended)."""
+    if not mask.any():
+        mask = mask.copy()
+        mask[0] = True
+    return mask
+
+
 class OneLearnerEnv(gym.Env):
     """One learner at ``seat`` (an int, or ``"random"``: drawn each episode) of ``game_env``, a PettingZoo AEC
     ``raw_env``; ``opponents``: ``None`` (uniformly random legal actions), one policy for every other seat, or
@@ -112,7 +122,7 @@ class OneLearnerEnv(gym.Env):
         game_env = self.game_env
         while not self.finished() and game_env.game.current_player != self.seat:
             seat = game_env.game.current_player
-            game_env.step(self._policies[seat].act(game_env.view(seat)))
+            game_env.step_from_view(self._policies[seat].act(game_env.view(seat)))
 
     def finished(self) -> bool:
         """Whether the game allows no further action (over, or stopped)."""

@@ -41,9 +41,10 @@ def _seen_by_seats(env) -> dict[str, tuple]:
 
 def _random_turns(options: dict, seed: int, rng: np.random.Generator) -> tuple[list[int], list[int]]:
     """A dealt table and the flips of one random game on it."""
-    env = goldrush_env.raw_env(**options)
-    env.reset(seed=seed)
-    layout, actions = list(env.game.table), []
+    dealer = goldrush_env.raw_env(**options)
+    dealer.reset(seed=seed)
+    layout, actions = list(dealer.game.table), []
+    env = _play(options, layout, seed, [])  # dealt as the replays are, so that kinds draw the same positions
     while not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
         action = int(rng.choice(np.flatnonzero(env.action_mask(env.agent_selection))))
         actions.append(action)
@@ -58,6 +59,9 @@ OPTIONS = [
     {"num_players": 5, "memory": "human", "observation": "pairs"},
     {"num_players": 2, "table": "half"},
     {"num_players": 3, "table": "quarter", "memory": "human"},
+    {"num_players": 2, "action": "kinds", "observation": "kinds"},
+    {"num_players": 3, "memory": "human", "action": "kinds", "observation": "kinds"},
+    {"num_players": 4, "action": "kinds", "observation": "pairs"},
 ]
 
 
@@ -70,7 +74,7 @@ def test_cards_never_shown_do_not_change_what_any_seat_observes(options):
         layout, actions = _random_turns(options, seed, rng)
         for turns in sorted({0, 1, 7, len(actions) // 3, len(actions) // 2, len(actions) - 1}):
             env = _play(options, layout, seed, actions[:turns])
-            shown = set(actions[:turns])
+            shown = {event.position for event in env.game.history}  # the actions may be kinds, not positions
             hidden = [p for p, card in enumerate(layout) if card != EMPTY and p not in shown]
             cards = [layout[p] for p in hidden]
             if len(set(cards)) < 2:

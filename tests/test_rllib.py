@@ -36,7 +36,8 @@ def local_ray():
 def play(env, seed, check=None):
     """A whole random game through the adapter, with an AEC env beside it playing the same flips; returns the
     rewards each agent received, the rewards the AEC env paid, and the last step's flags and observations."""
-    twin = raw_env(**{key: getattr(env.config, key) for key in ("num_players", "table", "reward", "max_turns")})
+    twin = raw_env(**{key: getattr(env.config, key)
+                      for key in ("num_players", "table", "reward", "max_turns", "observation", "action")})
     twin.reset(seed=seed)
     observations, _ = env.reset(seed=seed)
     received, paid = dict.fromkeys(env.possible_agents, 0.0), dict.fromkeys(env.possible_agents, 0.0)
@@ -60,7 +61,8 @@ def play(env, seed, check=None):
 
 
 @pytest.mark.parametrize("options", [{}, {"reward": "score", "num_players": 3}, {"table": "quarter", "num_players": 5,
-                                                                                 "reward": "score"}])
+                                                                                 "reward": "score"},
+                                     {"action": "kinds", "observation": "kinds"}])
 def test_the_adapter_plays_whole_games_and_pays_every_reward(options):
     env = GoldRushMultiAgentEnv(options)
     for seed in range(3):

@@ -265,8 +265,10 @@ def test_next_step_autoreset_spends_one_step_on_the_reset():
         assert np.all(rewards[pending] == 0) and not done[pending].any()
         assert info["action_mask"][pending].any(axis=1).all()
         assert np.all(env.games.turn[pending] <= env.config.num_players)
-        # The step that ends a game: its last observation, no legal flips, the final scores in final_info.
-        assert not info["action_mask"][done].any()
+        # The step that ends a game: its last observation, a mask that allows action 0 alone (which the next
+        # step ignores, so that a sampler always has something to draw), the final scores in final_info.
+        assert (info["action_mask"][done] == (np.arange(64) == 0)).all()
+        assert np.array_equal(env.action_masks(), info["action_mask"])
         if done.any():
             assert np.array_equal(info["_final_info"], done)
             assert np.array_equal(info["final_info"]["scores"][done], env.games.scores[done])

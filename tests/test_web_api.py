@@ -485,3 +485,47 @@ def test_a_tournament_record_replays_in_the_replay_tab(tmp_path):
     frames = replayed.json()["frames"]
     assert len(frames) == len(record["flips"]) + 1 and frames[-1]["scores"] == list(result.results[0].scores)
     assert replayed.json()["names"] == list(result.results[0].names)
+
+
+def test_the_event_log_says_what_each_flip_did_in_words():
+    """Every outcome's line, with its gains, as the page prints it: the person is "you" and takes no "s"."""
+    from conftest import BACKGROUND, layout_of
+
+    from goldrush_agents.web.games import events_json
+
+    cards = {0: "M04", 1: "G3", 2: "M22", 3: "M13", 4: "G2", 5: "D", 6: "G1", 7: "G4", 8: "M12", 9: "G1",
+             10: "M43", 11: "G2", 12: "M32", **BACKGROUND}
+    game = Game(2, layout_of(cards))
+    for position in (0, 1, 2, 3, 4, 5, 6, 7, 10, 11, 8, 9, 52, 62, 53, 63, 12, 6, 3, 7, 54):
+        game.flip(position)
+    events = events_json(game, ["you", "greedy"])
+    at = square_name
+    lines = {event["index"]: (event["text"], event["receiver"], event["gained"]) for event in events}
+    assert lines == {
+        0: (f"you flip a red miner 4 at {at(0)}", None, 0),
+        1: (f"you flip gold 3 at {at(1)}: strike! you gain 3 gold", 0, 3),
+        2: (f"greedy flips a purple miner 2 at {at(2)}", None, 0),
+        3: (f"greedy flips a blue miner 3 at {at(3)}: duel, the weaker miner (a purple miner 2) leaves the game",
+            None, 0),
+        4: (f"you flip gold 2 at {at(4)}", None, 0),
+        5: (f"you flip dynamite at {at(5)}: dynamite! both cards leave the game", None, 0),
+        6: (f"greedy flips gold 1 at {at(6)}", None, 0),
+        7: (f"greedy flips gold 4 at {at(7)}: nothing happens, both cards go back face down", None, 0),
+        8: (f"you flip a grey miner 3 at {at(10)}", None, 0),
+        9: (f"you flip gold 2 at {at(11)}: strike! you gain 2 gold", 0, 2),  # an unowned miner pays the flipper
+        10: (f"greedy flips a blue miner 2 at {at(8)}", None, 0),
+        11: (f"greedy flips gold 1 at {at(9)}: strike! you gain 1 gold", 0, 1),  # your miner pays you
+        12: (f"you flip gold 1 at {at(52)}", None, 0),
+        13: (f"you flip dynamite at {at(62)}: dynamite! both cards leave the game", None, 0),
+        14: (f"greedy flips gold 1 at {at(53)}", None, 0),
+        15: (f"greedy flips dynamite at {at(63)}: dynamite! both cards leave the game", None, 0),
+        16: (f"you flip an orange miner 2 at {at(12)}", None, 0),
+        17: (f"you flip gold 1 at {at(6)}: strike! greedy gains 1 gold. The Gold Rush begins!", 1, 1),
+        18: (f"greedy flips a blue miner 3 at {at(3)}: it leaves the game", None, 0),
+        19: (f"you flip gold 4 at {at(7)}: you take 4 gold", 0, 4),
+        20: (f"greedy flips gold 2 at {at(54)}: greedy takes 2 gold", 1, 2),
+    }
+    assert [(e["name"], e["player"], e["position"], e["card"], e["label"]) for e in events[:2]] == [
+        ("you", 0, 0, "M04", "first"), ("you", 0, 1, "G3", "strike:0")]
+    assert events[17]["rush_begins"] and not any(e["rush_begins"] for e in events[:17])
+    assert events_json(game, ["you", "greedy"], start=19) == events[19:]

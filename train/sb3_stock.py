@@ -2,12 +2,13 @@
 
     python -m goldrush_train.sb3_stock                                   # 1M steps, pairs observation
     python -m goldrush_train.sb3_stock --observation plain               # the plain observation, for comparison
+    python -m goldrush_train.sb3_stock --action kinds --observation kinds   # actions that name kinds of card
     python -m goldrush_train.sb3_stock --total-timesteps 50000 --table quarter   # a quick look
 
 Nothing here is tuned for the game: MaskablePPO's default hyperparameters and
 policy (two tanh layers of 64), the Gymnasium environment made with
 ``gymnasium.make("goldrush_env:GoldRush-v0", ...)`` and only documented
-options (``observation``, ``reward``, ``table``, ``seat="random"``), eight
+options (``observation``, ``action``, ``reward``, ``table``, ``seat="random"``), eight
 copies in SB3's ``DummyVecEnv``; opponents play uniformly at random, the
 environment's default. Every ``eval_every`` steps the policy plays
 ``eval_games`` games against random and greedy, picking its most likely flip;
@@ -36,8 +37,10 @@ class Args:
     """Seeds the network, the environments and the evaluation deals."""
     total_timesteps: int = 1_000_000
     """Learner decisions to train for."""
-    observation: Literal["plain", "pairs"] = "pairs"
-    """The environment's observation option."""
+    observation: Literal["plain", "pairs", "kinds"] = "pairs"
+    """The environment's observation option (``"kinds"`` needs ``--action kinds``)."""
+    action: Literal["positions", "kinds"] = "positions"
+    """The environment's action option: a position to flip, or a kind of card."""
     reward: Literal["score", "win"] = "score"
     """The environment's reward option."""
     table: str = "full"
@@ -60,6 +63,8 @@ class Args:
                 raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 1, got {value!r}")
         if self.table not in TABLES:
             raise GoldRushError(f"--table {self.table!r} is not a table: expected one of {list(TABLES)}")
+        if self.observation == "kinds" and self.action != "kinds":
+            raise GoldRushError("--observation kinds needs --action kinds (it says nothing about positions)")
 
 
 def evaluate(model: Any, args: Args, agent: str, seed: int) -> float:
@@ -68,8 +73,8 @@ def evaluate(model: Any, args: Args, agent: str, seed: int) -> float:
 
     from goldrush_agents import make_agent
 
-    env = gym.make("goldrush_env:GoldRush-v0", observation=args.observation, reward=args.reward, table=args.table,
-                   seat="random", opponents=make_agent(agent, seed=seed))
+    env = gym.make("goldrush_env:GoldRush-v0", observation=args.observation, action=args.action, reward=args.reward,
+                   table=args.table, seat="random", opponents=make_agent(agent, seed=seed))
     share = 0.0
     for game in range(args.eval_games):
         observation, info = env.reset(seed=seed + game)
@@ -98,8 +103,8 @@ def train(args: Args) -> dict[str, Any]:
     run_dir = open_run_dir(args.run_dir, "runs/sb3", args)
     torch.set_num_threads(1)
     env = make_vec_env("goldrush_env:GoldRush-v0", n_envs=args.num_envs, seed=args.seed,
-                       env_kwargs=dict(observation=args.observation, reward=args.reward, table=args.table,
-                                       seat="random"))
+                       env_kwargs=dict(observation=args.observation, action=args.action, reward=args.reward,
+                                       table=args.table, seat="random"))
     model = MaskablePPO("MlpPolicy", env, seed=args.seed, verbose=0)
     model.set_logger(configure(str(run_dir / "logs"), ["csv"]))  # SB3's own figures; else an empty folder in /tmp
     evaluations: list[dict[str, Any]] = []
@@ -120,7 +125,8 @@ def train(args: Args) -> dict[str, Any]:
         ["step,opponent,games,win_share,low,high"]
         + [f"{e['step']},{e['opponent']},{e['games']},{e['win_share']},{e['low']},{e['high']}" for e in evaluations])
         + "\n")
-    plot(evaluations, [], run_dir / "curves.png", f"MaskablePPO MlpPolicy, {args.observation}, seed {args.seed}")
+    plot(evaluations, [], run_dir / "curves.png",
+         f"MaskablePPO MlpPolicy, {args.action}, {args.observation}, seed {args.seed}")
     summary = {"args": dataclasses.asdict(args), "seconds": time.perf_counter() - started, "evaluations": evaluations}
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
     print(f"outputs in {run_dir}/")

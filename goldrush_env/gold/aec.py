@@ -10,9 +10,9 @@
 | Manual control | `goldrush play` |
 | Agents | `agents = ['player_0', ..., 'player_{n-1}']`, n = 2..5 |
 | Action shape | (1,) |
-| Action values | Discrete(64) |
-| Observation shape | `observation` (2102,) (`"pairs"`: 2230), `action_mask` (64,) |
-| Observation values | [0, 1] (`"pairs"`: its last 128 in [-1, 1]) |
+| Action values | Discrete(64) (`action="kinds"`: Discrete(30)) |
+| Observation shape | `observation` (2102,) (`"pairs"`: 2230, `"kinds"`: 173), `action_mask` (64,) (`action="kinds"`: (30,)) |
+| Observation values | [0, 1] (`"pairs"`: its last 128 in [-1, 1]; `"kinds"`: `pair_best` and `pair_face_up` in [-1, 1]) |
 
 Reiner Knizia's *Gold*: 64 cards face down on an 8x8 grid. On your turn you
 flip two cards one after the other; a miner at least as strong as a gold
@@ -70,6 +70,21 @@ another seat; 0 where no pair strikes.
 | 2102-2165 | `pair_best` | 64 | at a card this seat knows: the most gold it would gain (negative: give away) by turning that card with another it knows / 4 |
 | 2166-2229 | `pair_face_up` | 64 | at a card this seat knows, while a first card is face up: the gold it would gain (negative: give away) by turning that card second / 4 |
 
+With `observation="kinds"` (for `action="kinds"` only, see *Action Space*)
+the vector is a short one about kinds of card rather than positions,
+read off the plain vector above and nothing else. A kind is one of the 29
+card categories, or `unknown` (a face-down card this seat cannot place);
+`goldrush_env.gold.kinds.KIND_NAMES` lists the 30.
+
+| Index | Name | Shape | Meaning |
+|---|---|---|---|
+| 0-29 | `known` | 30 | per kind, the face-down cards of that kind this seat knows, not counting the face-up one / 7; for `unknown`, the face-down cards it cannot place / 64 |
+| 30-58 | `face_up` | 29 | one-hot: the category of the face-up first card of the current turn |
+| 59-88 | `pair_best` | 30 | per kind this seat knows a card of: the most gold it would gain (negative: give away) by turning that card with another card it knows / 4 (0 for `unknown`) |
+| 89-118 | `pair_face_up` | 30 | while a first card is face up: the gold this seat would gain (negative: give away) by turning a card of that kind second / 4; for `unknown`, the mean over the cards it cannot place |
+| 119-147 | `unseen` | 29 | per category, face-down cards this seat cannot place / 7 |
+| 148-172 | `standing` | 25 | the plain vector's `scores`, `gold_cards`, `seats`, `to_play`, `phase`, `cards_left` and `turn`, as there |
+
 ## State
 
 `state()` is the global state as one float32 vector (`state_space`, a
@@ -98,10 +113,26 @@ policy that reads it at play time sees the hidden cards.
 by the same agent, which sees its first card (face up, in the observation)
 before choosing the second. In the Gold Rush a turn is one action.
 
+With `action="kinds"`, `Discrete(30)`: a kind of card to turn
+(`goldrush_env.gold.kinds.KIND_NAMES`): action k < 29 turns a face-down
+card of category k that this seat knows, action 29 a face-down card it
+does not know. Under the rules, cards of one category do the same wherever
+they lie, and with perfect memory so do all the cards nobody has seen: the
+29 + 1 actions lose nothing the 64 positions offer, and a policy learns
+each decision once instead of once per position. The environment draws the
+position among those that realise the action, uniformly, with the
+generator `reset(seed)` seeded; `infos[agent]["position"]` says which.
+`view(agent)` stays about positions (its mask and vector), and
+`step_from_view(position)` steps with a position, for players written
+over views (scripted opponents, people).
+
 ## Action Mask
 
 `action_mask` (int8, 64) is 1 at the face-down cards the agent may flip
-now, and all 0 for agents whose turn it is not (and once the game has ended).
+now (with `action="kinds"`, (30,): 1 at the kinds some such card is), and
+all 0 for agents whose turn it is not (and once the game has ended: a
+finished agent's only step is `None`, by PettingZoo's rule, so no mask
+could offer it an action).
 `raw_env` refuses an illegal action with `IllegalFlipError` naming the
 position and why; `env()` follows PettingZoo's convention for classic
 games: an illegal move ends the game, with `-1` for the agent that made it
@@ -132,7 +163,7 @@ miner), so rewards reach agents when they are not acting; PettingZoo's
 
 ## Arguments
 
-`env(num_players=2, table="full", observation="plain", reward="win",
+`env(num_players=2, table="full", observation="plain", action="positions", reward="win",
 memory="perfect", forget_prob=0.1, memory_capacity=12, max_turns=200,
 render_mode=None, render_view="active")`: the fields of :class:`goldrush_env.gold.config.EnvConfig`,
 which documents each; an unknown argument is refused. `max_turns` is the
@@ -184,6 +215,7 @@ from goldrush_env.gold.encoder import (
     with_pair_features,
 )
 from goldrush_env.gold.engine import FlipEvent, Game, Outcome, colour_owners
+from goldrush_env.gold.kinds import KINDS_SLICES, NUM_KINDS, choose_positions, kind_masks, kinds_observations
 from goldrush_env.gold.memory import HumanMemory, PerfectMemory
 from goldrush_env.gold.state import state_box, state_vector
 from goldrush_env.gold.view import UNKNOWN, PlayerView
@@ -200,9 +232,13 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 def observation_box(observation: str) -> spaces.Box:
-    """The space of one observation vector: values in [0, 1], the pair planes of ``"pairs"`` in [-1, 1]."""
+    """The space of one observation vector: values in [0, 1], the pair planes of ``"pairs"`` and the pair entries
+    of ``"kinds"`` in [-1, 1]."""
     low = np.zeros(observation_size(observation), dtype=np.float32)
-    low[OBSERVATION_SIZE:] = -1.0
+    if observation == "kinds":
+        low[KINDS_SLICES["pair_best"].start: KINDS_SLICES["pair_face_up"].stop] = -1.0
+    else:
+        low[OBSERVATION_SIZE:] = -1.0
     return spaces.Box(low, np.ones_like(low), dtype=np.float32)
 
 
@@ -214,7 +250,9 @@ class raw_env(TableEnv):
 
     def __init__(self, **kwargs: Any) -> None:
         config = EnvConfig.from_kwargs(**kwargs)
-        super().__init__(kwargs, config, observation_box(config.observation), NUM_POSITIONS, state_box())
+        self._kinds = config.action == "kinds"
+        super().__init__(kwargs, config, observation_box(config.observation),
+                         NUM_KINDS if self._kinds else NUM_POSITIONS, state_box())
         self.owners = colour_owners(config.num_players)
         self.encoder = ObservationEncoder(config.num_players, self.owners, config.max_turns)
         self.memories: list[PerfectMemory] = []
@@ -262,6 +300,24 @@ class raw_env(TableEnv):
         agent, game = self.agent_selection, self._game_to_step(action)
         if game is None:
             return
+        if self._kinds:  # the position: drawn among those of the kind, refused (naming the kind) if there is none
+            seat = game.current_player
+            action = int(choose_positions(self.encoder.buffers[seat][None], self._seat_positions(seat)[None],
+                                          np.array([action]), self._np_random)[0])
+            self.infos[agent] = {"position": action}
+        self._flip(agent, game, action)
+
+    def step_from_view(self, position: int | None) -> None:
+        """Step with a position, whatever the ``action`` option: for players written over :meth:`view`, whose
+        actions are positions (scripted opponents, people)."""
+        if not self._kinds:
+            self.step(position)
+            return
+        agent, game = self.agent_selection, self._game_to_step(position)
+        if game is not None:
+            self._flip(agent, game, position)
+
+    def _flip(self, agent: str, game: Game, action: int) -> None:
         before = game.scores if self.config.reward == "score" else None
         event = game.flip(action)  # refuses an illegal flip before anything changes
         self._cumulative_rewards[agent] = 0.0
@@ -329,7 +385,13 @@ class raw_env(TableEnv):
         to_play, phase = self._turn_phase(game)
         vector = self.encoder.fill_standing(seat, game.scores, game.gold_cards, to_play, phase,
                                             game.cards_left, game.turn)
-        vector = with_pair_features(vector[None])[0] if self.config.observation == "pairs" else vector.copy()
+        observation = self.config.observation
+        if observation == "pairs":
+            vector = with_pair_features(vector[None])[0]
+        elif observation == "kinds":
+            vector = kinds_observations(vector[None])[0]
+        else:
+            vector = vector.copy()
         return {"observation": vector, "action_mask": self.action_mask(agent)}
 
     def state(self) -> np.ndarray:
@@ -341,31 +403,55 @@ class raw_env(TableEnv):
                             to_play, phase, game.cards_left, game.turn, game.max_turns)
 
     def action_mask(self, agent: str) -> np.ndarray:
-        """The int8 mask of positions ``agent`` may flip now (all 0 if it is not its turn)."""
-        seat = self.agent_name_mapping[agent]
+        """The int8 mask of the actions ``agent`` may take now (all 0 if it is not its turn): positions, or with
+        ``action="kinds"`` the kinds some legal position realises."""
+        positions = self._seat_positions(self.agent_name_mapping[agent])
+        if not self._kinds:
+            return positions
+        return kind_masks(self.encoder.buffers[self.agent_name_mapping[agent]][None], positions[None])[0].astype(
+            np.int8)
+
+    def _seat_positions(self, seat: int) -> np.ndarray:
+        """The int8 mask of the positions ``seat`` may flip now, whatever the ``action`` option."""
         game = self._require_game()
         if seat != game.current_player or game.is_finished:
             return self._no_moves.copy()
         return self._legal.copy()
 
     def is_legal(self, action: int) -> bool:
-        """Whether the agent to play may flip ``action`` (an int from 0 to 63) now."""
-        return not self._require_game().is_finished and bool(self._legal[action])
+        """Whether the agent to play may take ``action`` (a position, or with ``action="kinds"`` a kind) now."""
+        game = self._require_game()
+        if game.is_finished:
+            return False
+        if self._kinds:
+            return bool(self.action_mask(self.possible_agents[game.current_player])[action])
+        return bool(self._legal[action])
 
     def view(self, agent: str | int | None) -> PlayerView:
-        """The structured view of an agent (name or seat); ``None`` for the all-seeing view."""
+        """The structured view of an agent (name or seat); ``None`` for the all-seeing view. A view is about
+        positions whatever the ``action`` option: its ``action_mask`` marks positions and its ``observation`` is
+        the plain vector (or ``"pairs"``), for players that choose positions (:meth:`step_from_view`)."""
         game = self._require_game()
         seat = self.agent_name_mapping[agent] if isinstance(agent, str) else agent
         table = game.table
         if seat is None:
             cards = table
-            observation = np.zeros(observation_size(self.config.observation), dtype=np.float32)
+            observation = np.zeros(observation_size("plain" if self.config.observation == "kinds"
+                                                    else self.config.observation), dtype=np.float32)
             mask = self._no_moves.copy()
         else:
             shown = self.encoder.shown[seat]
             cards = tuple(card if card == EMPTY or shown[p] else UNKNOWN for p, card in enumerate(table))
-            observed = self.observe(self.possible_agents[seat])
-            observation, mask = observed["observation"], observed["action_mask"]
+            if self._kinds:  # a view is about positions: its players act with step_from_view
+                to_play, phase = self._turn_phase(game)
+                observation = self.encoder.fill_standing(seat, game.scores, game.gold_cards, to_play, phase,
+                                                         game.cards_left, game.turn).copy()
+                if self.config.observation == "pairs":
+                    observation = with_pair_features(observation[None])[0]
+                mask = self._seat_positions(seat)
+            else:
+                observed = self.observe(self.possible_agents[seat])
+                observation, mask = observed["observation"], observed["action_mask"]
         unseen = [0] * NUM_CARD_TYPES
         for card, known in zip(table, cards):
             if card != EMPTY and known == UNKNOWN:

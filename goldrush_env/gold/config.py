@@ -13,6 +13,7 @@ from typing import Any
 
 from goldrush_env.gold.cards import DEFAULT_MAX_TURNS, MAX_PLAYERS, MIN_PLAYERS, TABLES
 from goldrush_env.gold.encoder import OBSERVATIONS
+from goldrush_env.gold.kinds import ACTIONS
 from goldrush_env.options import RENDER_MODES, REWARDS, Options, is_int
 
 MEMORIES = ("perfect", "human")
@@ -33,7 +34,14 @@ class EnvConfig(Options):
     """``"plain"``: the vector of :mod:`goldrush_env.gold.aec`'s index table. ``"pairs"``: the same vector followed
     by two planes that tell, at each card the seat knows, the gold it would gain (or give away) by turning that
     card with another it knows, and with the face-up card (:data:`goldrush_env.gold.encoder.PAIR_LAYOUT`): read off
-    what the seat knows, for networks that cannot relate two positions on their own."""
+    what the seat knows, for networks that cannot relate two positions on their own. ``"kinds"``: a short vector
+    about kinds of card rather than positions (:data:`goldrush_env.gold.kinds.KINDS_LAYOUT`), for
+    ``action="kinds"`` only."""
+    action: str = "positions"
+    """``"positions"``: an action is the position to flip (``Discrete(64)``). ``"kinds"``: an action is a kind of
+    card, "turn a card I know of this category" or "turn a card I do not know" (``Discrete(30)``,
+    :data:`goldrush_env.gold.kinds.KIND_NAMES`); the environment picks the position among those that realise it
+    with its seeded generator."""
     reward: str = "win"
     """``"win"``: at the end, +1 to a sole winner, 0 to each of several
     co-winners, -1 to every other seat. ``"score"``: each flip, a seat earns
@@ -61,6 +69,11 @@ class EnvConfig(Options):
             refuse("table", f"one of {tuple(TABLES)}")
         if self.observation not in OBSERVATIONS:
             refuse("observation", f"one of {OBSERVATIONS}")
+        if self.action not in ACTIONS:
+            refuse("action", f"one of {ACTIONS}")
+        if self.observation == "kinds" and self.action != "kinds":
+            refuse("observation", "'plain' or 'pairs' with action='positions': the 'kinds' observation says nothing "
+                   "about positions (use it with action='kinds')")
         if self.reward not in REWARDS:
             refuse("reward", f"one of {REWARDS}")
         if self.memory not in MEMORIES:

@@ -102,9 +102,10 @@ def index_table(pairs: bool = False) -> str:
     return markdown_table(*((PAIR_LAYOUT, PAIR_SLICES) if pairs else (LAYOUT, SLICES)))
 
 
-OBSERVATIONS = ("plain", "pairs")
+OBSERVATIONS = ("plain", "pairs", "kinds")
 """The observation options: ``"plain"``, the vector above; ``"pairs"``, the same vector followed by
-:data:`PAIR_LAYOUT`."""
+:data:`PAIR_LAYOUT`; ``"kinds"``, a short vector about kinds of card (:data:`goldrush_env.gold.kinds.KINDS_LAYOUT`),
+for ``action="kinds"``."""
 PAIR_LAYOUT: tuple[tuple[str, tuple[int, ...], str], ...] = (
     ("pair_best", (NUM_POSITIONS,),
      "at a card this seat knows: the most gold it would gain (negative: give away) by turning that card "
@@ -124,6 +125,10 @@ PAIRS_OBSERVATION_SIZE = OBSERVATION_SIZE + len(PAIR_LAYOUT) * NUM_POSITIONS
 
 def observation_size(observation: str) -> int:
     """The length of the vector of an observation option."""
+    if observation == "kinds":
+        from goldrush_env.gold.kinds import KINDS_OBSERVATION_SIZE  # the kinds module builds on this one
+
+        return KINDS_OBSERVATION_SIZE
     return PAIRS_OBSERVATION_SIZE if observation == "pairs" else OBSERVATION_SIZE
 
 

@@ -8,7 +8,12 @@ included. Observations are the flat vector of the AEC environment
 (:mod:`goldrush_env.gold.aec` documents it); the legal positions come from
 :meth:`GoldRushEnv.action_masks` (what sb3-contrib's MaskablePPO calls) and
 ``info["action_mask"]`` (both bool). Game options are those of
-:class:`~goldrush_env.gold.config.EnvConfig`, with the same defaults.
+:class:`~goldrush_env.gold.config.EnvConfig`, with the same defaults. With
+``action="kinds"`` the learner's actions are kinds of card
+(:mod:`goldrush_env.gold.kinds`) and ``info["position"]`` is the position
+its last action flipped; the opponents still choose positions. The mask
+of the observation that ends a game allows action 0 alone, so that a
+vector wrapper's sampler can draw the action its autoreset ignores.
 
 A flip the rules forbid (an empty or face-up position) ends the episode
 with reward -1 and ``info["illegal_action"]`` saying why, after a warning,
@@ -29,7 +34,7 @@ import numpy as np
 
 from goldrush_env.gold.aec import raw_env
 from goldrush_env.errors import GoldRushError, IllegalFlipError
-from goldrush_env.learner import OneLearnerEnv
+from goldrush_env.learner import OneLearnerEnv, never_empty
 from goldrush_env.policy import Policy
 
 
@@ -54,12 +59,15 @@ class GoldRushEnv(OneLearnerEnv):
         return self.game_env.game.is_truncated
 
     def action_masks(self) -> np.ndarray:
-        """The learner's legal positions as a bool array of 64."""
-        return self.game_env.action_mask(self._agent).astype(bool)
+        """The learner's legal actions as a bool array (64 positions, or 30 kinds with ``action="kinds"``); once
+        the game has ended, action 0 alone (:func:`~goldrush_env.learner.never_empty`)."""
+        return never_empty(self.game_env.action_mask(self._agent).astype(bool))
 
     def observe_learner(self) -> tuple[np.ndarray, dict[str, Any]]:
         observed = self.game_env.observe(self._agent)
-        info = {"action_mask": observed["action_mask"].astype(bool), "seat": self.seat}
+        info = {"action_mask": never_empty(observed["action_mask"].astype(bool)), "seat": self.seat}
+        if "position" in self.game_env.infos[self._agent]:
+            info["position"] = self.game_env.infos[self._agent]["position"]
         game = self.game_env.game
         if game.is_finished:
             info.update(scores=game.scores, winners=game.winners)

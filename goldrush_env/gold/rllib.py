@@ -69,7 +69,6 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv  # noqa: E402
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule  # noqa: E402
 
 from goldrush_env.gold.aec import observation_box, raw_env
-from goldrush_env.gold.cards import NUM_POSITIONS
 from goldrush_env.gold.config import EnvConfig
 from goldrush_env.errors import GoldRushError
 
@@ -89,7 +88,7 @@ class GoldRushMultiAgentEnv(MultiAgentEnv):
     ``table``, ``observation``, ``reward``, ``memory``...), as RLlib's ``env_config``; an unknown one is refused
     with :class:`~goldrush_env.errors.GoldRushError`. Agents are ``player_0`` ... ``player_{n-1}``; every one has
     the observation space ``Dict(observations=Box(float32), action_mask=Box(0, 1, (64,), float32))`` and the
-    action space ``Discrete(64)``."""
+    action space ``Discrete(64)`` (with ``action="kinds"``: 30 and ``Discrete(30)``)."""
 
     def __init__(self, config: Mapping[str, Any] | None = None) -> None:
         super().__init__()
@@ -98,7 +97,8 @@ class GoldRushMultiAgentEnv(MultiAgentEnv):
         self.possible_agents = list(self.env.possible_agents)
         self.agents = list(self.possible_agents)
         space = spaces.Dict({"observations": observation_box(self.config.observation),
-                             "action_mask": spaces.Box(0.0, 1.0, (NUM_POSITIONS,), np.float32)})
+                             "action_mask": spaces.Box(0.0, 1.0, (self.env.action_space(self.possible_agents[0]).n,),
+                                                       np.float32)})
         self.observation_spaces = {agent: space for agent in self.possible_agents}
         self.action_spaces = {agent: self.env.action_space(agent) for agent in self.possible_agents}
         self._owed = dict.fromkeys(self.possible_agents, 0.0)

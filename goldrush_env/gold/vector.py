@@ -69,6 +69,7 @@ from goldrush_env.gold.encoder import (  # the plane numbers are the single-game
     category_table,
     with_pair_features,
 )
+from goldrush_env.gold.kinds import NUM_KINDS, choose_positions, kind_masks, kinds_observations
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 
 __all__ = ["GoldRushVectorEnv", "BatchedPolicy", "BatchedRandom", "BatchedObservations", "step_entrants"]
@@ -217,7 +218,8 @@ class GoldRushVectorEnv(VectorEnv):
         self.set_opponents(opponents)
         self.encoder = BatchedObservations(n, self.games.owners, self.config.max_turns)
         self.single_observation_space = observation_box(self.config.observation)
-        self.single_action_space = gym.spaces.Discrete(NUM_POSITIONS)
+        self._kinds = self.config.action == "kinds"
+        self.single_action_space = gym.spaces.Discrete(NUM_KINDS if self._kinds else NUM_POSITIONS)
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, self.num_envs)
         self.action_space = gym.vector.utils.batch_space(self.single_action_space, self.num_envs)
         self.known = np.zeros((self.num_envs, NUM_POSITIONS), dtype=bool)
@@ -277,12 +279,14 @@ class GoldRushVectorEnv(VectorEnv):
             raise GoldRushError("call reset() before step()")
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
-            raise IllegalFlipError(f"actions must be {self.num_envs} ints (one position per sub-environment), "
+            what = "kind" if self._kinds else "position"
+            raise IllegalFlipError(f"actions must be {self.num_envs} ints (one {what} per sub-environment), "
                                    f"got an array of shape {actions.shape} and dtype {actions.dtype}")
         if self.autoreset_mode is AutoresetMode.NEXT_STEP:
             return self._step_then_reset(actions)
+        positions = self._positions(actions, np.ones(self.num_envs, dtype=bool))
         before = self.games.scores.copy()
-        self._record(self.games.step(actions))  # an illegal flip is refused naming its game (= sub-environment)
+        self._record(self.games.step(positions))  # an illegal flip is refused naming its game (= sub-environment)
         self._play_opponents(np.ones(self.num_envs, dtype=bool))
         games = self.games
         rewards = self._rewards(before)
@@ -299,14 +303,15 @@ class GoldRushVectorEnv(VectorEnv):
             info["_final_info"] = done
             self._start(done)
             observations[done] = self._observe(np.flatnonzero(done))
-        return observations, rewards, terminated, truncated, {**self._info(), **info}
+        return observations, rewards, terminated, truncated, {**self._info(), **info, **self._flipped(positions)}
 
     def _step_then_reset(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         """``step()`` in next-step mode: the games that ended at the last step are dealt afresh (their actions
         are not read), the others take their flips."""
         pending, live = self._pending, ~self._pending
+        positions = self._positions(actions, live)
         before = self.games.scores.copy()
-        self._record(self.games.step(actions, where=live))  # an illegal flip is refused naming its game
+        self._record(self.games.step(positions, where=live))  # an illegal flip is refused naming its game
         self._play_opponents(live)
         rewards = np.where(live, self._rewards(before), 0.0).astype(np.float32)
         if pending.any():
@@ -319,11 +324,18 @@ class GoldRushVectorEnv(VectorEnv):
             info["final_info"] = {"scores": games.scores.copy(), "winners": games.leaders(), "seat": self.seats.copy()}
             info["_final_info"] = done
         self._pending = done
-        return self._observe(), rewards, terminated, truncated, {**self._info(), **info}
+        flipped = self._flipped(np.where(live, positions, -1))
+        return self._observe(), rewards, terminated, truncated, {**self._info(), **info, **flipped}
 
     def action_masks(self) -> np.ndarray:
-        """bool (num_envs, 64): the learner's legal flips in each sub-environment."""
-        return self.games.legal_mask()
+        """bool (num_envs, 64), or (num_envs, 30) with ``action="kinds"``: the learner's legal actions in each
+        sub-environment. Never a row without one: where a game has just ended (next-step autoreset), the row
+        allows action 0 alone, which the next step ignores as it deals that sub-environment afresh."""
+        masks = self.games.legal_mask()
+        if self._kinds:
+            masks = kind_masks(self._learner_plain(), masks)
+        masks[self._pending, 0] = True  # a finished game's row is all false otherwise
+        return masks
 
     def close(self, **kwargs: Any) -> None:
         pass
@@ -372,6 +384,32 @@ class GoldRushVectorEnv(VectorEnv):
         win = np.where(mine, np.where(sole, 1.0, 0.0), -1.0)
         return np.where(finished, win, 0.0).astype(np.float32)
 
+    def _learner_plain(self) -> np.ndarray:
+        """The learner's plain observation vectors in every game, as a new array."""
+        out = np.empty((self.num_envs, OBSERVATION_SIZE), dtype=np.float32)
+        return self.encoder.fill(self.games, self.known & (self.games.table >= 0), self.seats, out)
+
+    def _positions(self, actions: np.ndarray, live: np.ndarray) -> np.ndarray:
+        """The positions ``actions`` flip in the ``live`` games: the actions themselves, or with
+        ``action="kinds"`` positions drawn among those of each kind (a kind no legal position holds is refused,
+        naming its sub-environment, before any game changes)."""
+        if not self._kinds:
+            return actions
+        positions = np.zeros(self.num_envs, dtype=np.int64)
+        rows = np.flatnonzero(live)
+        if len(rows):
+            try:
+                positions[rows] = choose_positions(self._learner_plain()[rows], self.games.legal_mask()[rows],
+                                                   actions[rows], self._rng)
+            except IllegalFlipError as error:  # error.row counts the live rows: name the sub-environment
+                raise IllegalFlipError(f"sub-environment {rows[error.row]}: {error}") from None
+        return positions
+
+    def _flipped(self, positions: np.ndarray) -> dict[str, np.ndarray]:
+        """``info["position"]`` with ``action="kinds"``: the position each sub-environment's action flipped (-1
+        where none was)."""
+        return {"position": np.asarray(positions, dtype=np.int64)} if self._kinds else {}
+
     def _observe(self, rows: np.ndarray | None = None) -> np.ndarray:
         """The learner's observations in every game (or games ``rows``), as a new array."""
         known = self.known & (self.games.table >= 0)
@@ -380,7 +418,11 @@ class GoldRushVectorEnv(VectorEnv):
         else:
             out = np.empty((len(rows), OBSERVATION_SIZE), dtype=np.float32)
             plain = self.encoder.fill(self.games, known, self.seats[rows], out, rows=rows)
-        return with_pair_features(plain) if self.config.observation == "pairs" else plain.copy()
+        if self.config.observation == "pairs":
+            return with_pair_features(plain)
+        if self.config.observation == "kinds":
+            return kinds_observations(plain)
+        return plain.copy()
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.games.legal_mask(), "seat": self.seats.copy()}
+        return {"action_mask": self.action_masks(), "seat": self.seats.copy()}

@@ -7,8 +7,9 @@ each step returns the learner's next observation and *its* reward, paid
 during the others' actions included. Observations are the seat's flat
 vector of the AEC environment (:mod:`goldrush_env.piecepack.aec` documents
 it); the legal actions come from :meth:`PiecepackEnv.action_masks` (what
-sb3-contrib's MaskablePPO calls) and ``info["action_mask"]`` (both bool, 488).
-Game options are those of :class:`~goldrush_env.piecepack.aec.PiecepackConfig`,
+sb3-contrib's MaskablePPO calls) and ``info["action_mask"]`` (both bool, 488;
+at the observation that ends a game, action 0 alone, so that a vector
+wrapper's sampler can draw the action its autoreset ignores). Game options are those of :class:`~goldrush_env.piecepack.aec.PiecepackConfig`,
 with the same defaults.
 
 Opponents are policies with ``reset(seed)`` and ``act(view) -> int``, where
@@ -35,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from goldrush_env.learner import OneLearnerEnv
+from goldrush_env.learner import OneLearnerEnv, never_empty
 from goldrush_env.piecepack.aec import PiecepackView, raw_env
 from goldrush_env.piecepack.errors import IllegalActionError, PiecepackError
 from goldrush_env.policy import Policy
@@ -61,8 +62,9 @@ class PiecepackEnv(OneLearnerEnv):
         return self.game_env.game.is_over
 
     def action_masks(self) -> np.ndarray:
-        """The learner's legal actions as a bool array of 488."""
-        return self.game_env.action_mask(self._agent)
+        """The learner's legal actions as a bool array of 488; once the game has ended, action 0 alone
+        (:func:`~goldrush_env.learner.never_empty`)."""
+        return never_empty(self.game_env.action_mask(self._agent))
 
     def view(self) -> PiecepackView:
         """The learner's :class:`~goldrush_env.piecepack.aec.PiecepackView` (for scripted play or debugging)."""
@@ -70,7 +72,7 @@ class PiecepackEnv(OneLearnerEnv):
 
     def observe_learner(self) -> tuple[np.ndarray, dict[str, Any]]:
         game_env, game = self.game_env, self.game_env.game
-        info: dict[str, Any] = {"action_mask": game_env.action_mask(self._agent), "seat": self.seat}
+        info: dict[str, Any] = {"action_mask": never_empty(game_env.action_mask(self._agent)), "seat": self.seat}
         if game.is_over:
             info.update(scores=game.scores(), winners=game.winners())
         return game_env.observe(self._agent)["observation"], info

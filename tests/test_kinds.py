@@ -1,0 +1,249 @@
+"""``action="kinds"`` and ``observation="kinds"``: actions that name a kind of card, and the vector about kinds.
+
+The kinds are checked against what a seat's view says (its cards by position), not against the kinds module's
+own reading of the observation vector; a kinds player is shown to lose nothing against the same player choosing
+positions; the no-leak tests of tests/test_noninterference.py cover the options too.
+"""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from statistics import NormalDist
+
+import goldrush_env
+from goldrush_agents import make_agent
+from goldrush_env.errors import GoldRushError, IllegalFlipError
+from goldrush_env.gold.cards import EMPTY
+from goldrush_env.gold.encoder import category_table
+from goldrush_env.gold.kinds import (
+    KIND_NAMES,
+    KINDS_OBSERVATION_SIZE,
+    KINDS_SLICES,
+    NUM_KINDS,
+    UNKNOWN_KIND,
+    index_table,
+    kinds_observations,
+)
+from goldrush_env.gold.vector import GoldRushVectorEnv
+from goldrush_env.gold.view import UNKNOWN
+from conftest import layout_of
+
+
+def kind_by_view(view, position: int) -> int:
+    """The kind turning ``position`` is, read off the view's cards and the colour owners."""
+    card = view.cards[position]
+    if card == UNKNOWN:
+        return UNKNOWN_KIND
+    return category_table(view.num_players, view.owners)[view.seat][card]
+
+
+def expected_mask(view) -> np.ndarray:
+    mask = np.zeros(NUM_KINDS, dtype=bool)
+    for position in np.flatnonzero(view.action_mask):
+        mask[kind_by_view(view, position)] = True
+    return mask
+
+
+@pytest.mark.parametrize("options", [
+    {"num_players": 2},
+    {"num_players": 3, "memory": "human", "observation": "kinds"},
+    {"num_players": 5, "table": "half", "observation": "pairs"},
+], ids=["2p", "3p-human-kinds", "5p-half-pairs"])
+def test_a_kind_is_legal_exactly_when_a_legal_position_holds_it_and_the_flip_is_one(options):
+    env = goldrush_env.raw_env(action="kinds", **options)
+    rng = np.random.default_rng(1)
+    flips = 0
+    for seed in range(3):
+        env.reset(seed=seed)
+        while not env.game.is_finished:
+            agent = env.agent_selection
+            view = env.view(agent)
+            mask = env.action_mask(agent).astype(bool)
+            assert np.array_equal(mask, expected_mask(view)) and mask.any()
+            assert np.array_equal(env.observe(agent)["action_mask"].astype(bool), mask)
+            assert all(not env.action_mask(other).any() for other in env.agents if other != agent)
+            kind = int(rng.choice(np.flatnonzero(mask)))
+            env.step(kind)
+            position = env.game.history[-1].position
+            assert env.infos[agent]["position"] == position
+            assert view.action_mask[position] and kind_by_view(view, position) == kind
+            flips += 1
+    assert flips > 150
+
+
+def test_the_env_draws_among_the_positions_of_a_kind():
+    """Turning "a card I do not know" at the first flip of a game may land on any card: the draw is spread."""
+    landed = set()
+    for seed in range(100):
+        env = goldrush_env.raw_env(action="kinds")
+        env.reset(seed=0)  # the same deal every time; only the env's own draw differs with the seed below
+        env._np_random = np.random.default_rng(seed)
+        env.step(UNKNOWN_KIND)
+        landed.add(env.game.history[-1].position)
+    assert len(landed) >= 40  # 100 uniform draws over 64 cards reach 50 on average
+
+
+def test_the_same_seed_gives_the_same_game():
+    def play(seed):
+        env = goldrush_env.raw_env(action="kinds", num_players=3)
+        env.reset(seed=seed)
+        while not env.game.is_finished:
+            mask = env.action_mask(env.agent_selection)
+            env.step(int(np.flatnonzero(mask)[-1]))  # the last legal kind: "unknown" whenever it is legal
+        return [event.position for event in env.game.history]
+
+    assert play(4) == play(4)
+    assert play(4) != play(5)
+
+
+def test_an_impossible_kind_is_refused_by_name_and_nothing_changes():
+    env = goldrush_env.raw_env(action="kinds")
+    env.reset(seed=0)
+    with pytest.raises(IllegalFlipError, match=r"kind 0 \(gold_1\) cannot be turned now"):
+        env.step(0)  # nothing is known yet
+    assert env.game.history == ()
+    wrapped = goldrush_env.env(action="kinds")
+    wrapped.reset(seed=0)
+    wrapped.step(0)  # PettingZoo's rule for classic games: an illegal move ends the game with -1
+    assert wrapped.rewards["player_0"] == -1
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({"action": "cards"}, r"action='cards' is not allowed: expected one of \('positions', 'kinds'\)"),
+    ({"observation": "kinds"}, r"observation='kinds' is not allowed: expected 'plain' or 'pairs' with "
+                               r"action='positions'"),
+])
+def test_bad_options_are_refused(bad, message):
+    with pytest.raises(GoldRushError, match=message):
+        goldrush_env.raw_env(**bad)
+
+
+def test_the_spaces_follow_the_options():
+    env = goldrush_env.raw_env(action="kinds", observation="kinds")
+    space = env.observation_space("player_0")
+    assert env.action_space("player_0").n == NUM_KINDS == len(KIND_NAMES) == 30
+    assert space["observation"].shape == (KINDS_OBSERVATION_SIZE,) and space["action_mask"].shape == (30,)
+    env.reset(seed=2)
+    assert space.contains(env.observe("player_0"))
+    view = env.view("player_0")
+    assert view.observation.shape == (2102,) and view.action_mask.shape == (64,)  # a view is about positions
+
+
+def test_the_kinds_vector_reads_what_the_seat_knows():
+    # Two players: seat 0 owns colours 0 and 1, seat 1 colours 2 and 3. Seat 0 turns G3 and G2 (nothing), then
+    # seat 1 turns M04, seat 0's 4, face up. Seat 1 knows G3 and G2 face down and 13 cards it cannot place.
+    background = dict(zip(range(52, 64), "G1 G1 G2 G2 G3 G3 G4 G4 D D M32 M42".split()))
+    env = goldrush_env.raw_env(action="kinds", observation="kinds")
+    env.reset(seed=0, options={"layout": layout_of({0: "M04", 1: "G3", 2: "G2", 3: "M22", **background})})
+    for position in (1, 2, 0):
+        env.step_from_view(position)
+    vector = env.observe("player_1")["observation"]
+    names = dict(zip(KIND_NAMES, range(NUM_KINDS)))
+    known = vector[KINDS_SLICES["known"]]
+    assert known[names["gold_3"]] == known[names["gold_2"]] == pytest.approx(1 / 7)
+    assert known[names["miner_opponent_1_4"]] == 0  # face up: not a card to turn
+    assert known[UNKNOWN_KIND] == pytest.approx(13 / 64)
+    face_up = vector[KINDS_SLICES["face_up"]]
+    assert face_up.argmax() == names["miner_opponent_1_4"] and face_up.sum() == 1
+    best = vector[KINDS_SLICES["pair_best"]]
+    assert best[names["gold_3"]] == best[names["gold_2"]] == 0  # with each other: nothing; with seat 0's 4: a loss
+    assert best[names["miner_opponent_1_4"]] == pytest.approx(-2 / 4)  # every partner pays seat 0; the G2 least
+    second = vector[KINDS_SLICES["pair_face_up"]]
+    assert second[names["gold_2"]] == pytest.approx(-2 / 4) and second[names["gold_3"]] == pytest.approx(-3 / 4)
+    # An unknown second card: the mean over the 13 seat 1 cannot place (G1 G1 G2 G2 G3 G3 G4 G4 D D M22 M32 M42).
+    assert second[UNKNOWN_KIND] == pytest.approx(-(1 + 1 + 2 + 2 + 3 + 3 + 4 + 4) / 13 / 4)
+    assert np.array_equal(vector[KINDS_SLICES["unseen"]], env.encoder.buffers[1][2073:2102])
+
+
+def test_the_index_table_is_in_the_env_docstring():
+    from goldrush_env.gold import aec
+
+    assert index_table() in aec.__doc__
+    assert kinds_observations(np.zeros((2, 2102))).shape == (2, KINDS_OBSERVATION_SIZE)
+
+
+class KindsOf:
+    """A positions player made to choose kinds: its flip, told as the kind of card it turns."""
+
+    def __init__(self, player):
+        self.player, self.name = player, f"kinds({player.name})"
+
+    def reset(self, seed=None):
+        self.player.reset(seed)
+
+    def act(self, view):
+        return kind_by_view(view, self.player.act(view))
+
+
+def share_as_kinds(name: str, games: int) -> tuple[float, float]:
+    """``name`` choosing kinds at one seat against ``name`` choosing positions, seats and start rotated; its
+    win share (a shared win counts half) and the half-width of its 95% interval."""
+    wins = 0.0
+    for game in range(games):
+        kinds_seat = game % 2
+        players = [make_agent(name), make_agent(name)]
+        players[kinds_seat] = KindsOf(players[kinds_seat])
+        env = goldrush_env.raw_env(action="kinds")
+        env.reset(seed=game, options={"first_player": (game // 2) % 2})
+        for seat, player in enumerate(players):
+            player.reset(seed=1000 * game + seat)
+        while not env.game.is_finished:
+            seat = env.game.current_player
+            action = players[seat].act(env.view(seat))
+            (env.step if seat == kinds_seat else env.step_from_view)(action)
+        winners = env.game.winners
+        wins += (kinds_seat in winners) / len(winners)
+    share = wins / games
+    return share, NormalDist().inv_cdf(0.975) * (0.25 / games) ** 0.5
+
+
+@pytest.mark.parametrize("name, games", [("greedy", 600), ("expert", 200)])
+def test_a_kinds_player_is_as_strong_as_the_same_player_choosing_positions(name, games):
+    """With perfect memory, cards of one kind are interchangeable: telling only the kind loses nothing."""
+    share, half_width = share_as_kinds(name, games)
+    assert abs(share - 0.5) < half_width, (share, half_width)
+
+
+def test_the_gymnasium_env_learns_over_kinds():
+    from gymnasium.utils.env_checker import check_env
+
+    env = gym.make("goldrush_env:GoldRush-v0", action="kinds", observation="kinds")
+    check_env(env.unwrapped, skip_render_check=True)
+    observation, info = env.reset(seed=0)
+    assert observation.shape == (KINDS_OBSERVATION_SIZE,) and info["action_mask"].shape == (30,)
+    done = False
+    while not done:
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        observation, reward, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+        if not done:
+            assert env.unwrapped.game_env.game.history[-1].position in range(64)
+    assert np.array_equal(info["action_mask"], np.arange(30) == 0)  # the end: action 0 alone, never empty
+
+
+def test_the_vector_env_takes_kinds_and_names_a_refused_one():
+    env = GoldRushVectorEnv(8, action="kinds", observation="kinds")
+    observations, info = env.reset(seed=3)
+    assert observations.shape == (8, KINDS_OBSERVATION_SIZE) and env.single_action_space.n == 30
+    categories = np.array(category_table(2, env.games.owners.tolist()))
+    rng = np.random.default_rng(0)
+    flips = 0
+    for _ in range(60):
+        masks = info["action_mask"]
+        assert masks.shape == (8, 30) and masks.any(axis=1).all()
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in masks])
+        tables, known, seats = env.games.table.copy(), env.known.copy(), env.seats.copy()
+        observations, rewards, terminated, truncated, info = env.step(actions)
+        for g in np.flatnonzero(info["position"] >= 0):
+            position = info["position"][g]
+            kind = categories[seats[g], tables[g, position]] if known[g, position] else UNKNOWN_KIND
+            assert tables[g, position] != EMPTY and kind == actions[g]
+            flips += 1
+    assert flips > 300
+    masks = env.action_masks()
+    rows = np.flatnonzero(~masks[:, 0])  # no gold 1 to turn there: refused, naming the sub-environment
+    assert len(rows)
+    with pytest.raises(IllegalFlipError, match=rf"sub-environment {rows[0]}: kind 0 \(gold_1\) cannot be turned"):
+        env.step(np.zeros(8, dtype=np.int64))
