@@ -34,9 +34,10 @@ TARGETS = {  # name: (files to mutate, test modules that run on them, tests left
                      "test_positions", "test_tables", "test_state", "test_match", "test_batched", "test_aec"], ""),
     "piecepack-engine": (["goldrush_env/piecepack/engine.py"], ["test_piecepack_vectors", "test_piecepack_rules"],
                          ""),
+    # PyTorch in a process mutmut forks can hang: the test that trains is left out.
     "encoders": (["goldrush_env/gold/encoder.py", "goldrush_env/piecepack/encoder.py"],
                  ["test_encoder", "test_noninterference", "test_memory", "test_encoder_digest",
-                  "test_piecepack_env"], ""),
+                  "test_piecepack_env"], "not maskable_ppo_trains"),
     # This test prints through the command line's stdout, which mutmut closes while it collects.
     "web": (["goldrush_agents/web/games.py"], ["test_web_api", "test_web_limits"],
             "not replay_steps_through_a_saved_record"),

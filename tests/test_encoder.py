@@ -505,10 +505,17 @@ def test_pair_planes_are_read_off_the_plain_vector_only():
     features = pair_features(plain[None])
     assert features.shape == (1, 2 * 64) and not features.any()  # nothing known yet, nothing to pair
     rng = np.random.default_rng(3)
+    seen = []
     for _ in range(30):
         env.step(int(rng.choice(np.flatnonzero(env.action_mask(env.agent_selection)))))
-    plain = env.observe("player_1")["observation"]
-    assert np.array_equal(pair_features(plain[None]), pair_features(plain[None].copy()))
+        seen.append(env.observe("player_1")["observation"])
+    plain = seen[-1]
+    # A batch is its rows: rows with a face-up card (every other one) and rows without, in any order.
+    batch = np.stack(seen[::-1])
+    assert sum(row[SLICES["face_up"]].any() for row in batch) >= 10
+    together = pair_features(batch)
+    assert together.dtype == np.float32
+    assert np.array_equal(together, np.concatenate([pair_features(row[None]) for row in batch]))
     with_pairs = goldrush_env.raw_env(num_players=2, observation="pairs")
     with_pairs.reset(seed=3)
     for position in [event.position for event in env.game.history]:
