@@ -167,3 +167,26 @@ def test_maskable_ppo_trains_on_the_env_end_to_end():
     assert not all(before[name].equal(after[name]) for name in before if name.startswith("value_net"))
     rewards, lengths = evaluate_policy(model, env, n_eval_episodes=2, return_episode_rewards=True)
     assert all(reward in (-1.0, 0.0, 1.0) for reward in rewards) and all(length > 10 for length in lengths)
+
+
+@pytest.mark.parametrize("env_id, options, mode", [
+    ("goldrush_env:GoldRush-v0", {}, "sync"),
+    ("goldrush_env:GoldRush-v0", {}, "vector_entry_point"),
+    ("goldrush_env:GoldRush-v0", {"action": "kinds", "observation": "kinds"}, "sync"),
+    ("goldrush_env:GoldRush-v0", {"action": "kinds", "observation": "kinds"}, "vector_entry_point"),
+    ("GoldRushPiecepack-v0", {}, "sync"),  # (only Gold has a vector entry point)
+], ids=["gold-sync", "gold-vector", "gold-kinds-sync", "gold-kinds-vector", "piecepack-sync"])
+def test_gymnasiums_vector_envs_can_always_sample_from_the_mask(env_id, options, mode):
+    """The simplest client: Gymnasium's vector env in its default next-step autoreset, with episode statistics,
+    drawing a random legal action from each mask, also from the mask of the observation that ends a game."""
+    envs = gym.wrappers.vector.RecordEpisodeStatistics(
+        gym.make_vec(env_id, num_envs=3, vectorization_mode=mode, **options))
+    rng = np.random.default_rng(0)
+    _, info = envs.reset(seed=0)
+    ended = 0
+    for _ in range(1500 if env_id.startswith("GoldRushPiecepack") else 400):
+        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in info["action_mask"]])
+        _, _, terminated, truncated, info = envs.step(actions)
+        ended += int((terminated | truncated).sum())
+    envs.close()
+    assert ended >= 3
