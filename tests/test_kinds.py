@@ -7,13 +7,15 @@ positions; the no-leak tests of tests/test_noninterference.py cover the options 
 
 from __future__ import annotations
 
+from statistics import NormalDist
+
 import gymnasium as gym
 import numpy as np
 import pytest
-from statistics import NormalDist
+from conftest import layout_of
+from goldrush_agents import make_agent
 
 import goldrush_env
-from goldrush_agents import make_agent
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_env.gold.cards import EMPTY
 from goldrush_env.gold.encoder import category_table
@@ -28,7 +30,6 @@ from goldrush_env.gold.kinds import (
 )
 from goldrush_env.gold.vector import GoldRushVectorEnv
 from goldrush_env.gold.view import UNKNOWN
-from conftest import layout_of
 
 
 def kind_by_view(view, position: int) -> int:
@@ -134,7 +135,7 @@ def test_the_spaces_follow_the_options():
 def test_the_kinds_vector_reads_what_the_seat_knows():
     # Two players: seat 0 owns colours 0 and 1, seat 1 colours 2 and 3. Seat 0 turns G3 and G2 (nothing), then
     # seat 1 turns M04, seat 0's 4, face up. Seat 1 knows G3 and G2 face down and 13 cards it cannot place.
-    background = dict(zip(range(52, 64), "G1 G1 G2 G2 G3 G3 G4 G4 D D M32 M42".split()))
+    background = dict(zip(range(52, 64), ["G1", "G1", "G2", "G2", "G3", "G3", "G4", "G4", "D", "D", "M32", "M42"]))
     env = goldrush_env.raw_env(action="kinds", observation="kinds")
     env.reset(seed=0, options={"layout": layout_of({0: "M04", 1: "G3", 2: "G2", 3: "M22", **background})})
     for position in (1, 2, 0):
@@ -216,7 +217,7 @@ def test_the_gymnasium_env_learns_over_kinds():
     done = False
     while not done:
         action = int(np.flatnonzero(info["action_mask"])[0])
-        observation, reward, terminated, truncated, info = env.step(action)
+        observation, _, terminated, truncated, info = env.step(action)
         done = terminated or truncated
         if not done:
             assert env.unwrapped.game_env.game.history[-1].position in range(64)
@@ -235,7 +236,7 @@ def test_the_vector_env_takes_kinds_and_names_a_refused_one():
         assert masks.shape == (8, 30) and masks.any(axis=1).all()
         actions = np.array([rng.choice(np.flatnonzero(row)) for row in masks])
         tables, known, seats = env.games.table.copy(), env.known.copy(), env.seats.copy()
-        observations, rewards, terminated, truncated, info = env.step(actions)
+        info = env.step(actions)[-1]
         for g in np.flatnonzero(info["position"] >= 0):
             position = info["position"][g]
             kind = categories[seats[g], tables[g, position]] if known[g, position] else UNKNOWN_KIND

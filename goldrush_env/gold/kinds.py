@@ -143,13 +143,17 @@ def kinds_observations(plain: np.ndarray) -> np.ndarray:
     return out
 
 
-def kind_of(plain: np.ndarray, position: int) -> int:
-    """The kind turning ``position`` is, for one seat's plain vector: its known category, or :data:`UNKNOWN_KIND`."""
-    _, cards = _planes(np.asarray(plain)[None, :OBSERVATION_SIZE])
-    known = np.flatnonzero(cards[0, :, position])
-    return int(known[0]) if len(known) else UNKNOWN_KIND
-
-
-__all__ = ["ACTIONS", "KIND_NAMES", "NUM_KINDS", "UNKNOWN_KIND", "KINDS_LAYOUT", "KINDS_SLICES",
-           "KINDS_OBSERVATION_SIZE", "index_table", "kind_positions", "kind_masks", "choose_positions",
-           "kinds_observations", "kind_of"]
+__all__ = [
+    "ACTIONS",
+    "KINDS_LAYOUT",
+    "KINDS_OBSERVATION_SIZE",
+    "KINDS_SLICES",
+    "KIND_NAMES",
+    "NUM_KINDS",
+    "UNKNOWN_KIND",
+    "choose_positions",
+    "index_table",
+    "kind_masks",
+    "kind_positions",
+    "kinds_observations",
+]
