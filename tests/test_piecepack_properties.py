@@ -1,5 +1,7 @@
 """Invariants of the piecepack engine under random legal play (hypothesis)."""
 
+from collections import Counter
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -78,3 +80,13 @@ def test_mask_matches_the_stated_reasons_and_copies_are_independent(players, see
         else:
             game.step(int(rng.choice(np.flatnonzero(mask))))
     assert game.phase is Phase.GAME_OVER
+
+
+def test_dealt_dice_are_fair_six_sided_dice():
+    """A game dealt from a seed rolls its four production dice from the generator: over many deals every face
+    (0-5, 0 the Null) comes up on every die, about equally often, and no other."""
+    faces = Counter()
+    for seed in range(600):
+        faces.update(enumerate(Game.new(3, seed=seed).dice))  # round 1's roll (A2)
+    assert set(faces) == {(die, face) for die in range(4) for face in range(6)}
+    assert min(faces.values()) > 600 / 6 * 0.7

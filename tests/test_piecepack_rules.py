@@ -286,6 +286,12 @@ def test_scenario_14_assay_privacy_and_targets():
         game.step(A.assay_coin(22))
     game.step(A.END_DEVELOPMENT)
     assert game.current_player == 1 and game.legal_mask()[A.assay_tile(5)]
+    game.step(A.assay_tile(5))  # a second seat's assay of the same tile adds to the first's
+    assert game.known_to(0)["identities"] == {5: TILES[5]} and game.known_to(1)["identities"] == {5: TILES[5]}
+    assert game.known_to(2)["assayed_by"][5] == [0, 1] and game.known_to(2)["identities"] == {}
+    game.step(A.assay_coin(3))  # a coin: the piece after the 24 tiles, at its plot
+    assert game.known_to(1)["identities"] == {5: TILES[5], 24 + 3: COINS[3]}
+    assert game.known_to(2)["assayed_by"][24 + 3] == [1] and not game.legal_mask()[A.assay_coin(3)]
 
 
 def test_scenario_15_replacing_a_building():
