@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,8 +37,8 @@ TARGETS = {  # name: (files to mutate, test modules that run on them, tests left
                          ""),
     # PyTorch in a process mutmut forks can hang: the test that trains is left out.
     "encoders": (["goldrush_env/gold/encoder.py", "goldrush_env/piecepack/encoder.py"],
-                 ["test_encoder", "test_noninterference", "test_memory", "test_encoder_digest",
-                  "test_piecepack_env"], "not maskable_ppo_trains"),
+                 ["test_encoder", "test_piecepack_encoder", "test_noninterference", "test_memory",
+                  "test_encoder_digest", "test_piecepack_env"], "not maskable_ppo_trains"),
     # This test prints through the command line's stdout, which mutmut closes while it collects.
     "web": (["goldrush_agents/web/games.py"], ["test_web_api", "test_web_limits"],
             "not replay_steps_through_a_saved_record"),
@@ -86,8 +87,8 @@ def run_at_import(source: str) -> set[str]:
 
 
 def rerun_fresh(folder: Path, mutant: str, tests: list[str]) -> int:
-    """Run ``tests`` (a target's first two files, its quickest and most direct) in a new process that imports the
-    code with ``mutant`` switched on; 1 if they fail (killed), 0 if they pass."""
+    """Run ``tests`` (the target's first test file of the mutated file's game, its most direct) in a new process
+    that imports the code with ``mutant`` switched on; 1 if they fail (killed), 0 if they pass."""
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
                *[f"tests/{name}.py" for name in tests]]
     done = subprocess.run(command, cwd=folder / "mutants", env={**os.environ, "MUTANT_UNDER_TEST": mutant},
@@ -121,10 +122,12 @@ def run(name: str, workers: int) -> dict:
                 raise SystemExit(f"mutmut ran none of the mutants of {file}; its log ends:\n{log.read_text()[-3000:]}")
             at_import = run_at_import((folder / file).read_text())
             module = file.removesuffix(".py").replace("/", ".")
-            for mutant, code in codes.items():
-                function = mutant.removeprefix(module + ".x_").split("__mutmut_")[0]
-                if function in at_import and code != 1:
-                    codes[mutant] = rerun_fresh(folder, mutant, tests[:2])
+            again = [mutant for mutant, code in codes.items()
+                     if code != 1 and mutant.removeprefix(module + ".x_").split("__mutmut_")[0] in at_import]
+            game = "piecepack" if "piecepack" in file else "gold"
+            fresh = [name for name in tests if ("piecepack" in name) == (game == "piecepack")][:1]
+            with ThreadPoolExecutor(workers) as pool:
+                codes.update(zip(again, pool.map(lambda mutant: rerun_fresh(folder, mutant, fresh), again)))
             counts = Counter(OUTCOMES.get(code, f"exit {code}") for code in codes.values())
             survivors = {mutant: show(folder, mutant) for mutant, code in sorted(codes.items()) if code == 0}
             report[file] = {"mutants": len(codes), **counts, "survivors": survivors}

@@ -523,3 +523,35 @@ def test_pair_planes_are_read_off_the_plain_vector_only():
     full = with_pairs.observe("player_1")["observation"]
     assert np.array_equal(full[:OBSERVATION_SIZE], plain)
     assert np.array_equal(full[OBSERVATION_SIZE:], pair_features(plain[None])[0])
+
+
+@pytest.mark.parametrize("num_players", [3, 5])  # with 3 players colours 3 and 4 are unowned; with 5 none is
+def test_the_pair_planes_count_gold_as_the_engine_pays_it(num_players):
+    """For every two categories of card, the pair plane at one card (the other its only partner) is the gold the
+    observing seat gains (negative: another seat gains) when it turns the two: what the engine pays, read off a
+    game in which seat 0 turns them."""
+    from goldrush_env.gold.cards import BOX_COUNT, card_code
+    from goldrush_env.gold.engine import Game
+
+    category = category_table(num_players, colour_owners(num_players))[0]
+    cards_of: dict[int, list[int]] = {}
+    for card, kind in enumerate(category):
+        cards_of.setdefault(kind, []).append(card)
+    checked = 0
+    for a, firsts in cards_of.items():
+        for b, seconds in cards_of.items():
+            first = firsts[0]
+            second = next((card for card in seconds if card != first or BOX_COUNT[card] > 1), None)
+            if second is None:
+                continue  # one card of this category in the box: it cannot be turned with itself
+            game = Game(num_players, layout({0: card_code(first), 1: card_code(second), **BACKGROUND}))
+            game.flip(0)
+            event = game.flip(1)
+            paid = VALUE[first if IS_GOLD[first] else second] if event.receiver is not None else 0
+            expected = paid if event.receiver in (0, None) else -paid
+            plain = np.zeros((1, OBSERVATION_SIZE), dtype=np.float32)
+            planes = plain[0, SLICES["cards"]].reshape(len(CATEGORY_NAMES), 64)
+            planes[a, 0] = planes[b, 1] = 1
+            assert pair_features(plain)[0, 0] * 4 == expected, (CATEGORY_NAMES[a], CATEGORY_NAMES[b])
+            checked += 1
+    assert checked >= len(cards_of) ** 2 - 5  # all but a category of one card with itself (miners of 5)

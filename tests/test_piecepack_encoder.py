@@ -1,7 +1,8 @@
 """The Gold Rush observation, written again here from the game itself and the documented layout, field by field,
-must equal the encoder's, for every seat at every step of random games. The encoder reads what a seat knows
-(``Game.known_to``); this test reads the game's own attributes, so a field encoded at the wrong place, for the
-wrong seat or with the wrong scale fails it (mutation testing found such changes that no other test noticed)."""
+must equal the encoder's, for every seat at every step of random games, and the global state likewise. The
+encoder reads what a seat knows (``Game.known_to``); this test reads the game's own attributes, so a field encoded
+at the wrong place, for the wrong seat or with the wrong scale fails it (mutation testing found such changes that
+no other test noticed)."""
 
 from __future__ import annotations
 
@@ -9,20 +10,20 @@ from collections import Counter
 
 import numpy as np
 import pytest
-
 from goldrush_agents import make_agent
-from goldrush_env.piecepack.aec import raw_env
+
 from goldrush_env.piecepack import actions as A
+from goldrush_env.piecepack.aec import raw_env
 from goldrush_env.piecepack.components import MARKERS, MARKET, MAX_LEVEL, MAX_OFFERS, NUM_PLOTS, WAREHOUSE
 from goldrush_env.piecepack.encoder import HOLDING_SCALE, LAYOUT, OFFER_FIELDS, OFFER_SIZE, PHASES, SCORE_SCALE
-
 
 KEEN = {A.MARKET_ROLL, *(A.UPGRADE + plot for plot in range(NUM_PLOTS)),
         *(A.BUILD + NUM_PLOTS * building + plot for building in (MARKET, WAREHOUSE) for plot in range(NUM_PLOTS))}
 """Actions the players below take whenever they may, half the time: what economies left to themselves rarely do."""
 
 
-def expected(game, seat: int) -> np.ndarray:
+def expected(game, seat: int, everything: bool = False) -> np.ndarray:
+    """Seat ``seat``'s observation; with ``everything``, the global state (absolute seats: pass seat 0)."""
     n = game.num_players
 
     def rel(s):
@@ -48,7 +49,7 @@ def expected(game, seat: int) -> np.ndarray:
         suit, rank = game.piece(piece)
         if game.face_up[piece]:
             f["tile_face_up" if tile else "coin_face_up"][plot] = 1
-        if game.face_up[piece] or game.assayed[piece] >> seat & 1:
+        if everything or game.face_up[piece] or game.assayed[piece] >> seat & 1:
             if tile:
                 f["tile_suit"][suit, plot] = f["tile_rank"][rank, plot] = 1
             else:
@@ -107,6 +108,7 @@ def test_every_field_is_what_the_game_says_for_every_seat(num_players):
             for agent in env.possible_agents:
                 seat = env.agent_name_mapping[agent]
                 np.testing.assert_array_equal(env.observe(agent)["observation"], expected(game, seat))
+            np.testing.assert_array_equal(env.state(), expected(game, 0, everything=True))
             reached.update(level=any(game.level), warehouse=any(w != [None, None] for w in map(list, game.warehouse)),
                            market=game.market_sum is not None, offer=game.pending_offer is not None,
                            answered=bool(game.offer_log), powered=bool(game.powered),
