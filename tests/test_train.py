@@ -156,7 +156,8 @@ def test_killed_run_resumes_from_its_last_checkpoint(tmp_path):
     summary = json.loads((run / "summary.json").read_text())
     assert 1024 <= summary["steps"] < 1024 + 128  # one rollout of 2 x 64 at most past the target
     steps = [int(line.split(",")[0]) for line in (run / "eval.csv").read_text().splitlines()[1:]]
-    assert steps == [256, 512, 768, 1024]  # evaluations before and after the kill, none twice or lost
+    # Evaluations (one line per evaluation agent, random and greedy) before and after the kill, none twice or lost.
+    assert steps == [step for step in (256, 512, 768, 1024) for _ in ("random", "greedy")]
     assert (run / "model.npz").is_file()
 
 
