@@ -1,7 +1,7 @@
 """Mutation testing: how many small bugs planted in the code the suite catches. A tool run, not part of the suite.
 
     pip install mutmut
-    python tests/mutation.py            # every target below, about 15 minutes on 2 cores
+    python tests/mutation.py            # every target below: about an hour on 2 cores
     python tests/mutation.py web        # one target
 
 The working tree is copied to a temporary folder (the agents package under its installed name,
