@@ -380,19 +380,20 @@ class raw_env(TableEnv):
     # --- what agents see ------------------------------------------------------------
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.agent_name_mapping[agent]
+        return {"observation": self._vector(self.agent_name_mapping[agent], self.config.observation),
+                "action_mask": self.action_mask(agent)}
+
+    def _vector(self, seat: int, observation: str) -> np.ndarray:
+        """``seat``'s observation vector of the ``observation`` option, as a new array."""
         game = self._require_game()
         to_play, phase = self._turn_phase(game)
         vector = self.encoder.fill_standing(seat, game.scores, game.gold_cards, to_play, phase,
                                             game.cards_left, game.turn)
-        observation = self.config.observation
         if observation == "pairs":
-            vector = with_pair_features(vector[None])[0]
-        elif observation == "kinds":
-            vector = kinds_observations(vector[None])[0]
-        else:
-            vector = vector.copy()
-        return {"observation": vector, "action_mask": self.action_mask(agent)}
+            return with_pair_features(vector[None])[0]
+        if observation == "kinds":
+            return kinds_observations(vector[None])[0]
+        return vector.copy()
 
     def state(self) -> np.ndarray:
         """The global state (the module docstring's *State* table): the whole table, every seat's memory and
@@ -443,11 +444,8 @@ class raw_env(TableEnv):
             shown = self.encoder.shown[seat]
             cards = tuple(card if card == EMPTY or shown[p] else UNKNOWN for p, card in enumerate(table))
             if self._kinds:  # a view is about positions: its players act with step_from_view
-                to_play, phase = self._turn_phase(game)
-                observation = self.encoder.fill_standing(seat, game.scores, game.gold_cards, to_play, phase,
-                                                         game.cards_left, game.turn).copy()
-                if self.config.observation == "pairs":
-                    observation = with_pair_features(observation[None])[0]
+                observation = self._vector(seat, "plain" if self.config.observation == "kinds"
+                                           else self.config.observation)
                 mask = self._seat_positions(seat)
             else:
                 observed = self.observe(self.possible_agents[seat])
