@@ -95,7 +95,7 @@ def test_the_stock_sb3_setup_runs_and_evaluates(tmp_path):
         assert row["games"] == 2 and (row["win_share"] * 4).is_integer()
         assert (row["low"], row["high"]) == wilson_interval(row["win_share"] * 2, 2)
     assert (tmp_path / "sb3" / "model.zip").is_file()
-    assert json.loads((tmp_path / "sb3" / "args.json").read_text())["observation"] == "pairs"
+    assert json.loads((tmp_path / "sb3" / "args.json").read_text())["observation"] == "kinds"
 
 
 def test_the_smallest_table_is_learned_from_scratch(tmp_path):

@@ -220,6 +220,15 @@ def test_a_missing_extra_is_named(capsys, monkeypatch, main, name, module):
                                          f"\"goldrush-env[train]\" (missing: {module})")
 
 
+def test_a_missing_library_names_its_extra(capsys, monkeypatch):
+    from goldrush_train import tianshou_stock
+
+    monkeypatch.setitem(sys.modules, "tianshou", None)
+    assert refused(tianshou_stock.main, [], capsys) == (
+        "goldrush_train.tianshou_stock needs the 'train,tianshou' extra: pip install \"goldrush-env[train,tianshou]\" "
+        "(missing: tianshou)")
+
+
 def test_a_missing_extra_is_named_before_the_script_imports_it(tmp_path):
     # goldrush_train.evaluate's own module names tyro; run afresh without it, it still says what to install.
     hide = "import runpy, sys; sys.modules['tyro'] = None; sys.argv[0] = 'x'; " \

@@ -30,6 +30,8 @@ from goldrush_agents import make_agent, split_entrants
 from goldrush_env.errors import GoldRushError
 from goldrush_env.games import DEFAULT_GAME
 
+Main = Callable[..., Any]
+
 TRAIN_EXTRA = ("tyro", "torch", "stable_baselines3", "sb3_contrib", "matplotlib", "tensorboard")
 """The modules of the ``train`` extra (pyproject.toml), as imported."""
 
@@ -53,16 +55,16 @@ def missing_modules(modules: Sequence[str]) -> list[str]:
     return missing
 
 
-def command(name: str, needs: Sequence[str] = ()) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def command(name: str, needs: Sequence[str] = (), extra: str = "train") -> Callable[[Main], Main]:
     """Make ``main(argv)`` the command ``python -m name``: first check that the modules in ``needs`` (of the
-    ``train`` extra) are installed, then run it; a :class:`GoldRushError` becomes one line on stderr and exit
-    status 2, Ctrl-C exit status 130."""
-    def decorate(main: Callable[..., Any]) -> Callable[..., Any]:
+    extras named by ``extra``, such as ``"train,tianshou"``) are installed, then run it; a :class:`GoldRushError`
+    becomes one line on stderr and exit status 2, Ctrl-C exit status 130."""
+    def decorate(main: Main) -> Main:
         @functools.wraps(main)
         def run(argv: Sequence[str] | None = None) -> Any:
             missing = missing_modules(needs)
             if missing:
-                fail(f"{name} needs the 'train' extra: pip install \"goldrush-env[train]\" "
+                fail(f"{name} needs the '{extra}' extra: pip install \"goldrush-env[{extra}]\" "
                      f"(missing: {', '.join(missing)})")
             try:
                 return main(argv)

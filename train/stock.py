@@ -1,0 +1,134 @@
+"""What the stock-library runs share: their environment options, their evaluations, and what they write.
+
+``goldrush_train.sb3_stock``, ``goldrush_train.cleanrl_stock`` and
+``goldrush_train.tianshou_stock`` each train one library's stock setup on
+``GoldRush-v0`` with documented environment options only. Every
+``eval_every`` steps they play ``eval_games`` games against each evaluation
+agent with :func:`win_share` (the learner at a random seat, picking its most
+likely action) and at the end write ``eval.csv``, ``curves.png`` and
+``summary.json`` with :func:`write_outputs`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable, Literal
+
+import numpy as np
+
+from goldrush_env.errors import GoldRushError
+
+Choose = Callable[[np.ndarray, np.ndarray], int]
+"""A learner's choice: its observation and legal-action mask in, an action out."""
+
+
+@dataclass
+class StockArgs:
+    """The options every stock run has: the environment's options, the budget, the evaluations."""
+
+    run_dir: str | None = None
+    """Folder for the model and the evaluations; it must be new or empty. Default: runs/<library>-YYYYmmdd-HHMMSS."""
+    seed: int = 0
+    """Seeds the network, the environments and the evaluation deals."""
+    total_timesteps: int = 1_000_000
+    """Learner decisions to train for."""
+    observation: Literal["plain", "pairs", "kinds"] = "kinds"
+    """The environment's observation option (``"kinds"`` needs ``--action kinds``)."""
+    action: Literal["positions", "kinds"] = "kinds"
+    """The environment's action option: a kind of card to turn, or a position."""
+    reward: Literal["score", "win"] = "score"
+    """The environment's reward option."""
+    table: str = "full"
+    """The table the learner plays and is evaluated on."""
+    num_envs: int = 8
+    """Games played at once in training."""
+    eval_every: int = 100_000
+    """Steps between evaluations."""
+    eval_games: int = 400
+    """Games against each evaluation agent."""
+    eval_agents: str = "random,greedy"
+    """The agents the policy is evaluated against."""
+
+    def check(self) -> None:
+        from goldrush_agents import split_entrants
+        from goldrush_env.gold.cards import TABLES
+        from goldrush_train.cli import check_agent
+
+        self.check_counts("total_timesteps", "num_envs", "eval_every", "eval_games")
+        if self.table not in TABLES:
+            raise GoldRushError(f"--table {self.table!r} is not a table: expected one of {list(TABLES)}")
+        if self.observation == "kinds" and self.action != "kinds":
+            raise GoldRushError("--observation kinds needs --action kinds (it says nothing about positions)")
+        for agent in split_entrants(self.eval_agents):
+            check_agent("--eval-agents", agent)
+
+    def check_counts(self, *names: str) -> None:
+        """Refuse, by its option's name, any of the fields ``names`` that is not an int >= 1."""
+        for name in names:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 1, got {value!r}")
+
+    def env_options(self, **changes: Any) -> dict[str, Any]:
+        """The keyword arguments of ``gymnasium.make("goldrush_env:GoldRush-v0", ...)`` for this run."""
+        options = dict(observation=self.observation, action=self.action, reward=self.reward, table=self.table,
+                       seat="random")
+        return {**options, **changes}
+
+
+def win_share(choose: Choose, args: StockArgs, agent: str, seed: int) -> float:
+    """The win share (shared wins split) of ``choose`` against ``agent`` on a random seat, over ``args.eval_games``
+    games dealt from ``seed``, ``seed + 1``, ..."""
+    import gymnasium as gym
+
+    from goldrush_agents import make_agent
+
+    env = gym.make("goldrush_env:GoldRush-v0", **args.env_options(opponents=make_agent(agent, seed=seed)))
+    share = 0.0
+    for game in range(args.eval_games):
+        observation, info = env.reset(seed=seed + game)
+        done = False
+        while not done:
+            observation, _, terminated, truncated, info = env.step(choose(observation, info["action_mask"]))
+            done = terminated or truncated
+        winners = info["winners"]
+        share += (env.unwrapped.seat in winners) / len(winners)
+    return share / args.eval_games
+
+
+def evaluate_at(step: int, choose: Choose, args: StockArgs) -> list[dict[str, Any]]:
+    """One evaluation row per agent of ``args.eval_agents``, with its Wilson interval, at training step ``step``."""
+    from goldrush_agents import split_entrants
+    from goldrush_agents.tournament import wilson_interval
+
+    rows = []
+    for index, agent in enumerate(split_entrants(args.eval_agents)):
+        share = win_share(choose, args, agent, seed=args.seed * 1_000_003 + 10_000 * index)
+        low, high = wilson_interval(share * args.eval_games, args.eval_games)
+        rows.append({"step": step, "opponent": agent, "games": args.eval_games, "win_share": share, "low": low,
+                     "high": high, "fair_share": 0.5})
+    return rows
+
+
+def progress_line(rows: list[dict[str, Any]], elapsed: str) -> str:
+    """``step  agent share  agent share  (elapsed)`` for one evaluation."""
+    return (f"step {rows[0]['step']:>10,}  " + "  ".join(f"{r['opponent']} {r['win_share']:.3f}" for r in rows)
+            + f"  ({elapsed})")
+
+
+def write_outputs(run_dir: Path, args: StockArgs, evaluations: list[dict[str, Any]], seconds: float,
+                  title: str) -> dict[str, Any]:
+    """Write ``eval.csv``, ``curves.png`` and ``summary.json`` into ``run_dir``; return the summary."""
+    from goldrush_train.plots import plot
+
+    (run_dir / "eval.csv").write_text("\n".join(
+        ["step,opponent,games,win_share,low,high"]
+        + [f"{e['step']},{e['opponent']},{e['games']},{e['win_share']},{e['low']},{e['high']}" for e in evaluations])
+        + "\n")
+    plot(evaluations, [], run_dir / "curves.png", f"{title}, {args.action}, {args.observation}, seed {args.seed}")
+    summary = {"args": asdict(args), "seconds": seconds, "evaluations": evaluations}
+    (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
+    print(f"outputs in {run_dir}/")
+    return summary
