@@ -14,11 +14,12 @@ import numpy as np
 import pytest
 from conftest import layout_of
 from goldrush_agents import make_agent
+from goldrush_agents.gold.batched import batched_policy
 
 import goldrush_env
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_env.gold.cards import EMPTY
-from goldrush_env.gold.encoder import category_table
+from goldrush_env.gold.encoder import OBSERVATION_SIZE, category_table
 from goldrush_env.gold.kinds import (
     KIND_NAMES,
     KINDS_OBSERVATION_SIZE,
@@ -26,6 +27,7 @@ from goldrush_env.gold.kinds import (
     NUM_KINDS,
     UNKNOWN_KIND,
     index_table,
+    kind_masks,
     kinds_observations,
 )
 from goldrush_env.gold.vector import GoldRushVectorEnv
@@ -248,3 +250,24 @@ def test_the_vector_env_takes_kinds_and_names_a_refused_one():
     assert len(rows)
     with pytest.raises(IllegalFlipError, match=rf"sub-environment {rows[0]}: kind 0 \(gold_1\) cannot be turned"):
         env.step(np.zeros(8, dtype=np.int64))
+
+
+@pytest.mark.parametrize("autoreset_mode", ["next_step", "same_step"])
+def test_the_vector_envs_kinds_masks_are_those_of_the_games_now(autoreset_mode):
+    """The vector env encodes the learner's vectors once after the games change and reads them for the
+    observation, the mask and the next step's positions: what it returns is what a fresh encoding gives."""
+    env = GoldRushVectorEnv(8, action="kinds", observation="kinds", autoreset_mode=autoreset_mode,
+                            opponents=batched_policy("greedy"))
+    observations, info = env.reset(seed=5)
+    rng, ended = np.random.default_rng(1), 0
+    for _ in range(150):
+        plain = env.encoder.fill(env.games, env.known & (env.games.table >= 0), env.seats,
+                                 np.empty((8, OBSERVATION_SIZE), dtype=np.float32))
+        fresh = kind_masks(plain, env.games.legal_mask())
+        fresh[env._pending, 0] = True
+        assert np.array_equal(info["action_mask"], fresh) and np.array_equal(env.action_masks(), fresh)
+        assert np.array_equal(observations, kinds_observations(plain))
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in fresh])
+        observations, _, terminated, truncated, info = env.step(actions)
+        ended += int((terminated | truncated).sum())
+    assert ended >= 8  # games ended and were dealt afresh along the way

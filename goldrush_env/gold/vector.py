@@ -224,6 +224,7 @@ class GoldRushVectorEnv(VectorEnv):
         self.action_space = gym.vector.utils.batch_space(self.single_action_space, self.num_envs)
         self.known = np.zeros((self.num_envs, NUM_POSITIONS), dtype=bool)
         self._observations = np.zeros((self.num_envs, OBSERVATION_SIZE), dtype=np.float32)
+        self._plain: np.ndarray | None = None  # the learner's plain vectors while no game has changed since
         self._pending = np.zeros(self.num_envs, dtype=bool)  # next_step: games that ended at the last step
         self._started = False
 
@@ -345,6 +346,7 @@ class GoldRushVectorEnv(VectorEnv):
     def _start(self, envs: np.ndarray) -> None:
         """Deal new games in ``envs`` (bool mask), draw the learner's seats, and play up to its turn."""
         picked = np.flatnonzero(envs)
+        self._plain = None
         self.games.reset(games=picked)
         self.known[picked] = False
         self._deal_opponents(picked)
@@ -367,6 +369,7 @@ class GoldRushVectorEnv(VectorEnv):
 
     def _record(self, flips: FlipBatch) -> None:
         """Every flipped card is now known to every seat (until it leaves the table)."""
+        self._plain = None  # the games changed: no read may see the vectors of before
         flipped = np.flatnonzero(flips.outcome >= 0)
         self.known[flipped, flips.position[flipped]] = True
 
@@ -385,9 +388,16 @@ class GoldRushVectorEnv(VectorEnv):
         return np.where(finished, win, 0.0).astype(np.float32)
 
     def _learner_plain(self) -> np.ndarray:
-        """The learner's plain observation vectors in every game, as a new array."""
-        out = np.empty((self.num_envs, OBSERVATION_SIZE), dtype=np.float32)
-        return self.encoder.fill(self.games, self.known & (self.games.table >= 0), self.seats, out)
+        """The learner's plain observation vectors in every game, read-only: encoded once after the games last
+        changed (a kinds env reads them for the observation, the mask and the positions of a step)."""
+        if self._plain is None:
+            out = np.empty((self.num_envs, OBSERVATION_SIZE), dtype=np.float32)
+            self._keep_plain(self.encoder.fill(self.games, self.known & (self.games.table >= 0), self.seats, out))
+        return self._plain
+
+    def _keep_plain(self, plain: np.ndarray) -> None:
+        self._plain = plain
+        plain.flags.writeable = False
 
     def _positions(self, actions: np.ndarray, live: np.ndarray) -> np.ndarray:
         """The positions ``actions`` flip in the ``live`` games: the actions themselves, or with
@@ -414,7 +424,9 @@ class GoldRushVectorEnv(VectorEnv):
         """The learner's observations in every game (or games ``rows``), as a new array."""
         known = self.known & (self.games.table >= 0)
         if rows is None:
+            self._observations.flags.writeable = True
             plain = self.encoder.fill(self.games, known, self.seats, self._observations)
+            self._keep_plain(plain)
         else:
             out = np.empty((len(rows), OBSERVATION_SIZE), dtype=np.float32)
             plain = self.encoder.fill(self.games, known, self.seats[rows], out, rows=rows)
