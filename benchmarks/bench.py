@@ -14,7 +14,7 @@ over whole games with dealing included:
 * the batched engine (numpy, and numba if installed) on 8,192 games: flips
   per second, games dealt afresh as they end;
 * the vector env (256 games) with random and greedy opponents: learner
-  steps per second.
+  steps per second; also with ``action="kinds"`` and ``observation="kinds"``.
 
 Each is printed as the median of the repeats (min, max) and as a ratio to
 connect_four. Then the peak memory of each case (traced by tracemalloc in a
@@ -115,8 +115,8 @@ def batched_flips(steps: int, seed: int, backend: str, num_games: int = 8192) ->
     return flips / (time.perf_counter() - start)
 
 
-def vector_steps(steps: int, seed: int, opponents: str, num_envs: int = 256) -> float:
-    env = GoldRushVectorEnv(num_envs, opponents=batched_policy(opponents), autoreset_mode="same_step")
+def vector_steps(steps: int, seed: int, opponents: str, num_envs: int = 256, **options: str) -> float:
+    env = GoldRushVectorEnv(num_envs, opponents=batched_policy(opponents), autoreset_mode="same_step", **options)
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     done = 0
@@ -148,6 +148,8 @@ def cases(steps: int, batch_steps: int) -> dict[str, tuple[str, Callable[[int], 
         table["batched engine, numba, 8192 games"] = ("flips", lambda s: batched_flips(4 * batch_steps, s, "numba"))
     table["vector env, 256 games, random opponent"] = ("steps", lambda s: vector_steps(batch_steps // 4, s, "random"))
     table["vector env, 256 games, greedy opponent"] = ("steps", lambda s: vector_steps(batch_steps // 8, s, "greedy"))
+    table["vector env, 256 games, random opponent, kinds"] = ("steps", lambda s: vector_steps(
+        batch_steps // 4, s, "random", action="kinds", observation="kinds"))
     return table
 
 
@@ -197,13 +199,13 @@ def main(argv: list[str] | None = None) -> None:
         samples = [run(args.seed + r) for r in range(args.repeats)]
         median = statistics.median(samples)
         reference = reference or median
-        print(f"  {name:<40} {median:>12,.0f} {unit}/s  (min {min(samples):,.0f}, max {max(samples):,.0f})"
+        print(f"  {name:<46} {median:>12,.0f} {unit}/s  (min {min(samples):,.0f}, max {max(samples):,.0f})"
               f"  x{median / reference:.2f}", flush=True)
 
     small = cases(max(args.steps // 10, 200), max(args.batch_steps // 20, 20_000))
     print("\npeak memory traced during a short run of each case (Python and numpy allocations):")
     for name, (_, run) in small.items():
-        print(f"  {name:<40} {peak_memory(run):8.1f} MiB", flush=True)
+        print(f"  {name:<46} {peak_memory(run):8.1f} MiB", flush=True)
     print(f"  whole process, maximum resident set: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
     print()
     print(profile_env_step(args.steps))

@@ -25,8 +25,8 @@ def check_rows(summary, games, agents=("random", "greedy")):
 
 
 def test_cleanrls_loop_learns_kinds_of_card_in_seconds(tmp_path):
-    """A real learning check on a fixed seed: 32k steps of the CleanRL loop (about 10 s on two cores) take the
-    stock MLP from a coin flip to a clear win over random on the full table."""
+    """A real learning check on a fixed seed: 32k steps of the CleanRL loop (seconds on two cores) take the stock
+    MLP from a coin flip to a clear win over random on the full table."""
     summary = cleanrl_stock.main(["--run-dir", str(tmp_path / "c"), "--total-timesteps", "32768", "--eval-every",
                                   "32768", "--eval-games", "200", "--eval-agents", "random", "--seed", "3"])
     (row,) = check_rows(summary, 200, agents=("random",))
