@@ -24,8 +24,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from goldrush_env.errors import GoldRushError
-from goldrush_train.cli import TRAIN_EXTRA, command, minutes, open_run_dir
-from goldrush_train.stock import StockArgs, evaluate_at, progress_line, write_outputs
+from goldrush_train.cli import TRAIN_EXTRA, check_counts, command, minutes, open_run_dir
+from goldrush_train.stock import StockArgs, evaluate_at, next_evaluation, progress_line, write_outputs
 
 
 @dataclass
@@ -51,7 +51,7 @@ class Args(StockArgs):
 
     def check(self) -> None:
         super().check()
-        self.check_counts("num_steps", "num_minibatches", "update_epochs")
+        check_counts(self, "num_steps", "num_minibatches", "update_epochs")
         if (self.num_envs * self.num_steps) % self.num_minibatches:
             raise GoldRushError(f"--num-minibatches {self.num_minibatches} must divide a rollout of --num-envs "
                                 f"{self.num_envs} × --num-steps {self.num_steps} steps")
@@ -150,7 +150,7 @@ def train(args: Args) -> dict[str, Any]:
             rows = evaluate_at(step, choose, args)
             evaluations += rows
             print(progress_line(rows, minutes(time.perf_counter() - started)), flush=True)
-            next_eval += args.eval_every * (1 + (step - next_eval) // args.eval_every)
+            next_eval = next_evaluation(step, args.eval_every)
     torch.save(agent.state_dict(), run_dir / "agent.pt")
     return write_outputs(run_dir, args, evaluations, time.perf_counter() - started, "CleanRL-style PPO")
 

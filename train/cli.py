@@ -81,6 +81,15 @@ def command(name: str, needs: Sequence[str] = (), extra: str = "train") -> Calla
     return decorate
 
 
+def check_counts(args: Any, *names: str) -> None:
+    """Refuse, by its option's name (``--total-timesteps`` for ``total_timesteps``), any of the fields ``names``
+    of ``args`` that is not an int >= 1."""
+    for name in names:
+        value = getattr(args, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 1, got {value!r}")
+
+
 def check_agent(option: str, spec: str, game: str = DEFAULT_GAME) -> None:
     """Make the agent ``spec`` of ``game`` once, here: a misspelt one is refused now, by the option that named it,
     and not in a worker process minutes later."""

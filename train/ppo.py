@@ -60,8 +60,8 @@ import numpy as np
 from goldrush_agents import split_entrants
 from goldrush_agents.gold.trained import SHIPPED_MODEL
 from goldrush_env.errors import GoldRushError
-from goldrush_train.cli import (TRAIN_EXTRA, Heartbeat, check_agent, check_agents, command, doing, minutes,
-                                new_run_dir, refuse_used_folder, silent_for)
+from goldrush_train.cli import (TRAIN_EXTRA, Heartbeat, check_agent, check_agents, check_counts, command, doing,
+                                minutes, new_run_dir, refuse_used_folder, silent_for)
 from goldrush_train.plots import plot
 
 SHIP_PATH = SHIPPED_MODEL
@@ -191,10 +191,7 @@ class Args:
         positive = ["imitation_epochs", "num_envs", "n_steps", "batch_size", "n_epochs",
                     "width", "context", "snapshot_every", "league_size", "eval_every", "eval_games",
                     "checkpoint_every", "final_games"]
-        for name in positive:
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 1, got {value!r}")
+        check_counts(self, *positive)
         if not 2 <= self.num_players <= 5:
             raise GoldRushError(f"--num-players must be 2 to 5, got {self.num_players}")
         for name in ("total_timesteps", "imitation_games", "imitation_data_epochs"):

@@ -64,7 +64,8 @@ import numpy as np
 from goldrush_agents import parse_spec, split_entrants
 from goldrush_agents.gold.trained import SHIPPED_MODEL
 from goldrush_env.errors import GoldRushError
-from goldrush_train.cli import TRAIN_EXTRA, check_agent, check_agents, command, minutes, new_run_dir, refuse_used_folder
+from goldrush_train.cli import (TRAIN_EXTRA, check_agent, check_agents, check_counts, command, minutes, new_run_dir,
+                                refuse_used_folder)
 
 SHIP_PATH = SHIPPED_MODEL
 """Where ``--ship`` copies the model (the package's ``ppo_2p.npz``)."""
@@ -136,10 +137,8 @@ class Recipe:
 
     def check(self) -> None:
         """Refuse values that cannot work, naming them."""
-        for name in ("search_games", "dagger_games", "expert_epochs", "search_epochs", "width", "context", "games"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 1, got {value!r}")
+        check_counts(self, "search_games", "dagger_games", "expert_epochs", "search_epochs", "width", "context",
+                     "games")
         if isinstance(self.expert_games, bool) or not isinstance(self.expert_games, int) or self.expert_games < 0:
             raise GoldRushError(f"--expert-games must be an int >= 0 (0: none), got {self.expert_games!r}")
         if not self.search_seeds:

@@ -45,7 +45,8 @@ import numpy as np
 
 from goldrush_env.gold.config import EnvConfig
 from goldrush_env.errors import GoldRushError
-from goldrush_train.cli import check_agents, command, fail, minutes, missing_modules, new_run_dir, refuse_used_folder
+from goldrush_train.cli import (check_agents, check_counts, command, fail, minutes, missing_modules, new_run_dir,
+                                refuse_used_folder)
 
 RLLIB_EXTRA = ("tyro", "torch", "ray")
 """The modules this script needs, of the ``rllib`` extra (pyproject.toml), as imported."""
@@ -123,11 +124,8 @@ class Args:
     def check(self) -> None:
         """Refuse values that cannot work, naming them, before Ray starts."""
         EnvConfig.from_kwargs(**self.env_config())
-        for name in ("iterations", "train_batch_size", "minibatch_size", "num_epochs", "checkpoint_every",
-                     "num_envs_per_env_runner"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 1, got {value!r}")
+        check_counts(self, "iterations", "train_batch_size", "minibatch_size", "num_epochs", "checkpoint_every",
+                     "num_envs_per_env_runner")
         for name in ("num_env_runners", "eval_games"):
             if getattr(self, name) < 0:
                 raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 0, got {getattr(self, name)}")

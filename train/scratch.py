@@ -39,7 +39,7 @@ from goldrush_agents import split_entrants
 from goldrush_agents.gold.trained import SHIPPED_SCRATCH_MODEL
 from goldrush_env.gold.cards import table_size
 from goldrush_env.errors import GoldRushError
-from goldrush_train.cli import TRAIN_EXTRA, Heartbeat, check_agents, command, doing, minutes, open_run_dir
+from goldrush_train.cli import TRAIN_EXTRA, Heartbeat, check_agents, check_counts, command, doing, minutes, open_run_dir
 
 PROGRESS_EVERY = 30.0
 """Seconds between progress lines."""
@@ -146,11 +146,8 @@ class Args:
 
     def check(self) -> None:
         """Refuse values that cannot work, naming them."""
-        for name in ("total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs", "width",
-                     "context", "eval_games", "final_games", "snapshot_every", "league_size"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 1, got {value!r}")
+        check_counts(self, "total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs", "width",
+                     "context", "eval_games", "final_games", "snapshot_every", "league_size")
         if self.num_envs * self.num_steps % self.num_minibatches:
             raise GoldRushError(f"--num-minibatches {self.num_minibatches} must divide a rollout of "
                                 f"{self.num_envs * self.num_steps} decisions (--num-envs x --num-steps)")

@@ -54,22 +54,15 @@ class StockArgs:
     def check(self) -> None:
         from goldrush_agents import split_entrants
         from goldrush_env.gold.cards import TABLES
-        from goldrush_train.cli import check_agent
+        from goldrush_train.cli import check_agent, check_counts
 
-        self.check_counts("total_timesteps", "num_envs", "eval_every", "eval_games")
+        check_counts(self, "total_timesteps", "num_envs", "eval_every", "eval_games")
         if self.table not in TABLES:
             raise GoldRushError(f"--table {self.table!r} is not a table: expected one of {list(TABLES)}")
         if self.observation == "kinds" and self.action != "kinds":
             raise GoldRushError("--observation kinds needs --action kinds (it says nothing about positions)")
         for agent in split_entrants(self.eval_agents):
             check_agent("--eval-agents", agent)
-
-    def check_counts(self, *names: str) -> None:
-        """Refuse, by its option's name, any of the fields ``names`` that is not an int >= 1."""
-        for name in names:
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 1, got {value!r}")
 
     def env_options(self, **changes: Any) -> dict[str, Any]:
         """The keyword arguments of ``gymnasium.make("goldrush_env:GoldRush-v0", ...)`` for this run."""
@@ -110,6 +103,11 @@ def evaluate_at(step: int, choose: Choose, args: StockArgs) -> list[dict[str, An
         rows.append({"step": step, "opponent": agent, "games": args.eval_games, "win_share": share, "low": low,
                      "high": high, "fair_share": 0.5})
     return rows
+
+
+def next_evaluation(step: int, every: int) -> int:
+    """The first step of the evaluation schedule (every ``every`` steps) after ``step``."""
+    return (step // every + 1) * every
 
 
 def progress_line(rows: list[dict[str, Any]], elapsed: str) -> str:

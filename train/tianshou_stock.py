@@ -26,8 +26,8 @@ import gymnasium as gym
 import numpy as np
 
 from goldrush_env.errors import GoldRushError
-from goldrush_train.cli import TRAIN_EXTRA, command, minutes, open_run_dir
-from goldrush_train.stock import StockArgs, evaluate_at, progress_line, write_outputs
+from goldrush_train.cli import TRAIN_EXTRA, check_counts, command, minutes, open_run_dir
+from goldrush_train.stock import StockArgs, evaluate_at, next_evaluation, progress_line, write_outputs
 
 
 class ObsAndMask(gym.Wrapper):
@@ -82,7 +82,7 @@ class Args(StockArgs):
 
     def check(self) -> None:
         super().check()
-        self.check_counts("buffer_size", "target_update_freq", "steps_per_collect", "batch_size")
+        check_counts(self, "buffer_size", "target_update_freq", "steps_per_collect", "batch_size")
         if not 0 <= self.epsilon <= 1:
             raise GoldRushError(f"--epsilon must be in [0, 1], got {self.epsilon!r}")
         if not self.hidden_sizes or min(self.hidden_sizes) < 1:
@@ -131,10 +131,7 @@ def train(args: Args) -> dict[str, Any]:
     started = time.perf_counter()
 
     def evaluate(step: int) -> None:
-        training = net.training
-        net.eval()
         rows = evaluate_at(step, choose, args)
-        net.train(training)
         evaluations.extend(rows)
         print(progress_line(rows, minutes(time.perf_counter() - started)), flush=True)
 
@@ -142,7 +139,7 @@ def train(args: Args) -> dict[str, Any]:
         nonlocal next_eval
         if env_step >= next_eval:
             evaluate(env_step)
-            next_eval += args.eval_every * (1 + (env_step - next_eval) // args.eval_every)
+            next_eval = next_evaluation(env_step, args.eval_every)
 
     algorithm.run_training(OffPolicyTrainerParams(
         training_collector=collector, max_epochs=1, epoch_num_steps=args.total_timesteps,

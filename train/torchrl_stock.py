@@ -21,8 +21,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from goldrush_train.cli import TRAIN_EXTRA, command, minutes, open_run_dir
-from goldrush_train.stock import StockArgs, evaluate_at, progress_line, write_outputs
+from goldrush_train.cli import TRAIN_EXTRA, check_counts, command, minutes, open_run_dir
+from goldrush_train.stock import StockArgs, evaluate_at, next_evaluation, progress_line, write_outputs
 
 
 @dataclass
@@ -44,7 +44,7 @@ class Args(StockArgs):
 
     def check(self) -> None:
         super().check()
-        self.check_counts("frames_per_batch", "minibatch_size", "update_epochs")
+        check_counts(self, "frames_per_batch", "minibatch_size", "update_epochs")
 
 
 def train(args: Args) -> dict[str, Any]:
@@ -105,7 +105,7 @@ def train(args: Args) -> dict[str, Any]:
             rows = evaluate_at(frames, choose, args)
             evaluations += rows
             print(progress_line(rows, minutes(time.perf_counter() - started)), flush=True)
-            next_eval += args.eval_every * (1 + (frames - next_eval) // args.eval_every)
+            next_eval = next_evaluation(frames, args.eval_every)
     collector.shutdown()
     torch.save(logits.state_dict(), run_dir / "actor.pt")
     return write_outputs(run_dir, args, evaluations, time.perf_counter() - started, "TorchRL PPO")
