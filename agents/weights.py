@@ -8,6 +8,7 @@ beside them); a MaskablePPO ``.zip`` checkpoint is read too when torch is instal
 from __future__ import annotations
 
 import io
+import warnings
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,18 @@ from typing import Any
 import numpy as np
 
 from goldrush_env.errors import GoldRushError
+
+
+class ModelSizeWarning(UserWarning):
+    """A model is playing at a number of players it was not trained for."""
+
+
+def warn_size(path: Path, trained_for: int, playing: int) -> None:
+    """Warn that the model at ``path``, trained for ``trained_for`` players, is playing a ``playing``-player game
+    (from the caller's caller: the player asked to act)."""
+    warnings.warn(f"{str(path)!r} was trained for {trained_for} players and is playing a {playing}-player game: "
+                  f"it plays on, below its level (the package's model for {playing} players is the entrant 'ppo')",
+                  ModelSizeWarning, stacklevel=3)
 
 
 def load_weights(path: str | Path) -> dict[str, Any]:

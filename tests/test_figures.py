@@ -9,6 +9,7 @@ import pytest
 
 pytest.importorskip("tyro")
 
+from goldrush_agents.tournament import run_tournament  # noqa: E402
 from goldrush_train.evaluation import evaluate  # noqa: E402
 
 MEASURED = [  # (entrant, opponents, the command's --seed): [(opponent, win share, points model, points opponent)]
@@ -23,3 +24,15 @@ MEASURED = [  # (entrant, opponents, the command's --seed): [(opponent, win shar
 def test_the_readmes_evaluations_give_what_they_gave(entrant, opponents, seed, figures):
     rows = evaluate(entrant, opponents, games=20, seed=seed, workers=1)
     assert [(r.opponent, r.win_share, r.model_points, r.opponent_points) for r in rows] == figures
+
+
+SIZES = [  # (players, ppo alone against greedy, greedy alone against ppo): benchmarks/ladder.py --pairs ppo/greedy
+    (3, 0.525, 0.25), (4, 0.425, 0.2), (5, 0.3, 0.275),  # --batched --games 20, measured 2026-11-26
+]
+
+
+@pytest.mark.parametrize("num_players, alone, field", SIZES)
+def test_the_readmes_table_sizes_give_what_they_gave(num_players, alone, field):
+    result = run_tournament(["ppo", "greedy"], num_players=num_players, games=20, seed=0, batched=True)
+    shares = {p.alone: (p.games, p.win_share) for p in result.pairings}
+    assert shares == {"ppo": (20, alone), "greedy": (20, field)}

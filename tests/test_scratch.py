@@ -62,7 +62,7 @@ def test_goldnet_with_pairs_plays_the_same_in_numpy_from_the_plain_vector():
     net = GoldNet(pairs=True)
     plain = observations()
     logits, values = net(torch.as_tensor(with_pair_features(plain)))
-    numpy_logits, numpy_values = GoldNetNumpy(export_weights(net)).forward(plain)
+    numpy_logits, numpy_values = GoldNetNumpy(export_weights(net, 2)).forward(plain)
     assert np.allclose(logits.detach().numpy(), numpy_logits, atol=1e-5)
     assert np.allclose(values.detach().numpy(), numpy_values, atol=1e-5)
 

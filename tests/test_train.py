@@ -16,7 +16,8 @@ pytest.importorskip("sb3_contrib")
 
 from goldrush_agents import make_agent  # noqa: E402
 from goldrush_agents.arena import play_game  # noqa: E402
-from goldrush_agents.gold.trained import BOARD_SIZE, SHIPPED_MODEL, GoldNetNumpy, TrainedPolicy  # noqa: E402
+from goldrush_agents.gold.trained import (BOARD_SIZE, SHIPPED_MODEL, GoldNetNumpy, ModelSizeWarning,  # noqa: E402
+                                          TrainedPolicy)
 from goldrush_env.gold.cards import NUM_POSITIONS  # noqa: E402
 from goldrush_env.gold.encoder import OBSERVATION_SIZE, PLANES  # noqa: E402
 from goldrush_env.errors import GoldRushError  # noqa: E402
@@ -38,7 +39,7 @@ def test_numpy_network_matches_torch():
     net = GoldNet(width=16, context=8)
     observations = np.random.default_rng(1).random((6, OBSERVATION_SIZE)).astype(np.float32)
     logits, values = net(torch.as_tensor(observations))
-    np_logits, np_values = GoldNetNumpy(export_weights(net)).forward(observations)
+    np_logits, np_values = GoldNetNumpy(export_weights(net, 2)).forward(observations)
     assert np_logits.shape == (6, 64) and np_values.shape == (6,)
     np.testing.assert_allclose(np_logits, logits.detach().numpy(), atol=1e-5)
     np.testing.assert_allclose(np_values, values.detach().numpy(), atol=1e-5)
@@ -125,8 +126,9 @@ def test_tiny_run_writes_every_output(tmp_path):
     # and the numpy export choose the same flips.
     assert TrainedPolicy(run / "model.npz").choose == "move" and 0 <= phase["move_matches"] <= 1
     view_source = TrainedPolicy(run / "model.npz", choose="position"), TrainedPolicy(run / "final.zip")
-    result = play_game([view_source[0], make_agent("random")], seed=4)
-    replay = play_game([view_source[1], make_agent("random")], seed=4)
+    with pytest.warns(ModelSizeWarning, match=r"model.npz' was trained for 3 players and is playing a 2-player game"):
+        result = play_game([view_source[0], make_agent("random")], seed=4)
+    replay = play_game([view_source[1], make_agent("random")], seed=4)  # a .zip records no size: no warning
     assert result.record["flips"] == replay.record["flips"]
 
 
@@ -191,7 +193,7 @@ def test_a_run_repeats_itself_from_its_seed(tmp_path):
 def test_evaluation_is_reproducible_with_a_seed(tmp_path):
     torch.manual_seed(0)
     path = tmp_path / "model.npz"
-    np.savez(path, **export_weights(GoldNet(width=8, context=4)))
+    np.savez(path, **export_weights(GoldNet(width=8, context=4), 2))
     first = evaluate(str(path), ["random", "greedy"], games=6, seed=3, workers=1)
     again = evaluate(str(path), ["random", "greedy"], games=6, seed=3, workers=1)
     assert first == again and [r.games for r in first] == [6, 6]
@@ -249,7 +251,7 @@ def test_the_most_likely_move_pools_the_positions_it_stands_for():
 
 
 def test_a_model_file_says_how_it_plays(tmp_path):
-    weights = export_weights(GoldNet(width=8, context=4))
+    weights = export_weights(GoldNet(width=8, context=4), 2)
     np.savez(tmp_path / "plain.npz", **weights)
     np.savez(tmp_path / "moves.npz", **weights, **{"config.choose": np.array("move")})
     np.savez(tmp_path / "odd.npz", **weights, **{"config.choose": np.array("card")})
@@ -268,7 +270,7 @@ def test_evaluate_command_prints_and_saves_its_table(tmp_path, capsys):
 
     torch.manual_seed(0)
     path = tmp_path / "model.npz"
-    np.savez(path, **export_weights(GoldNet(width=8, context=4)))
+    np.savez(path, **export_weights(GoldNet(width=8, context=4), 2))
     rows = evaluate_main([str(path), "--agents", "random", "--games", "4", "--workers", "1",
                           "--out", str(tmp_path / "eval.json")])
     printed = capsys.readouterr().out
@@ -291,7 +293,7 @@ def test_a_trained_model_is_a_gymnasium_opponent(tmp_path):
 
     torch.manual_seed(0)
     path = tmp_path / "model.npz"
-    np.savez(path, **export_weights(GoldNet(width=8, context=4)))
+    np.savez(path, **export_weights(GoldNet(width=8, context=4), 2))
     env = GoldRushEnv(num_players=3, opponents=TrainedPolicy(path), seat="random")
     _, info = env.reset(seed=0)
     done, rng = False, np.random.default_rng(0)
@@ -346,7 +348,7 @@ def test_tiny_batched_run_trains_and_evaluates(tmp_path, capsys):
 def test_a_run_can_start_from_saved_weights(tmp_path, capsys):
     torch.manual_seed(1)
     start = tmp_path / "start.npz"
-    np.savez(start, **export_weights(GoldNet(width=8, context=4)))
+    np.savez(start, **export_weights(GoldNet(width=8, context=4), 2))
     run = tmp_path / "run"
     main(["--run-dir", str(run)] + TINY + ["--imitation-games", "0", "--init-from", str(start),
                                            "--total-timesteps", "128", "--eval-every", "128",
@@ -399,7 +401,7 @@ def test_an_anchor_keeps_ppo_fitting_the_teachers_decisions(tmp_path, capsys):
     decisions = load(data, num_players=2, target="move")
     start = tmp_path / "start.npz"
     torch.manual_seed(2)
-    np.savez(start, **export_weights(GoldNet(width=8, context=4)))
+    np.savez(start, **export_weights(GoldNet(width=8, context=4), 2))
 
     def cross_entropy_after(coef, name):
         run = tmp_path / name

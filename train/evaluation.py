@@ -4,7 +4,9 @@ Each opponent is a separate head-to-head run of the tournament harness
 (:func:`goldrush_agents.tournament.run_tournament`): the player alone against
 a field of that opponent, with seeded deals, so a run is reproducible. The
 win share comes with its Wilson 95% interval, the fair share (1/n) and the
-mean points of each side. ``python -m goldrush_train.evaluate`` runs it from
+mean points of each side; with three or more players, also the other
+direction: one seat of the opponent alone against the player in every other
+seat (the tournament plays both). ``python -m goldrush_train.evaluate`` runs it from
 the command line; the training scripts evaluate their models with it.
 """
 
@@ -28,6 +30,11 @@ class Row:
     fair_share: float
     model_points: float
     opponent_points: float
+    opponent_alone: float | None = None
+    """With 3 or more players: the opponent's win share alone against the model in every other seat (an equal
+    player's is the fair share too); None with 2."""
+    opponent_alone_low: float | None = None
+    opponent_alone_high: float | None = None
 
 
 def evaluate(model: str, opponents: Sequence[str], num_players: int = 2, games: int = 200, seed: int = 0,
@@ -44,18 +51,25 @@ def evaluate(model: str, opponents: Sequence[str], num_players: int = 2, games: 
         pairing = next(p for p in result.pairings if p.alone == model)
         mine, theirs = result.standings[model], result.standings[opponent]
         low, high = pairing.interval
+        other = next((p for p in result.pairings if p.alone == opponent), None)  # none with 2 players
+        reverse = () if other is None else (other.win_share, *other.interval)
         rows.append(Row(opponent, pairing.games, pairing.win_share, low, high, 1 / num_players,
-                        mine.score / mine.games, theirs.score / theirs.games))
+                        mine.score / mine.games, theirs.score / theirs.games, *reverse))
         if on_row is not None:
             on_row(rows[-1])
     return rows
 
 
 def table(rows: Sequence[Row]) -> str:
-    """The rows as a Markdown table."""
-    lines = ["| opponent | games | win share | 95% CI | fair share | points (model : opponent) |",
-             "|---|---|---|---|---|---|"]
+    """The rows as a Markdown table (with 3 or more players, the opponent alone against the model as well)."""
+    both = any(r.opponent_alone is not None for r in rows)
+    lines = ["| opponent | games | win share | 95% CI | fair share | points (model : opponent) |"
+             + (" opponent alone | 95% CI |" if both else ""),
+             "|---|---|---|---|---|---|" + ("---|---|" if both else "")]
     for r in rows:
-        lines.append(f"| {r.opponent} | {r.games} | {r.win_share:.3f} | [{r.low:.3f}, {r.high:.3f}] | "
-                     f"{r.fair_share:.3f} | {r.model_points:.1f} : {r.opponent_points:.1f} |")
+        line = (f"| {r.opponent} | {r.games} | {r.win_share:.3f} | [{r.low:.3f}, {r.high:.3f}] | "
+                f"{r.fair_share:.3f} | {r.model_points:.1f} : {r.opponent_points:.1f} |")
+        if r.opponent_alone is not None:
+            line += f" {r.opponent_alone:.3f} | [{r.opponent_alone_low:.3f}, {r.opponent_alone_high:.3f}] |"
+        lines.append(line)
     return "\n".join(lines)

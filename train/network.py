@@ -27,6 +27,7 @@ from torch import nn
 
 from goldrush_agents.gold.trained import BOARD_SIZE, GLOBALS, PAIR_PLANES, PLANES
 from goldrush_env.gold.cards import NUM_POSITIONS
+from goldrush_env.errors import GoldRushError
 from goldrush_env.gold.encoder import OBSERVATION_SIZE
 
 
@@ -124,11 +125,38 @@ class MaskableGoldPolicy(MaskableActorCriticPolicy):
         return self.mlp_extractor.net
 
 
-def export_weights(net: GoldNet) -> dict[str, Any]:
-    """The network's weights as numpy arrays, named as :mod:`goldrush_agents.gold.trained` reads them."""
+def export_weights(net: GoldNet, num_players: int) -> dict[str, Any]:
+    """The network's weights as numpy arrays, named as :mod:`goldrush_agents.gold.trained` reads them, with the
+    number of players it was trained for."""
     arrays = {name: tensor.detach().cpu().numpy().copy() for name, tensor in net.state_dict().items()}
+    arrays["config.num_players"] = num_players
     arrays["config.width"] = net.width
     arrays["config.context"] = net.context
     if net.pairs:
         arrays["config.observation"] = np.array("pairs")
     return arrays
+
+
+def saved_weights(path: str, width: int, context: int) -> dict[str, np.ndarray]:
+    """The network weights of the model at ``path`` (--init-from), refused by name unless they fit a network of
+    this ``width`` and ``context``."""
+    from goldrush_agents.weights import load_weights
+
+    try:
+        weights = {name: array for name, array in load_weights(path).items() if not name.startswith("config.")}
+    except GoldRushError as error:
+        raise GoldRushError(f"--init-from: {error}") from None
+    expected = {name: tuple(tensor.shape) for name, tensor in GoldNet(width, context).state_dict().items()}
+    found = {name: tuple(np.shape(array)) for name, array in weights.items()}
+    if set(found) != set(expected):
+        raise GoldRushError(f"--init-from {path!r} is not a GoldNet model: it holds weights {sorted(found)}, "
+                            f"the network has {sorted(expected)}")
+    saved = found["cell1.weight"][0], found["globals.weight"][0]
+    if saved != (width, context):
+        raise GoldRushError(f"--init-from {path!r} has --width {saved[0]} --context {saved[1]}, this run "
+                            f"--width {width} --context {context}: give the model's")
+    if found != expected:
+        wrong = [f"{name} {shape} (expected {expected[name]})" for name, shape in found.items()
+                 if shape != expected[name]]
+        raise GoldRushError(f"--init-from {path!r} does not fit this version's network: {', '.join(wrong)}")
+    return weights

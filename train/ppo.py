@@ -222,7 +222,9 @@ class Args:
         check_agents("--eval-agents", self.eval_agents)
         check_agent("--teacher", self.teacher)
         if self.init_from is not None:
-            _init_weights(self.init_from, self.width, self.context)
+            from goldrush_train.network import saved_weights
+
+            saved_weights(self.init_from, self.width, self.context)
 
     @property
     def threads(self) -> int:
@@ -291,12 +293,13 @@ class RunState:
         return self
 
 
-def _export(model: Any, path: Path, choose: str = "position") -> Path:
-    """Save the model's network as a numpy model (``goldrush_agents.gold.trained``), played by its most likely ``choose``
-    (recorded only when it is not the default, "position", so such models stay as they were written before)."""
+def _export(model: Any, path: Path, num_players: int, choose: str = "position") -> Path:
+    """Save the model's network as a numpy model (``goldrush_agents.gold.trained``) trained for ``num_players``,
+    played by its most likely ``choose`` (recorded only when it is not the default, "position", so such models
+    stay as they were written before)."""
     from goldrush_train.network import export_weights
 
-    arrays = export_weights(model.policy.gold_net())
+    arrays = export_weights(model.policy.gold_net(), num_players)
     if choose != "position":
         arrays["config.choose"] = np.array(choose)
     tmp = path.with_name(path.stem + ".tmp.npz")
@@ -350,7 +353,8 @@ def _make_callback(args: Args, run_dir: Path, state: RunState, started: float):
                 self.next_snapshot += args.snapshot_every
                 league_dir = run_dir / "league"
                 league_dir.mkdir(exist_ok=True)
-                state.league = (state.league + [str(_export(self.model, league_dir / f"step_{step:09d}.npz"))])
+                state.league = (state.league + [str(_export(self.model, league_dir / f"step_{step:09d}.npz",
+                                                                     args.num_players))])
                 state.league = state.league[-args.league_size:]
                 self.apply_mix()
             if step >= self.next_eval:
@@ -368,7 +372,7 @@ def _make_callback(args: Args, run_dir: Path, state: RunState, started: float):
         def evaluate(self, step: int) -> None:
             doing(f"PPO: step {step:,}, evaluating: {args.eval_games} games against each of "
                   f"{', '.join(args.evaluation_agents)}")
-            model_path = _export(self.model, run_dir / "eval_model.npz", args.play_by)
+            model_path = _export(self.model, run_dir / "eval_model.npz", args.num_players, args.play_by)
             rows = evaluate(str(model_path), args.evaluation_agents, num_players=args.num_players,
                             games=args.eval_games, seed=args.seed, workers=1, memory=args.memory)
             curriculum = args.curriculum_agents
@@ -408,38 +412,14 @@ def _write_eval_csv(run_dir: Path, evaluations: list[dict[str, Any]]) -> None:
     (run_dir / "eval.csv").write_text("\n".join(lines) + "\n")
 
 
-def _init_weights(path: str, width: int, context: int) -> dict[str, np.ndarray]:
-    """The network weights of the model at ``path`` (--init-from), refused by name unless they fit a network of
-    this ``width`` and ``context``."""
-    from goldrush_agents.weights import load_weights
-    from goldrush_train.network import GoldNet
-
-    try:
-        weights = {name: array for name, array in load_weights(path).items() if not name.startswith("config.")}
-    except GoldRushError as error:
-        raise GoldRushError(f"--init-from: {error}") from None
-    expected = {name: tuple(tensor.shape) for name, tensor in GoldNet(width, context).state_dict().items()}
-    found = {name: tuple(np.shape(array)) for name, array in weights.items()}
-    if set(found) != set(expected):
-        raise GoldRushError(f"--init-from {path!r} is not a GoldNet model: it holds weights {sorted(found)}, "
-                            f"the network has {sorted(expected)}")
-    saved = found["cell1.weight"][0], found["globals.weight"][0]
-    if saved != (width, context):
-        raise GoldRushError(f"--init-from {path!r} has --width {saved[0]} --context {saved[1]}, this run "
-                            f"--width {width} --context {context}: give the model's")
-    if found != expected:
-        wrong = [f"{name} {shape} (expected {expected[name]})" for name, shape in found.items()
-                 if shape != expected[name]]
-        raise GoldRushError(f"--init-from {path!r} does not fit this version's network: {', '.join(wrong)}")
-    return weights
-
-
 def _load_weights(model: Any, path: str) -> None:
     """Put a saved model's network weights into ``model`` (same width and context, or a clear error)."""
     import torch
 
+    from goldrush_train.network import saved_weights
+
     net = model.policy.gold_net()
-    weights = _init_weights(path, net.width, net.context)
+    weights = saved_weights(path, net.width, net.context)
     net.load_state_dict({name: torch.as_tensor(array) for name, array in weights.items()})
 
 
@@ -629,7 +609,7 @@ def train(args: Args) -> dict[str, Any]:
             phases["PPO"] = time.perf_counter() - ppo_start
         steps = model.num_timesteps
         model.save(run_dir / "final.zip")
-        model_path = _export(model, run_dir / "model.npz", args.play_by)
+        model_path = _export(model, run_dir / "model.npz", args.num_players, args.play_by)
     finally:
         venv.close()
         logger.close()  # its CSV file, left open, would be closed (with a warning) whenever it is collected

@@ -201,9 +201,11 @@ def policy_weights(state: Mapping[str, Any]) -> dict[str, np.ndarray]:
     return weights
 
 
-def export_model(checkpoint: str | Path, path: str | Path, observation: str = "plain", play_by: str = "move") -> Path:
+def export_model(checkpoint: str | Path, path: str | Path, observation: str = "plain", play_by: str = "move",
+                 num_players: int | None = None) -> Path:
     """Write the policy of an RLlib ``checkpoint`` of this script as a numpy model file that
-    :class:`goldrush_agents.gold.trained.TrainedPolicy` plays; returns ``path``."""
+    :class:`goldrush_agents.gold.trained.TrainedPolicy` plays, recording ``num_players`` if given (the size it
+    was trained for); returns ``path``."""
     state_file = Path(checkpoint) / MODULE_STATE
     if not state_file.is_file():
         raise GoldRushError(f"{str(checkpoint)!r} is not an RLlib checkpoint of goldrush_train.rllib_ppo: it has no "
@@ -212,6 +214,8 @@ def export_model(checkpoint: str | Path, path: str | Path, observation: str = "p
         state = pickle.load(handle)  # RLlib's own format for a module's weights; ours, so trusted
     arrays = {**policy_weights(state), "config.network": np.array("mlp"), "config.observation": np.array(observation),
               "config.choose": np.array(play_by)}
+    if num_players is not None:
+        arrays["config.num_players"] = num_players
     path = Path(path)
     tmp = path.with_name(path.stem + ".tmp.npz")
     np.savez(tmp, **arrays)
@@ -372,7 +376,8 @@ def _iterate(algo: Any, args: Args, run_dir: Path, state: dict[str, Any]) -> dic
         if algo.iteration % args.checkpoint_every == 0 or algo.iteration == args.iterations:
             checkpoint = Path("checkpoints", f"iteration_{algo.iteration:05d}")
             algo.save_to_path(str((run_dir / checkpoint).resolve()))
-            export_model(run_dir / checkpoint, run_dir / "model.npz", args.observation, args.play_by)
+            export_model(run_dir / checkpoint, run_dir / "model.npz", args.observation, args.play_by,
+                         args.num_players)
             state = {"checkpoint": str(checkpoint), "iteration": algo.iteration, "env_steps": steps,
                      "wall_s": round(train_s, 1)}
             (run_dir / "state.tmp").write_text(json.dumps(state, indent=1))

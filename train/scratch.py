@@ -54,6 +54,11 @@ class Args:
     runs/scratch-YYYYmmdd-HHMMSS."""
     seed: int = 0
     """Seeds everything: the network's initial weights, the deals, the opponents, the evaluation deals."""
+    num_players: int = 2
+    """Players per game (2 to 5); the learner takes a random seat, the opponents every other."""
+    init_from: str | None = None
+    """Start from the weights of this GoldNet model (a .npz of observation "plain", e.g. the shipped
+    agents/gold/models/ppo_2p.npz) instead of random ones; the run's --width and --context must be the model's."""
     total_timesteps: int = 1_000_000
     """Learner decisions (flips) to train for."""
     num_envs: int = 128
@@ -165,6 +170,15 @@ class Args:
             raise GoldRushError(f"--torch-threads must be >= 0 (0: every core), got {self.torch_threads}")
         self.table_schedule()
         table_size(self.eval_table)
+        if isinstance(self.num_players, bool) or not isinstance(self.num_players, int) or not 2 <= self.num_players <= 5:
+            raise GoldRushError(f"--num-players must be 2 to 5, got {self.num_players!r}")
+        if self.init_from is not None:
+            if self.network != "goldnet" or self.observation != "plain":
+                raise GoldRushError(f"--init-from needs --network goldnet --observation plain (the shipped models'), "
+                                    f"got --network {self.network} --observation {self.observation}")
+            from goldrush_train.network import saved_weights
+
+            saved_weights(self.init_from, self.width, self.context)
         check_agents("--opponents", self.opponents)
         check_agents("--eval-agents", self.eval_agents)
 
@@ -175,7 +189,7 @@ def make_env(args: Args, table: str, opponents: dict[str, float]):
     from goldrush_env.gold.vector import GoldRushVectorEnv
 
     return GoldRushVectorEnv(args.num_envs, opponents=batched_mix(opponents), seat="random", reward=args.reward,
-                             table=table, observation=args.observation, autoreset_mode="same_step")
+                             num_players=args.num_players, table=table, observation=args.observation, autoreset_mode="same_step")
 
 
 def make_network(args: Args, inputs: int):
@@ -186,7 +200,13 @@ def make_network(args: Args, inputs: int):
     from goldrush_train.network import GoldNet
 
     if args.network == "goldnet":
-        return GoldNet(width=args.width, context=args.context, pairs=args.observation == "pairs")
+        net = GoldNet(width=args.width, context=args.context, pairs=args.observation == "pairs")
+        if args.init_from is not None:
+            from goldrush_train.network import saved_weights
+
+            weights = saved_weights(args.init_from, args.width, args.context)
+            net.load_state_dict({name: torch.as_tensor(array) for name, array in weights.items()})
+        return net
 
     def layer(inputs: int, outputs: int, std: float = 2 ** 0.5) -> nn.Linear:  # CleanRL's orthogonal init
         linear = nn.Linear(inputs, outputs)
@@ -219,16 +239,18 @@ def masked_logits(logits, masks):
     return torch.where(masks, logits, torch.full_like(logits, -1e9))
 
 
-def save_model(net, path: Path, observation: str = "plain", play_by: str = "move") -> Path:
-    """The network as a numpy model (``goldrush_agents.gold.trained``) that plays as ``play_by`` says."""
+def save_model(net, path: Path, num_players: int, observation: str = "plain", play_by: str = "move") -> Path:
+    """The network as a numpy model (``goldrush_agents.gold.trained``) trained for ``num_players``, that plays as
+    ``play_by`` says."""
     from goldrush_train.network import GoldNet, export_weights
 
     if isinstance(net, GoldNet):
-        arrays = export_weights(net)
+        arrays = export_weights(net, num_players)
     else:
         arrays = {f"actor.{name}": tensor.detach().numpy().copy() for name, tensor in net.actor.state_dict().items()}
         arrays["config.network"] = np.array("mlp")
         arrays["config.observation"] = np.array(observation)
+        arrays["config.num_players"] = num_players
     arrays["config.choose"] = np.array(play_by)
     tmp = path.with_name(path.stem + ".tmp.npz")
     np.savez(tmp, **arrays)
@@ -236,18 +258,25 @@ def save_model(net, path: Path, observation: str = "plain", play_by: str = "move
     return path
 
 
-def evaluate(model: Path, agents: Sequence[str], games: int, seed: int, table: str = "full") -> list[dict[str, Any]]:
-    """The model against each of ``agents`` in ``games`` games on ``table``, on the batched engine."""
+def evaluate(model: Path, agents: Sequence[str], games: int, seed: int, table: str = "full",
+             num_players: int = 2) -> list[dict[str, Any]]:
+    """The model against each of ``agents`` in ``games`` games on ``table``, on the batched engine: the model's
+    win share alone against the agent in every other seat and, with 3 or more players, the agent's alone
+    against the model (``field_alone``, ``field_low``, ``field_high``)."""
     from goldrush_agents.tournament import run_tournament
 
     rows = []
     for index, agent in enumerate(agents):
-        result = run_tournament([str(model), agent], num_players=2, games=games, seed=seed + index, batched=True,
-                                table=table)
+        result = run_tournament([str(model), agent], num_players=num_players, games=games, seed=seed + index,
+                                batched=True, table=table, progress=False)
         pairing = next(p for p in result.pairings if p.alone == str(model))
         low, high = pairing.interval
-        rows.append({"opponent": agent, "games": pairing.games, "win_share": pairing.win_share, "low": low,
-                     "high": high, "fair_share": 0.5})
+        row = {"opponent": agent, "games": pairing.games, "win_share": pairing.win_share, "low": low,
+               "high": high, "fair_share": 1 / num_players}
+        if num_players > 2:
+            other = next(p for p in result.pairings if p.alone == agent)
+            row.update(field_alone=other.win_share, field_low=other.interval[0], field_high=other.interval[1])
+        rows.append(row)
     return rows
 
 
@@ -364,7 +393,8 @@ def train(args: Args) -> dict[str, Any]:
         if args.self_play > 0 and step >= next_snapshot:
             next_snapshot += args.snapshot_every
             (run_dir / "league").mkdir(exist_ok=True)
-            snapshot = save_model(net, run_dir / "league" / f"step_{step:09d}.npz", args.observation, args.play_by)
+            snapshot = save_model(net, run_dir / "league" / f"step_{step:09d}.npz", args.num_players,
+                                  args.observation, args.play_by)
             league = (league + [snapshot])[-args.league_size:]
             mix = {name: (1 - args.self_play) * weight for name, weight in scripted_mix(args).items()}
             mix.update({str(path): args.self_play / len(league) for path in league})
@@ -381,12 +411,14 @@ def train(args: Args) -> dict[str, Any]:
         if step >= next_eval or update == updates:
             clock = time.perf_counter()
             next_eval += args.eval_every or args.total_timesteps + 1
-            model = save_model(net, run_dir / "model.npz", args.observation, args.play_by)
+            model = save_model(net, run_dir / "model.npz", args.num_players, args.observation, args.play_by)
             games_now = args.final_games if update == updates else args.eval_games
             rows = evaluate(model, agents, games_now, seed=args.seed + 1_000_000 if update == updates
-                            else args.seed + 2_000_000 + step, table=args.eval_table)
+                            else args.seed + 2_000_000 + step, table=args.eval_table, num_players=args.num_players)
             evaluations += [{"step": step, **row} for row in rows]
-            print(f"step {step:>10,}  " + "  ".join(f"{r['opponent']} {r['win_share']:.3f}" for r in rows)
+            print(f"step {step:>10,}  " + "  ".join(f"{r['opponent']} {r['win_share']:.3f}"
+                                                    + (f" (alone vs it {r['field_alone']:.3f})" if "field_alone" in r
+                                                       else "") for r in rows)
                   + f"  (training games won {wins / max(games, 1):.2f}, {step / (time.perf_counter() - started):,.0f}"
                   f" steps/s, {minutes(time.perf_counter() - started)})", flush=True)
             games = wins = 0

@@ -7,8 +7,9 @@ flip. ``goldrush_agents.make_agent("greedy", seed=1)`` builds one by name (Gold 
 * ``random``, ``greedy``, ``expert``: scripted players (:mod:`~goldrush_agents.gold.random_agent`,
   :mod:`~goldrush_agents.gold.greedy`, :mod:`~goldrush_agents.gold.expert`), weakest first;
 * ``ismcts``: determinized Monte-Carlo tree search (:mod:`~goldrush_agents.gold.search`);
-* ``ppo`` and ``scratch``: the shipped 2-player models (:mod:`~goldrush_agents.gold.trained`); a ``.npz`` or
-  MaskablePPO ``.zip`` plays by its path.
+* ``ppo``: the shipped model for the table's number of players, 2 to 5, and ``scratch``, a 2-player model
+  learned with no teacher (:mod:`~goldrush_agents.gold.trained`); a ``.npz`` or MaskablePPO ``.zip`` plays by
+  its path.
 
 :mod:`~goldrush_agents.gold.batched` plays many games at once on the batched engine.
 """
@@ -23,7 +24,7 @@ from goldrush_agents.gold.expert import ExpertAgent
 from goldrush_agents.gold.greedy import GreedyAgent
 from goldrush_agents.gold.random_agent import RandomAgent
 from goldrush_agents.gold.search import ISMCTSAgent
-from goldrush_agents.gold.trained import SHIPPED_MODEL, SHIPPED_SCRATCH_MODEL, TrainedPolicy
+from goldrush_agents.gold.trained import SHIPPED_SCRATCH_MODEL, ModelSizeWarning, TrainedPolicy, shipped_model
 
 AGENTS: dict[str, Callable[..., Any]] = {
     "random": RandomAgent,
@@ -33,9 +34,9 @@ AGENTS: dict[str, Callable[..., Any]] = {
 }
 """The scripted players by name, weakest first (the ladder in ``docs/agents.md`` measures each against the one
 below it)."""
-MODELS: dict[str, Path] = {"ppo": SHIPPED_MODEL, "scratch": SHIPPED_SCRATCH_MODEL}
-"""The shipped models by name: ``ppo`` (imitation of the search, then PPO) and ``scratch`` (learned with no
-teacher)."""
+MODELS: dict[str, Path | None] = {"ppo": None, "scratch": SHIPPED_SCRATCH_MODEL}
+"""The shipped models by name: ``ppo``, the model of the table's number of players (:func:`shipped_model`,
+chosen game by game), and ``scratch`` (2 players, learned with no teacher)."""
 MODEL_FILES = (".npz", ".zip")
 """Model files this game's trained player reads (a ``.zip`` is a MaskablePPO checkpoint, read with torch)."""
 model = TrainedPolicy
@@ -50,4 +51,4 @@ def play_batched(*args: Any, **kwargs: Any) -> Any:
 
 
 __all__ = ["AGENTS", "MODELS", "MODEL_FILES", "model", "play_batched", "RandomAgent", "GreedyAgent", "ExpertAgent",
-           "ISMCTSAgent", "TrainedPolicy"]
+           "ISMCTSAgent", "TrainedPolicy", "ModelSizeWarning", "shipped_model"]

@@ -3,8 +3,13 @@
 A model is a ``.npz`` file of the network's weights (``python -m goldrush_train.ppo`` writes
 one at the end of a run, beside its MaskablePPO checkpoints). Playing it
 needs only numpy; a MaskablePPO ``.zip`` checkpoint also loads when torch is
-installed. The package ships one 2-player model,
-:data:`SHIPPED_MODEL` (entrant name ``"ppo"``).
+installed. The package ships a model for each number of players,
+:func:`shipped_model` (entrant name ``"ppo"``, which plays the one of the table's size), and
+a 2-player model learned with no teacher (``"scratch"``).
+
+A model file records the number of players it was trained for (``config.num_players``); played at
+another size it plays on, with a :class:`~goldrush_agents.weights.ModelSizeWarning` naming the file and both
+sizes.
 """
 
 from __future__ import annotations
@@ -16,14 +21,26 @@ from typing import Any
 import numpy as np
 
 from goldrush_env.errors import GoldRushError
-from goldrush_env.gold.cards import NUM_POSITIONS
+from goldrush_env.gold.cards import MAX_PLAYERS, MIN_PLAYERS, NUM_POSITIONS
 from goldrush_env.gold.encoder import OBSERVATION_SIZE, PAIR_LAYOUT, SLICES, pair_features
 from goldrush_env.gold.view import PlayerView
 from goldrush_env.policy import SeededPolicy
 
-from goldrush_agents.weights import load_weights, one_blas_thread, tanh_mlp, tanh_mlp_layers
+from goldrush_agents.weights import ModelSizeWarning  # noqa: F401  (re-exported: players of Gold warn with it)
+from goldrush_agents.weights import load_weights, one_blas_thread, tanh_mlp, tanh_mlp_layers, warn_size
 
-SHIPPED_MODEL = Path(__file__).with_name("models") / "ppo_2p.npz"
+
+def shipped_model(num_players: int) -> Path:
+    """Where the package keeps its ``ppo`` model for ``num_players`` (2 to 5) seats: ``models/ppo_2p.npz``
+    (``python -m goldrush_train.recipe --seed 0 --ship`` writes it) and ``ppo_3p.npz`` to ``ppo_5p.npz``
+    (``python -m goldrush_train.sizes --num-players N --ship``)."""
+    if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) \
+            or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+        raise GoldRushError(f"num_players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {num_players!r}")
+    return Path(__file__).with_name("models") / f"ppo_{int(num_players)}p.npz"
+
+
+SHIPPED_MODEL = shipped_model(2)
 """The 2-player model the package ships (``python -m goldrush_train.recipe --seed 0 --ship`` reproduces it)."""
 SHIPPED_SCRATCH_MODEL = Path(__file__).with_name("models") / "scratch_2p.npz"
 """The 2-player model learned from scratch, with no teacher (entrant ``"scratch"``; ``python -m
@@ -37,6 +54,7 @@ GLOBALS = OBSERVATION_SIZE - BOARD_SIZE
 PAIR_PLANES = len(PAIR_LAYOUT)
 """The planes ``observation="pairs"`` adds; a GoldNet trained on it reads them beside each position's own."""
 _WEIGHTS = ("globals", "cell1", "cell2", "logit", "value1", "value2")
+_SEATS = SLICES["seats"]
 CHOICES = ("position", "move")
 """What a deterministic :class:`TrainedPolicy` takes the most likely of (see its ``choose``)."""
 
@@ -126,8 +144,15 @@ def network_of(weights: dict[str, Any]) -> GoldNetNumpy | MlpNumpy:
     return MlpNumpy(weights) if str(weights.get("config.network", "goldnet")) == "mlp" else GoldNetNumpy(weights)
 
 
-def load_network(path: str | Path) -> tuple[GoldNetNumpy | MlpNumpy, str]:
-    """The numpy network of a model file and what it says to choose by (``config.choose``, else ``"position"``).
+def table_sizes(observations: np.ndarray) -> np.ndarray:
+    """The number of players of each observation vector's game (its ``seats`` slice)."""
+    return np.rint(np.asarray(observations)[:, _SEATS].sum(axis=1)).astype(np.int64)
+
+
+def load_network(path: str | Path) -> tuple[GoldNetNumpy | MlpNumpy, str, int | None]:
+    """The numpy network of a model file, what it says to choose by (``config.choose``, else ``"position"``) and
+    the number of players it was trained for (``config.num_players``, else None: files written before it was
+    recorded).
 
     A file is read once while it is unchanged: its players share one network (the forward pass only reads the
     weights), so a server playing many games against one model holds one copy of it."""
@@ -144,17 +169,22 @@ def load_network(path: str | Path) -> tuple[GoldNetNumpy | MlpNumpy, str]:
 
 
 @functools.lru_cache(maxsize=16)
-def _load_network(path: str, stamp: tuple[int, int]) -> tuple[GoldNetNumpy | MlpNumpy, str]:
+def _load_network(path: str, stamp: tuple[int, int]) -> tuple[GoldNetNumpy | MlpNumpy, str, int | None]:
     weights = load_weights(path)
     try:
         net = network_of(weights)
     except GoldRushError as error:
         raise GoldRushError(f"{path!r} cannot be played: {error}") from None
-    return net, str(weights.get("config.choose", "position"))
+    size = weights.get("config.num_players")
+    return net, str(weights.get("config.choose", "position")), None if size is None else int(size)
 
 
 class TrainedPolicy(SeededPolicy):
     """A trained model following the policy protocol.
+
+    ``path`` is a model file, or ``None`` (the entrant ``"ppo"``): the package's model for the number of
+    players of each game it is asked about (:func:`shipped_model`). A file that records the number of players
+    it was trained for plays at another with a :class:`ModelSizeWarning`, once per size.
 
     ``deterministic=True`` (default) plays the most likely legal flip;
     ``False`` samples from the policy with the policy's own seeded generator.
@@ -173,31 +203,72 @@ class TrainedPolicy(SeededPolicy):
 
     name = "ppo"
 
-    def __init__(self, path: str | Path = SHIPPED_MODEL, seed: int | None = None, deterministic: bool = True,
+    def __init__(self, path: str | Path | None = None, seed: int | None = None, deterministic: bool = True,
                  choose: str | None = None) -> None:
         super().__init__(seed)
         if choose is not None and choose not in CHOICES:
             raise GoldRushError(f"choose must be None or one of {list(CHOICES)}, got {choose!r}")
-        self.path = Path(path)
-        self.net, saved_choice = load_network(self.path)
+        self.path = None if path is None else Path(path)
         self.deterministic = bool(deterministic)
-        self.choose = saved_choice if choose is None else choose
-        if self.choose not in CHOICES:
-            raise GoldRushError(f"{str(self.path)!r} says to choose by {self.choose!r}, not one of {list(CHOICES)}")
+        self._choose = choose
+        self._warned: set[int] = set()
+        self.net, self.choose, self.num_players = None, choose, None
+        if self.path is not None:
+            self.net, saved_choice, self.num_players = load_network(self.path)
+            self.choose = self._choice(self.path, saved_choice)
+
+    def _choice(self, path: Path, saved_choice: str) -> str:
+        choice = saved_choice if self._choose is None else self._choose
+        if choice not in CHOICES:
+            raise GoldRushError(f"{str(path)!r} says to choose by {choice!r}, not one of {list(CHOICES)}")
+        return choice
+
+    def network(self, num_players: int) -> tuple[GoldNetNumpy | MlpNumpy, str]:
+        """The network that plays a game of ``num_players`` and what it chooses by: the model file's (with a
+        :class:`ModelSizeWarning` if it was trained for another size), or the package's for that size."""
+        if self.path is not None:
+            if self.num_players is not None and num_players != self.num_players and num_players not in self._warned:
+                self._warned.add(num_players)
+                warn_size(self.path, self.num_players, num_players)
+            return self.net, self.choose
+        if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+            raise GoldRushError(f"an observation of a {num_players}-player game (its seats slice), not "
+                                f"{MIN_PLAYERS} to {MAX_PLAYERS}: the package has no model for it")
+        path = shipped_model(num_players)
+        if not path.is_file():
+            raise GoldRushError(f"the package has no {num_players}-player model at {str(path)!r}")
+        net, saved_choice, _ = load_network(path)
+        return net, self._choice(path, saved_choice)
 
     def act(self, view: PlayerView) -> int:
         return int(self.act_batch(view.observation[None, :], view.action_mask[None, :])[0])
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """Flips for a batch of observations and their legal-position masks."""
-        with one_blas_thread():
-            logits, _ = self.net.forward(observations)
+        """Flips for a batch of observations and their legal-position masks (games of any sizes)."""
+        observations = np.asarray(observations)
         masks = np.asarray(masks, bool)
         if not masks.any(axis=1).all():
             raise GoldRushError("a mask with no legal position was given to the trained policy")
+        sizes = table_sizes(observations)
+        if self.path is not None:  # one network for every size; the sizes only warn
+            if self.num_players is not None:
+                for size in np.unique(sizes[(sizes >= MIN_PLAYERS) & (sizes <= MAX_PLAYERS)]):
+                    self.network(int(size))
+            return self._flips(self.net, self.choose, observations, masks)
+        flips = np.empty(len(observations), dtype=np.int64)
+        for size in np.unique(sizes):
+            rows = np.flatnonzero(sizes == size)
+            net, choose = self.network(int(size))
+            flips[rows] = self._flips(net, choose, observations[rows], masks[rows])
+        return flips
+
+    def _flips(self, net: GoldNetNumpy | MlpNumpy, choose: str, observations: np.ndarray,
+               masks: np.ndarray) -> np.ndarray:
+        with one_blas_thread():
+            logits, _ = net.forward(observations)
         logits = np.where(masks, logits, -np.inf)
         if self.deterministic:
-            return self.most_likely(observations, logits)
+            return best_moves(observations, logits) if choose == "move" else logits.argmax(axis=1)
         probs = np.exp(logits - logits.max(axis=1, keepdims=True))
         probs /= probs.sum(axis=1, keepdims=True)
         return np.array([self.rng.choice(NUM_POSITIONS, p=p) for p in probs])
@@ -209,7 +280,8 @@ class TrainedPolicy(SeededPolicy):
         return logits.argmax(axis=1)
 
     def __repr__(self) -> str:
-        return f"TrainedPolicy({str(self.path)!r}, deterministic={self.deterministic}, choose={self.choose!r})"
+        where = "the package's model for the table's size" if self.path is None else str(self.path)
+        return f"TrainedPolicy({where!r}, deterministic={self.deterministic}, choose={self.choose!r})"
 
 
 def best_moves(observations: np.ndarray, logits: np.ndarray) -> np.ndarray:

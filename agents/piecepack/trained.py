@@ -23,7 +23,9 @@ class PiecepackTrained(SeededPolicy):
 
     ``path`` is a ``.npz`` written by ``python -m goldrush_train.piecepack_ppo`` (linear layers ``actor.0``,
     ``actor.2``, ... with tanh between them, from the 1,443 observation values to the 488 logits), or
-    ``None`` for the shipped model of the table's number of players, chosen at the first action.
+    ``None`` for the shipped model of the table's number of players, chosen at each game's first action. A file
+    played at another number of players than it records (``config.num_players``) plays on with a
+    :class:`~goldrush_agents.weights.ModelSizeWarning`, once per size.
     """
 
     name = "ppo"
@@ -32,11 +34,14 @@ class PiecepackTrained(SeededPolicy):
         super().__init__(seed)
         self.path = None if path is None else Path(path)
         self.layers: list[tuple[np.ndarray, np.ndarray]] | None = None
+        self.num_players: int | None = None
+        self._warned: set[int] = set()
+        self.by_size = self.path is None
         if self.path is not None:
-            self.layers = self._load(self.path)
+            self.layers, self.num_players = self._load(self.path)
 
     @staticmethod
-    def _load(path: Path) -> list[tuple[np.ndarray, np.ndarray]]:
+    def _load(path: Path) -> tuple[list[tuple[np.ndarray, np.ndarray]], int | None]:
         from goldrush_agents.weights import load_weights, tanh_mlp_layers
         from goldrush_env.piecepack.encoder import OBSERVATION_SIZE
 
@@ -51,7 +56,8 @@ class PiecepackTrained(SeededPolicy):
         if shape != (OBSERVATION_SIZE, A.NUM_ACTIONS):
             raise GoldRushError(f"{str(path)!r} maps {shape} (inputs, actions); this version needs "
                                 f"({OBSERVATION_SIZE}, {A.NUM_ACTIONS})")
-        return layers
+        size = weights.get("config.num_players")
+        return layers, None if size is None else int(size)
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """The network's 488 logits for one observation vector."""
@@ -60,12 +66,17 @@ class PiecepackTrained(SeededPolicy):
         return tanh_mlp(self.layers, np.asarray(observation, np.float32))
 
     def act(self, view: Any) -> int:
-        if self.layers is None:
-            path = shipped_model(len(view.knowledge["holdings"]))
+        from goldrush_agents.weights import warn_size
+
+        players = len(view.knowledge["holdings"])
+        if self.by_size and players != self.num_players:  # the shipped model of this table's size
+            path = shipped_model(players)
             if not path.is_file():
-                raise GoldRushError(f"no shipped piecepack model for {len(view.knowledge['holdings'])} players "
-                                    f"at {str(path)!r}")
-            self.path, self.layers = path, self._load(path)
+                raise GoldRushError(f"no shipped piecepack model for {players} players at {str(path)!r}")
+            self.path, (self.layers, _), self.num_players = path, self._load(path), players
+        elif self.num_players is not None and players != self.num_players and players not in self._warned:
+            self._warned.add(players)
+            warn_size(self.path, self.num_players, players)
         logits = np.where(np.asarray(view.action_mask, bool), self.logits(view.observation), -np.inf)
         return int(logits.argmax())
 

@@ -1,0 +1,198 @@
+"""Every table size: the shipped model of each number of players, the entrant that picks it, and its recipe
+(goldrush_train.sizes)."""
+
+import json
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+from goldrush_agents import make_agent
+from goldrush_agents.arena import play_game
+from goldrush_agents.gold.batched import batched_policy
+from goldrush_agents.gold.trained import SHIPPED_MODEL, ModelSizeWarning, TrainedPolicy, shipped_model, table_sizes
+from goldrush_agents.tournament import run_tournament
+from goldrush_env import raw_env
+from goldrush_env.errors import GoldRushError
+
+pytest.importorskip("torch")
+pytest.importorskip("tyro")
+
+from goldrush_train import sizes  # noqa: E402
+
+SIZES = (2, 3, 4, 5)
+
+
+def views(num_players: int, games: int = 2):
+    """The views of the seat to move in a few random games of ``num_players``."""
+    env = raw_env(num_players=num_players)
+    seen = []
+    for seed in range(games):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while not env.game.is_finished:
+            view = env.view(env.game.current_player)
+            seen.append(view)
+            env.step(int(rng.choice(view.legal_positions)))
+    return seen
+
+
+@pytest.mark.parametrize("num_players", SIZES)
+def test_the_package_ships_a_model_for_each_size_and_says_so_in_the_file(num_players):
+    path = shipped_model(num_players)
+    assert path.is_file(), f"the package ships no {num_players}-player model at {path}"
+    with np.load(path) as weights:
+        assert int(weights["config.num_players"]) == num_players
+
+
+@pytest.mark.parametrize("num_players", SIZES)
+def test_ppo_plays_the_model_of_the_tables_size(num_players):
+    entrant = make_agent("ppo")
+    own = TrainedPolicy(shipped_model(num_players))
+    seen = views(num_players)
+    observations = np.array([v.observation for v in seen])
+    masks = np.array([v.action_mask for v in seen])
+    assert set(table_sizes(observations)) == {num_players}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the right size: no warning
+        chosen = entrant.act_batch(observations, masks)
+        np.testing.assert_array_equal(chosen, own.act_batch(observations, masks))
+        assert [entrant.act(v) for v in seen[:20]] == chosen[:20].tolist()
+    # A model of another size chooses differently somewhere: the entrant did pick by size.
+    other = TrainedPolicy(shipped_model(3 if num_players == 2 else 2))
+    with pytest.warns(ModelSizeWarning):
+        assert (other.act_batch(observations, masks) != chosen).any()
+
+
+def test_one_batch_may_hold_games_of_several_sizes():
+    seen = [v for n in SIZES for v in views(n, games=1)[:15]]
+    observations = np.array([v.observation for v in seen])
+    masks = np.array([v.action_mask for v in seen])
+    chosen = make_agent("ppo").act_batch(observations, masks)
+    alone = [TrainedPolicy(shipped_model(int(n))).act_batch(o[None], m[None])[0]
+             for n, o, m in zip(table_sizes(observations), observations, masks)]
+    assert chosen.tolist() == alone
+
+
+def test_a_model_at_another_size_warns_once_per_size_and_plays_on():
+    policy = TrainedPolicy(SHIPPED_MODEL)
+    with pytest.warns(ModelSizeWarning, match=r"ppo_2p.npz' was trained for 2 players and is playing a 4-player "
+                                              r"game: it plays on"):
+        play_game([policy] + [make_agent("greedy") for _ in range(3)], seed=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        play_game([policy] + [make_agent("greedy") for _ in range(3)], seed=2)  # warned already for 4
+        play_game([policy, make_agent("greedy")], seed=3)  # its own size
+    with pytest.warns(ModelSizeWarning, match="playing a 5-player game"):
+        play_game([policy] + [make_agent("greedy") for _ in range(4)], seed=4)
+
+
+def test_an_observation_of_no_known_size_is_refused_by_the_size_picking_entrant():
+    [view] = views(2, games=1)[:1]
+    blank = np.zeros((1, view.observation.size), np.float32)  # no seat in its seats slice: a vector of no game
+    with pytest.raises(GoldRushError, match=r"an observation of a 0-player game \(its seats slice\), not 2 to 5"):
+        make_agent("ppo").act_batch(blank, np.array([view.action_mask]))
+
+
+@pytest.mark.parametrize("num_players", [3, 4, 5])
+def test_each_shipped_model_beats_random_clearly_at_its_size(num_players):
+    # One ppo seat against random ones, 300 games on the batched engine, seats and start rotated. Random alone
+    # against 4 greedy players wins under 1% of games; a model that plays its size should be far above 1/N.
+    result = run_tournament(["ppo", "random"], num_players=num_players, games=300, seed=7, batched=True)
+    pairing = next(p for p in result.pairings if p.alone == "ppo")
+    assert pairing.games == 300 and pairing.interval[0] > 0.8, pairing
+    field = next(p for p in result.pairings if p.alone == "random")
+    assert field.interval[1] < 0.5 / num_players, field
+
+
+def test_the_batched_entrant_is_named_ppo_and_picks_by_size():
+    policy = batched_policy("ppo")
+    assert policy.name == "ppo"
+
+
+def test_the_recipe_refuses_bad_values_before_any_work(tmp_path):
+    for argv, message in ((["--num-players", "2"], "--num-players must be 3, 4 or 5"),
+                          (["--num-players", "6"], "--num-players must be 3, 4 or 5"),
+                          (["--total-timesteps", "0"], "--total-timesteps must be an int >= 1"),
+                          (["--start-from", str(tmp_path / "none.npz")], "is not a file")):
+        with pytest.raises(GoldRushError, match=message):
+            sizes.run(sizes.Sizes(**{k.lstrip("-").replace("-", "_"): v for k, v in zip(argv[::2], argv[1::2])}))
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_tiny_run_trains_at_its_size_and_ships_where_ppo_finds_it(tmp_path, monkeypatch):
+    shipped = tmp_path / "ppo_3p.npz"
+    monkeypatch.setattr(sizes, "shipped_model", lambda n: shipped)
+    run = tmp_path / "run"
+    summary = sizes.main(["--num-players", "3", "--total-timesteps", "1024", "--eval-every", "1024",
+                          "--final-games", "6", "--run-dir", str(run), "--ship"])
+    assert summary["steps"] >= 1024 and summary["sizes"]["num_players"] == 3
+    [row] = summary["final"]
+    assert row["opponent"] == "greedy" and row["games"] == 6 and row["fair_share"] == pytest.approx(1 / 3)
+    assert 0 <= row["field_alone"] <= 1  # both directions are reported
+    assert shipped.read_bytes() == (run / "model.npz").read_bytes()
+    with np.load(shipped) as weights:
+        assert int(weights["config.num_players"]) == 3
+    args = json.loads((run / "args.json").read_text())
+    assert args["num_players"] == 3 and args["init_from"] == str(SHIPPED_MODEL)
+
+
+def test_goldrush_watch_and_the_web_play_the_model_of_the_tables_size(tmp_path):
+    record = tmp_path / "game.json"
+    watched = subprocess.run([sys.executable, "-W", "error::UserWarning", "-m", "goldrush_agents.cli", "watch",
+                              "--agents", "ppo,greedy,greedy,greedy", "--seed", "3", "--save", str(record)],
+                             capture_output=True, text=True, timeout=300)
+    assert watched.returncode == 0, watched.stderr
+    assert "seat 0 ppo, seat 1 greedy" in watched.stdout
+    own = play_game([TrainedPolicy(shipped_model(4))] + [make_agent("greedy") for _ in range(3)], 3)
+    assert json.loads(record.read_text())["flips"] == own.record["flips"]
+
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx2")
+    from starlette.testclient import TestClient
+
+    from goldrush_agents.web import create_app
+
+    client = TestClient(create_app())
+    data = client.post("/api/watch", json={"agents": "greedy,ppo,greedy", "seed": 5}).json()
+    watch_id = data["id"]
+    while not data["state"]["finished"]:
+        data = client.post(f"/api/watch/{watch_id}/step").json()
+    web = client.get(f"/api/games/{watch_id}/record").json()
+    own = play_game([make_agent("greedy"), TrainedPolicy(shipped_model(3)), make_agent("greedy")], 5)
+    assert web["flips"] == own.record["flips"]
+
+
+def test_a_piecepack_model_at_another_size_warns_and_ppo_picks_by_size():
+    from goldrush_agents.piecepack import PiecepackTrained, shipped_model as piecepack_model
+
+    three = PiecepackTrained(piecepack_model(3))
+    assert three.num_players == 3
+    with pytest.warns(ModelSizeWarning, match=r"piecepack_3p.npz' was trained for 3 players and is playing a "
+                                              r"4-player game"):
+        play_game([three] + [make_agent("random", game="piecepack") for _ in range(3)], 1, game="piecepack")
+    entrant = make_agent("ppo", game="piecepack")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for players in (3, 4, 3):  # one player, games of either size: the model of each
+            play_game([entrant] + [make_agent("random", game="piecepack") for _ in range(players - 1)], 2,
+                      game="piecepack")
+            assert entrant.num_players == players and entrant.path == piecepack_model(players)
+
+
+def test_evaluate_reports_both_directions_from_three_players_on(capsys):
+    from goldrush_train import evaluate as evaluate_script
+    from goldrush_train.evaluation import evaluate, table
+
+    [two] = evaluate("ppo", ["greedy"], num_players=2, games=4, seed=0, workers=1)
+    assert two.opponent_alone is None and "opponent alone" not in table([two])
+    rows = evaluate_script.main(["ppo", "--agents", "greedy", "--players", "3", "--games", "6", "--batched"])
+    [three] = rows
+    assert three.games == 6 and 0 <= three.opponent_alone_low <= three.opponent_alone <= three.opponent_alone_high
+    printed = capsys.readouterr().out
+    assert "| opponent alone | 95% CI |" in printed and f"| {three.opponent_alone:.3f} |" in printed
+    with pytest.raises(SystemExit):
+        evaluate_script.main(["ppo", "--game", "piecepack", "--agents", "economist", "--batched"])
+    assert "--batched plays Gold with perfect memory, got --game piecepack" in capsys.readouterr().err

@@ -1,0 +1,121 @@
+"""The shipped models for 3, 4 and 5 players: the 2-player model, trained on at the table's size.
+
+    python -m goldrush_train.sizes --num-players 3 --seed 0 --ship   # agents/gold/models/ppo_3p.npz
+    python -m goldrush_train.sizes --num-players 5 --total-timesteps 250000   # a short run
+
+The 2-player model (``ppo``, agents/gold/models/ppo_2p.npz, a copy of the search) is where every size
+starts: its network reads any table (seats are relative, every opponent has its own planes), but it never
+saw three or more players, and played as it is it falls behind ``greedy`` from four players on. PPO then
+trains it at the table's size with :mod:`goldrush_train.scratch`'s loop on the batched vector env, the
+learner at a random seat against ``greedy`` in every other seat, and, once the first snapshot is taken, a
+quarter of those seats played by frozen snapshots of itself. The reward is the score reward (after each
+flip, the learner's gain less the others' mean, / 10), which at any size points where winning does.
+
+Evaluations during the run (400 games against ``greedy``) and at the end (``final_games``) report both
+directions: the model alone against the field, and one ``greedy`` alone against the model. ``--ship``
+copies the model to :func:`goldrush_agents.gold.trained.shipped_model`, where the entrant ``ppo`` finds it.
+Like goldrush_train.recipe, it runs the training script by its command line, printed first, so that the
+step can be rerun alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from goldrush_agents.gold.trained import SHIPPED_MODEL, shipped_model
+from goldrush_env.errors import GoldRushError
+from goldrush_train.cli import TRAIN_EXTRA, check_counts, command, minutes, new_run_dir, refuse_used_folder
+
+
+STEPS = {3: 500_000, 4: 800_000, 5: 1_200_000}
+"""PPO steps of the shipped model of each size (41, 65 and 84 minutes with the three sizes side by side on two
+cores; docs/training.md)."""
+
+
+@dataclass
+class Sizes:
+    """Train the 2-player model on at another table size (the recipe of agents/gold/models/ppo_Np.npz)."""
+
+    num_players: int = 3
+    """Players per game: 3, 4 or 5."""
+    seed: int = 0
+    """Seeds the deals, the opponents' choices, the PPO batches and the evaluation deals."""
+    total_timesteps: int | None = None
+    """Learner decisions of PPO; default: the shipped model's, by size (STEPS: 500k, 800k, 1.2M)."""
+    start_from: str = str(SHIPPED_MODEL)
+    """The GoldNet model (observation "plain") PPO starts from."""
+    eval_every: int = 250_000
+    """Steps between the 400-game evaluations against greedy."""
+    final_games: int = 2000
+    """Games of the final evaluation against greedy (each direction)."""
+    torch_threads: int = 1
+    """Torch threads; one keeps a run the same from its seed on any machine, and lets the sizes train side by
+    side on two cores."""
+    run_dir: str = ""
+    """A new or empty folder for the run; empty: runs/sizes-Np-sSEED-YYYYmmdd-HHMMSS."""
+    ship: bool = False
+    """Copy the final model to the package's model for this size (agents/gold/models/ppo_Np.npz)."""
+
+    def check(self) -> None:
+        """Refuse values that cannot work, naming them."""
+        if isinstance(self.num_players, bool) or not isinstance(self.num_players, int) \
+                or not 3 <= self.num_players <= 5:
+            raise GoldRushError(f"--num-players must be 3, 4 or 5 (the 2-player model is goldrush_train.recipe's), "
+                                f"got {self.num_players!r}")
+        if self.total_timesteps is None:
+            self.total_timesteps = STEPS[self.num_players]
+        check_counts(self, "total_timesteps", "eval_every", "final_games", "torch_threads")
+        if not Path(self.start_from).is_file():
+            raise GoldRushError(f"--start-from {self.start_from!r} is not a file")
+
+    def scratch_argv(self, run_dir: str) -> list[str]:
+        """The command line of goldrush_train.scratch that this recipe is."""
+        return ["--run-dir", run_dir, "--seed", str(self.seed), "--num-players", str(self.num_players),
+                "--init-from", self.start_from, "--observation", "plain", "--total-timesteps",
+                str(self.total_timesteps), "--reward", "score", "--opponents", "greedy", "--self-play", "0.25",
+                "--eval-every", str(self.eval_every), "--eval-games", "400", "--eval-agents", "greedy",
+                "--final-games", str(self.final_games), "--torch-threads", str(self.torch_threads),
+                "--play-by", "move"]
+
+
+def run(sizes: Sizes) -> dict[str, Any]:
+    """Follow the recipe: goldrush_train.scratch in a process of its own (its command is printed, to rerun
+    alone), then ``--ship``; returns that run's summary, with this recipe's arguments added."""
+    started = time.perf_counter()
+    sizes.check()
+    run_dir = Path(sizes.run_dir) if sizes.run_dir else new_run_dir(f"runs/sizes-{sizes.num_players}p-s{sizes.seed}")
+    refuse_used_folder(run_dir)
+    command = [sys.executable, "-m", "goldrush_train.scratch", *sizes.scratch_argv(str(run_dir))]
+    print(f"sizes: {shlex.join(['python', *command[1:]])}", flush=True)
+    finished = subprocess.run(command, check=False)
+    if finished.returncode != 0:
+        raise GoldRushError(f"the training run (python -m goldrush_train.scratch, above) stopped with exit status "
+                            f"{finished.returncode}")
+    summary = {**json.loads((run_dir / "summary.json").read_text()), "sizes": dataclasses.asdict(sizes)}
+    (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
+    if sizes.ship:
+        shutil.copyfile(run_dir / "model.npz", shipped_model(sizes.num_players))
+        print(f"sizes: shipped {run_dir / 'model.npz'} as {shipped_model(sizes.num_players)}", flush=True)
+    print(f"sizes: {sizes.num_players} players in {minutes(time.perf_counter() - started)}, outputs in {run_dir}/",
+          flush=True)
+    return summary
+
+
+@command("goldrush_train.sizes", needs=TRAIN_EXTRA)
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    import tyro
+
+    return run(tyro.cli(Sizes, args=argv, prog="python -m goldrush_train.sizes"))
+
+
+if __name__ == "__main__":
+    main()
