@@ -113,12 +113,12 @@ def test_the_batched_entrant_is_named_ppo_and_picks_by_size():
 
 
 def test_the_recipe_refuses_bad_values_before_any_work(tmp_path):
-    for argv, message in ((["--num-players", "2"], "--num-players must be 3, 4 or 5"),
-                          (["--num-players", "6"], "--num-players must be 3, 4 or 5"),
-                          (["--total-timesteps", "0"], "--total-timesteps must be an int >= 1"),
-                          (["--start-from", str(tmp_path / "none.npz")], "is not a file")):
+    for options, message in (({"num_players": 2}, "--num-players must be 3, 4 or 5"),
+                             ({"num_players": 6}, "--num-players must be 3, 4 or 5"),
+                             ({"total_timesteps": 0}, "--total-timesteps must be an int >= 1"),
+                             ({"start_from": str(tmp_path / "none.npz")}, "is not a file")):
         with pytest.raises(GoldRushError, match=message):
-            sizes.run(sizes.Sizes(**{k.lstrip("-").replace("-", "_"): v for k, v in zip(argv[::2], argv[1::2])}))
+            sizes.run(sizes.Sizes(run_dir=str(tmp_path / "run"), **options))
     assert not list(tmp_path.iterdir())
 
 
@@ -196,3 +196,12 @@ def test_evaluate_reports_both_directions_from_three_players_on(capsys):
     with pytest.raises(SystemExit):
         evaluate_script.main(["ppo", "--game", "piecepack", "--agents", "economist", "--batched"])
     assert "--batched plays Gold with perfect memory, got --game piecepack" in capsys.readouterr().err
+
+
+def test_scratch_ships_only_the_2_player_model_learned_from_scratch(tmp_path):
+    from goldrush_train import scratch
+
+    for options in ({"num_players": 3}, {"init_from": str(SHIPPED_MODEL), "observation": "plain"}):
+        with pytest.raises(GoldRushError, match="--ship is for the 2-player model learned from scratch"):
+            scratch.train(scratch.Args(run_dir=str(tmp_path / "run"), ship=True, **options))
+    assert not (tmp_path / "run").exists()

@@ -215,7 +215,7 @@ def test_opponents_drawn_from_a_mix_play_their_seats():
     env.set_opponents("random")
     assert env.opponent_names == ["random"]
     env.set_opponents(batched_mix({"greedy": 1, "ppo": 1}))
-    assert env.opponent_names[0] == "greedy" and env.opponent_names[1].endswith("ppo_2p.npz")
+    assert env.opponent_names == ["greedy", "ppo"]  # the shipped model of the table's size, by its entrant name
 
 
 def test_opponents_that_join_between_resets_play_from_the_env_seed():

@@ -13,7 +13,9 @@ computed from it alone. The learner plays a random seat of
 :class:`goldrush_env.gold.vector.GoldRushVectorEnv` against a mix of opponents:
 the scripted players of ``opponents`` (by default ``greedy``) and, for a
 ``self_play`` share of the seats (a quarter by default), frozen snapshots of
-itself taken every ``snapshot_every`` steps.
+itself taken every ``snapshot_every`` steps. ``num_players`` sets the table's
+size, and ``init_from`` starts from a saved model's weights instead of random
+ones (what :mod:`goldrush_train.sizes` does with the 2-player model).
 
 Every ``eval_every`` steps the policy, played as ``play_by`` says, meets
 each of ``eval_agents`` in ``eval_games`` games (seats swapped, start players
@@ -170,8 +172,12 @@ class Args:
             raise GoldRushError(f"--torch-threads must be >= 0 (0: every core), got {self.torch_threads}")
         self.table_schedule()
         table_size(self.eval_table)
-        if isinstance(self.num_players, bool) or not isinstance(self.num_players, int) or not 2 <= self.num_players <= 5:
+        if isinstance(self.num_players, bool) or not isinstance(self.num_players, int) \
+                or not 2 <= self.num_players <= 5:
             raise GoldRushError(f"--num-players must be 2 to 5, got {self.num_players!r}")
+        if self.ship and (self.num_players != 2 or self.init_from is not None):
+            raise GoldRushError("--ship is for the 2-player model learned from scratch: no --init-from, "
+                                f"--num-players 2 (got {self.num_players}); goldrush_train.sizes ships the others")
         if self.init_from is not None:
             if self.network != "goldnet" or self.observation != "plain":
                 raise GoldRushError(f"--init-from needs --network goldnet --observation plain (the shipped models'), "
@@ -189,7 +195,8 @@ def make_env(args: Args, table: str, opponents: dict[str, float]):
     from goldrush_env.gold.vector import GoldRushVectorEnv
 
     return GoldRushVectorEnv(args.num_envs, opponents=batched_mix(opponents), seat="random", reward=args.reward,
-                             num_players=args.num_players, table=table, observation=args.observation, autoreset_mode="same_step")
+                             num_players=args.num_players, table=table, observation=args.observation,
+                             autoreset_mode="same_step")
 
 
 def make_network(args: Args, inputs: int):
