@@ -82,6 +82,24 @@ def layout(cards: dict[int, str], background: bool = True) -> str:
     return " ".join(layout_of({**BACKGROUND, **cards} if background else cards))
 
 
+def random_views(num_players: int = 2, games: int = 2) -> list:
+    """The view of the seat to move at every flip of ``games`` games of random legal flips (seeds 0, 1, ...)."""
+    import numpy as np
+
+    from goldrush_env import raw_env
+
+    env = raw_env(num_players=num_players)
+    seen = []
+    for seed in range(games):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while not env.game.is_finished:
+            view = env.view(env.game.current_player)
+            seen.append(view)
+            env.step(int(rng.choice(view.legal_positions)))
+    return seen
+
+
 @pytest.fixture
 def vectors() -> list[dict]:
     return load_vectors()

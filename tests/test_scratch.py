@@ -10,26 +10,18 @@ from goldrush_agents import make_agent
 from goldrush_agents.arena import play_game
 from goldrush_agents.gold.trained import GoldNetNumpy
 from goldrush_agents.tournament import wilson_interval
-from goldrush_env import raw_env
 from goldrush_env.gold.encoder import with_pair_features
 from goldrush_train import curves, sb3_stock, scratch
 from goldrush_train.network import GoldNet, export_weights
+
+from conftest import random_views
 
 TINY = ["--num-envs", "16", "--num-steps", "16", "--num-minibatches", "2", "--update-epochs", "1",
         "--eval-games", "4", "--final-games", "4", "--torch-threads", "1"]
 
 
 def observations(games: int = 3) -> np.ndarray:
-    env = raw_env(num_players=2)
-    seen = []
-    for seed in range(games):
-        env.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        while not env.game.is_finished:
-            view = env.view(env.game.current_player)
-            seen.append(view.observation)
-            env.step(int(rng.choice(view.legal_positions)))
-    return np.array(seen)
+    return np.array([view.observation for view in random_views(2, games)])
 
 
 @pytest.mark.parametrize("options", [[], ["--network", "mlp", "--observation", "plain", "--play-by", "position"],

@@ -14,8 +14,9 @@ from goldrush_agents.arena import play_game
 from goldrush_agents.gold.batched import batched_policy
 from goldrush_agents.gold.trained import SHIPPED_MODEL, ModelSizeWarning, TrainedPolicy, shipped_model, table_sizes
 from goldrush_agents.tournament import run_tournament
-from goldrush_env import raw_env
 from goldrush_env.errors import GoldRushError
+
+from conftest import random_views
 
 pytest.importorskip("torch")
 pytest.importorskip("tyro")
@@ -23,20 +24,6 @@ pytest.importorskip("tyro")
 from goldrush_train import sizes  # noqa: E402
 
 SIZES = (2, 3, 4, 5)
-
-
-def views(num_players: int, games: int = 2):
-    """The views of the seat to move in a few random games of ``num_players``."""
-    env = raw_env(num_players=num_players)
-    seen = []
-    for seed in range(games):
-        env.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        while not env.game.is_finished:
-            view = env.view(env.game.current_player)
-            seen.append(view)
-            env.step(int(rng.choice(view.legal_positions)))
-    return seen
 
 
 @pytest.mark.parametrize("num_players", SIZES)
@@ -51,7 +38,7 @@ def test_the_package_ships_a_model_for_each_size_and_says_so_in_the_file(num_pla
 def test_ppo_plays_the_model_of_the_tables_size(num_players):
     entrant = make_agent("ppo")
     own = TrainedPolicy(shipped_model(num_players))
-    seen = views(num_players)
+    seen = random_views(num_players)
     observations = np.array([v.observation for v in seen])
     masks = np.array([v.action_mask for v in seen])
     assert set(table_sizes(observations)) == {num_players}
@@ -67,7 +54,7 @@ def test_ppo_plays_the_model_of_the_tables_size(num_players):
 
 
 def test_one_batch_may_hold_games_of_several_sizes():
-    seen = [v for n in SIZES for v in views(n, games=1)[:15]]
+    seen = [v for n in SIZES for v in random_views(n, games=1)[:15]]
     observations = np.array([v.observation for v in seen])
     masks = np.array([v.action_mask for v in seen])
     chosen = make_agent("ppo").act_batch(observations, masks)
@@ -90,7 +77,7 @@ def test_a_model_at_another_size_warns_once_per_size_and_plays_on():
 
 
 def test_an_observation_of_no_known_size_is_refused_by_the_size_picking_entrant():
-    [view] = views(2, games=1)[:1]
+    [view] = random_views(2, games=1)[:1]
     blank = np.zeros((1, view.observation.size), np.float32)  # no seat in its seats slice: a vector of no game
     with pytest.raises(GoldRushError, match=r"an observation of a 0-player game \(its seats slice\), not 2 to 5"):
         make_agent("ppo").act_batch(blank, np.array([view.action_mask]))
