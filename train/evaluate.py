@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, Sequence
 
-from goldrush_agents import split_entrants
+from goldrush_agents import players_of, split_entrants
 from goldrush_env.errors import GoldRushError
 from goldrush_env.games import DEFAULT_GAME, GAMES, spec
 from goldrush_train.cli import check_agent, check_agents, command
@@ -54,8 +54,8 @@ class Args:
     memory: Literal["perfect", "human"] | None = None
     """Memory model of every seat, an option of Gold (default: perfect)."""
     batched: bool = False
-    """Play all games at once on Gold's batched engine (perfect memory; fast with random, greedy and trained
-    models, in one process: --workers is then unused)."""
+    """Play all games at once, for a game whose players can (Gold's batched engine: perfect memory; fast with
+    random, greedy and trained models, in one process: --workers is then unused)."""
     out: str | None = None
     """Also write the rows to this JSON file."""
 
@@ -82,9 +82,10 @@ class Args:
             game.load("raw_aec")(num_players=self.players, **self.options)
         except GoldRushError as error:
             raise GoldRushError(f"--memory, with --game {self.game}: {error}") from None
-        if self.batched and (self.game != "gold" or self.memory == "human"):
-            raise GoldRushError(f"--batched plays Gold with perfect memory, got --game {self.game} "
-                                f"--memory {self.memory}")
+        if self.batched and getattr(players_of(self.game), "play_batched", None) is None:
+            raise GoldRushError(f"--batched: the players of {game.title} cannot play many games at once")
+        if self.batched and self.memory not in (None, "perfect"):
+            raise GoldRushError(f"--batched plays with perfect memory, got --memory {self.memory}")
         if self.games < 1:
             raise GoldRushError(f"--games must be an int >= 1, got {self.games}")
         if self.workers is not None and self.workers < 1:
