@@ -11,7 +11,6 @@ import pytest
 
 from goldrush_agents import make_agent
 from goldrush_agents.arena import play_game
-from goldrush_agents.gold.batched import batched_policy
 from goldrush_agents.gold.trained import SHIPPED_MODEL, ModelSizeWarning, TrainedPolicy, shipped_model, table_sizes
 from goldrush_agents.tournament import run_tournament
 from goldrush_env.errors import GoldRushError
@@ -85,18 +84,14 @@ def test_an_observation_of_no_known_size_is_refused_by_the_size_picking_entrant(
 
 @pytest.mark.parametrize("num_players", [3, 4, 5])
 def test_each_shipped_model_beats_random_clearly_at_its_size(num_players):
-    # One ppo seat against random ones, 300 games on the batched engine, seats and start rotated. Random alone
-    # against 4 greedy players wins under 1% of games; a model that plays its size should be far above 1/N.
+    # One ppo seat against random ones, 300 games on the batched engine, seats and start rotated. Greedy alone
+    # against 4 random players wins 0.84 of the games, random alone against 4 greedy 0.013 (the ladder, 2,000
+    # games); a model that plays its size should do about as well.
     result = run_tournament(["ppo", "random"], num_players=num_players, games=300, seed=7, batched=True)
     pairing = next(p for p in result.pairings if p.alone == "ppo")
     assert pairing.games == 300 and pairing.interval[0] > 0.8, pairing
     field = next(p for p in result.pairings if p.alone == "random")
     assert field.interval[1] < 0.5 / num_players, field
-
-
-def test_the_batched_entrant_is_named_ppo_and_picks_by_size():
-    policy = batched_policy("ppo")
-    assert policy.name == "ppo"
 
 
 def test_the_recipe_refuses_bad_values_before_any_work(tmp_path):

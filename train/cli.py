@@ -134,6 +134,18 @@ def refuse_used_folder(run_dir: Path, option: str = "--run-dir", resumable: bool
                             f"(or leave it out for a new folder)")
 
 
+def run_script(label: str, module: str, argv: Sequence[str]) -> None:
+    """Run the training script ``python -m module argv`` in a process of its own, after printing its command line
+    after ``label:`` (so that the step can be rerun alone); a failure is raised by name."""
+    import shlex
+    import subprocess
+
+    print(f"{label}: {shlex.join(['python', '-m', module, *argv])}", flush=True)
+    finished = subprocess.run([sys.executable, "-m", module, *argv], check=False)
+    if finished.returncode != 0:
+        raise GoldRushError(f"the {label} (python -m {module}, above) stopped with exit status {finished.returncode}")
+
+
 def open_run_dir(run_dir: str | None, prefix: str, args: Any) -> Path:
     """The run folder: ``run_dir``, refused if used, or a fresh dated ``prefix-YYYYmmdd-HHMMSS``; made, with the
     run's arguments in ``args.json``, and announced."""

@@ -49,10 +49,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import shlex
 import shutil
-import subprocess
-import sys
 import time
 import zipfile
 from dataclasses import dataclass
@@ -65,7 +62,7 @@ from goldrush_agents import parse_spec, split_entrants
 from goldrush_agents.gold.trained import SHIPPED_MODEL
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import (TRAIN_EXTRA, check_agent, check_agents, check_counts, command, minutes, new_run_dir,
-                                refuse_used_folder)
+                                refuse_used_folder, run_script)
 
 SHIP_PATH = SHIPPED_MODEL
 """Where ``--ship`` copies the model (the package's ``ppo_2p.npz``)."""
@@ -267,12 +264,7 @@ def _fit(recipe: Recipe, run_dir: Path, paths: list[str]) -> dict[str, Any]:
             "--torch-threads", str(recipe.torch_threads)]
     if paths:
         argv += ["--imitation-data", *paths]
-    command = [sys.executable, "-m", "goldrush_train.ppo", *argv]
-    print(f"fit: {shlex.join(['python', *command[1:]])}", flush=True)
-    finished = subprocess.run(command, check=False)
-    if finished.returncode != 0:
-        raise GoldRushError(f"the fit (python -m goldrush_train.ppo, above) stopped with exit status "
-                            f"{finished.returncode}")
+    run_script("fit", "goldrush_train.ppo", argv)
     return json.loads((run_dir / "summary.json").read_text())
 
 

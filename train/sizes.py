@@ -22,10 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import shlex
 import shutil
-import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +30,8 @@ from typing import Any, Sequence
 
 from goldrush_agents.gold.trained import SHIPPED_MODEL, shipped_model
 from goldrush_env.errors import GoldRushError
-from goldrush_train.cli import TRAIN_EXTRA, check_counts, command, minutes, new_run_dir, refuse_used_folder
+from goldrush_train.cli import (TRAIN_EXTRA, check_counts, command, minutes, new_run_dir, refuse_used_folder,
+                                run_script)
 
 
 STEPS = {3: 500_000, 4: 800_000, 5: 1_200_000}
@@ -94,12 +92,7 @@ def run(sizes: Sizes) -> dict[str, Any]:
     sizes.check()
     run_dir = Path(sizes.run_dir) if sizes.run_dir else new_run_dir(f"runs/sizes-{sizes.num_players}p-s{sizes.seed}")
     refuse_used_folder(run_dir)
-    command = [sys.executable, "-m", "goldrush_train.scratch", *sizes.scratch_argv(str(run_dir))]
-    print(f"sizes: {shlex.join(['python', *command[1:]])}", flush=True)
-    finished = subprocess.run(command, check=False)
-    if finished.returncode != 0:
-        raise GoldRushError(f"the training run (python -m goldrush_train.scratch, above) stopped with exit status "
-                            f"{finished.returncode}")
+    run_script("training run", "goldrush_train.scratch", sizes.scratch_argv(str(run_dir)))
     summary = {**json.loads((run_dir / "summary.json").read_text()), "sizes": dataclasses.asdict(sizes)}
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
     if sizes.ship:

@@ -227,9 +227,7 @@ class TrainedPolicy(SeededPolicy):
         """The network that plays a game of ``num_players`` and what it chooses by: the model file's (with a
         :class:`ModelSizeWarning` if it was trained for another size), or the package's for that size."""
         if self.path is not None:
-            if self.num_players is not None and num_players != self.num_players and num_players not in self._warned:
-                self._warned.add(num_players)
-                warn_size(self.path, self.num_players, num_players)
+            self._check_size(num_players)
             return self.net, self.choose
         if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
             raise GoldRushError(f"an observation of a {num_players}-player game (its seats slice), not "
@@ -239,6 +237,13 @@ class TrainedPolicy(SeededPolicy):
             raise GoldRushError(f"the package has no {num_players}-player model at {str(path)!r}")
         net, saved_choice, _ = load_network(path)
         return net, self._choice(path, saved_choice)
+
+    def _check_size(self, num_players: int) -> None:
+        """Warn, once per size, that the model file plays a game of another size than it records."""
+        if self.num_players not in (None, num_players) and MIN_PLAYERS <= num_players <= MAX_PLAYERS \
+                and num_players not in self._warned:
+            self._warned.add(num_players)
+            warn_size(self.path, self.num_players, num_players)
 
     def act(self, view: PlayerView) -> int:
         return int(self.act_batch(view.observation[None, :], view.action_mask[None, :])[0])
@@ -250,10 +255,9 @@ class TrainedPolicy(SeededPolicy):
         if not masks.any(axis=1).all():
             raise GoldRushError("a mask with no legal position was given to the trained policy")
         sizes = table_sizes(observations)
-        if self.path is not None:  # one network for every size; the sizes only warn
-            if self.num_players is not None:
-                for size in np.unique(sizes[(sizes >= MIN_PLAYERS) & (sizes <= MAX_PLAYERS)]):
-                    self.network(int(size))
+        if self.path is not None:  # one network for every size; another size only warns
+            for size in np.unique(sizes):
+                self._check_size(int(size))
             return self._flips(self.net, self.choose, observations, masks)
         flips = np.empty(len(observations), dtype=np.int64)
         for size in np.unique(sizes):
@@ -268,14 +272,15 @@ class TrainedPolicy(SeededPolicy):
             logits, _ = net.forward(observations)
         logits = np.where(masks, logits, -np.inf)
         if self.deterministic:
-            return best_moves(observations, logits) if choose == "move" else logits.argmax(axis=1)
+            return self.most_likely(observations, logits, choose)
         probs = np.exp(logits - logits.max(axis=1, keepdims=True))
         probs /= probs.sum(axis=1, keepdims=True)
         return np.array([self.rng.choice(NUM_POSITIONS, p=p) for p in probs])
 
-    def most_likely(self, observations: np.ndarray, logits: np.ndarray) -> np.ndarray:
-        """The flip to play for each row of ``logits`` (-inf at illegal positions), by :attr:`choose`."""
-        if self.choose == "move":
+    def most_likely(self, observations: np.ndarray, logits: np.ndarray, choose: str | None = None) -> np.ndarray:
+        """The flip to play for each row of ``logits`` (-inf at illegal positions), by ``choose`` (default:
+        :attr:`choose`)."""
+        if (choose or self.choose) == "move":
             return best_moves(observations, logits)
         return logits.argmax(axis=1)
 
