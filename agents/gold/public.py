@@ -1,0 +1,222 @@
+"""The public state of a 2-player game of Gold with perfect memory, and its rules over kinds of card.
+
+With perfect memory every flip is public (D9), so both seats know the same things and the game is one of perfect
+information with chance, played on the *public state*:
+
+* per *kind* of card, how many lie face down remembered and how many lie where nobody has seen them. A kind is a
+  gold of a value, dynamite, or a miner of a value working for a seat or for nobody
+  (:func:`goldrush_agents.gold.search.card_kinds`): two cards of one kind act alike under the rules wherever they
+  lie, and every unseen position is as likely as any other to hold each unseen card, so positions do not matter;
+* whose turn it is, the face-up first card of a normal turn (its kind), the Gold Rush;
+* seat 0's lead over seat 1 in points and in gold cards (only the differences decide the winner, D5).
+
+Here the rules are restated over kinds (:data:`PAIRS`), for the exact solver (:mod:`~goldrush_agents.gold.optimal`)
+and the self-play learner (:mod:`~goldrush_agents.gold.selfplay`); ``tests/test_public.py`` plays random games on
+the engine and checks every step against them.
+
+*Relative* kinds see the table from one seat: the miners of "seat 0" are the seat's own and those of "seat 1" the
+other's (:data:`RELATIVE`: the permutation that turns seat 1's view into that frame, its own inverse).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from goldrush_env.errors import GoldRushError
+from goldrush_env.gold.cards import COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE
+from goldrush_env.gold.engine import colour_owners
+from goldrush_env.gold.view import UNKNOWN, PlayerView
+
+from goldrush_agents.gold.search import card_kinds
+
+KIND_OF_CARD: tuple[int, ...] = tuple(card_kinds(2))
+"""Per card id, its kind at a 2-player table."""
+NUM_KINDS = max(KIND_OF_CARD) + 1
+"""Gold 1-4 (kinds 0-3), dynamite (4), and a miner of value 2-5 for seat 0 (5-8), seat 1 (9-12) or nobody (13-16)."""
+CARD_OF_KIND: tuple[int, ...] = tuple(KIND_OF_CARD.index(kind) for kind in range(NUM_KINDS))
+"""A card id of each kind."""
+_OWNERS = colour_owners(2)
+
+GOLD_VALUE = np.array([VALUE[c] if IS_GOLD[c] else 0 for c in CARD_OF_KIND], dtype=np.int64)
+"""Per kind: the gold's value, 0 for the rest."""
+MINER_VALUE = np.array([VALUE[c] if IS_MINER[c] else 0 for c in CARD_OF_KIND], dtype=np.int64)
+"""Per kind: the miner's strength, 0 for the rest."""
+MINER_OWNER = np.array([_OWNERS[COLOUR[c]] if IS_MINER[c] else -1 for c in CARD_OF_KIND], dtype=np.int64)
+"""Per kind: the seat a miner works for, -1 for an unowned miner and for the rest."""
+IS_DYNAMITE = np.array([c == DYNAMITE for c in CARD_OF_KIND])
+
+
+def _relative() -> np.ndarray:
+    """Per kind: the same kind with seats 0 and 1 swapped."""
+    out = np.arange(NUM_KINDS)
+    for kind in range(NUM_KINDS):
+        if MINER_OWNER[kind] >= 0:
+            out[kind] = next(k for k in range(NUM_KINDS)
+                             if MINER_OWNER[k] == 1 - MINER_OWNER[kind] and MINER_VALUE[k] == MINER_VALUE[kind])
+    return out
+
+
+RELATIVE = _relative()
+
+
+class Pair(NamedTuple):
+    """What turning a card of one kind, then one of another, does in a normal turn."""
+
+    first_stays: bool
+    second_stays: bool
+    gold: int
+    """Points struck (0: none)."""
+    receiver: int
+    """Who takes them: seat 0 or 1, or -1 for the seat to move (an unowned miner)."""
+
+
+def _pair(a: int, b: int) -> Pair | None:
+    if IS_DYNAMITE[a] or IS_DYNAMITE[b]:
+        return Pair(False, False, 0, -1)
+    ma, mb = MINER_VALUE[a], MINER_VALUE[b]
+    if ma and mb:
+        return None if ma == mb else Pair(bool(ma > mb), bool(mb > ma), 0, -1)
+    ga, gb = GOLD_VALUE[a], GOLD_VALUE[b]
+    if ga and gb:
+        return None
+    gold, strength, owner = (ga, mb, MINER_OWNER[b]) if ga else (gb, ma, MINER_OWNER[a])
+    return Pair(False, False, int(gold), int(owner)) if strength >= gold else None
+
+
+PAIRS: tuple[tuple[Pair | None, ...], ...] = tuple(tuple(_pair(a, b) for b in range(NUM_KINDS)) for a in range(NUM_KINDS))
+"""``PAIRS[a][b]``: what turning kind ``a`` then kind ``b`` does, ``None`` for nothing (the same either way round)."""
+
+
+class PublicState(NamedTuple):
+    """The public state of a 2-player game with perfect memory."""
+
+    known: tuple[int, ...]
+    """Per kind: remembered cards face down (the face-up card not counted)."""
+    unseen: tuple[int, ...]
+    """Per kind: cards nobody has seen."""
+    mover: int
+    lead: int
+    """Seat 0's points less seat 1's."""
+    cards_lead: int
+    """Seat 0's gold cards less seat 1's."""
+    face_up: int
+    """The kind of the face-up first card, -1 if none."""
+    rush: bool
+
+    @classmethod
+    def of(cls, view: PlayerView) -> "PublicState":
+        """The public state a 2-player view shows (with perfect memory, either seat's view gives the same)."""
+        if view.num_players != 2:
+            raise GoldRushError(f"the public state is defined for 2 players, got a view of {view.num_players}")
+        if view.current_player is None:
+            raise GoldRushError("the game is over: it has no seat to move")
+        known = [0] * NUM_KINDS
+        face_up = -1
+        for position, card in enumerate(view.cards):
+            if position == view.face_up:
+                if card < 0:
+                    raise GoldRushError(f"inconsistent view: the face-up card at {position} is not shown")
+                face_up = KIND_OF_CARD[card]
+            elif card >= 0:
+                known[KIND_OF_CARD[card]] += 1
+        unseen = [0] * NUM_KINDS
+        for card in range(NUM_CARD_TYPES):
+            unseen[KIND_OF_CARD[card]] += view.unseen[card]
+        if sum(unseen) != sum(card == UNKNOWN for card in view.cards):
+            raise GoldRushError("inconsistent view: the unseen cards do not match the positions nobody can place")
+        return cls(tuple(known), tuple(unseen), int(view.current_player), view.scores[0] - view.scores[1],
+                   view.gold_cards[0] - view.gold_cards[1], face_up, bool(view.gold_rush))
+
+
+def is_stalemate(counts: np.ndarray) -> np.ndarray:
+    """D3 per row of ``counts`` ``(n, NUM_KINDS)`` (cards on the table per kind): no pair can remove a card."""
+    counts = np.asarray(counts)
+    present = counts > 0
+    if present.ndim == 1:
+        return bool(is_stalemate(counts[None])[0])
+    dynamite = present[:, IS_DYNAMITE].any(axis=1)
+    miner_values = np.stack([(present & (MINER_VALUE == v)).any(axis=1) for v in (2, 3, 4, 5)], axis=1)
+    gold_values = np.stack([(present & (GOLD_VALUE == v)).any(axis=1) for v in (1, 2, 3, 4)], axis=1)
+    distinct = miner_values.sum(axis=1)
+    weakest_miner = np.where(miner_values.any(axis=1), miner_values.argmax(axis=1) + 2, 99)
+    weakest_gold = np.where(gold_values.any(axis=1), gold_values.argmax(axis=1) + 1, 99)
+    no_gold = ~gold_values.any(axis=1)
+    return ~dynamite & ((distinct == 0) | ((distinct == 1) & (no_gold | (weakest_miner < weakest_gold))))
+
+
+
+
+class PublicGame:
+    """A 2-player game played on its public state: the rules of :mod:`goldrush_env.gold.engine` over kinds, with an
+    unseen card's kind drawn when it is turned. What the self-play learner plays, much faster than positions.
+
+    ``counts``: the box per kind (every card unseen at the start); ``rush_at``: the Gold Rush threshold."""
+
+    def __init__(self, counts: np.ndarray, rush_at: int, first_player: int = 0) -> None:
+        self.known = np.zeros(NUM_KINDS, dtype=np.int64)
+        self.unseen = np.array(counts, dtype=np.int64)
+        self.rush_at = rush_at
+        self.mover = first_player
+        self.lead = 0
+        self.cards_lead = 0
+        self.face_up = -1
+        self.turn = 0
+        self.rush = False
+        self.rush = self._rush_begins()
+
+    @property
+    def cards(self) -> int:
+        """Cards on the table, the face-up one included."""
+        return int(self.known.sum() + self.unseen.sum()) + (self.face_up >= 0)
+
+    @property
+    def state(self) -> PublicState:
+        return PublicState(tuple(self.known.tolist()), tuple(self.unseen.tolist()), self.mover, self.lead,
+                           self.cards_lead, self.face_up, self.rush)
+
+    def _rush_begins(self) -> bool:
+        counts = self.known + self.unseen
+        return self.rush or counts.sum() <= self.rush_at or bool(is_stalemate(counts))
+
+    def draw(self, rng: np.random.Generator) -> int:
+        """The kind of an unseen card turned now, drawn from ``rng`` with its odds."""
+        total = self.unseen.sum()
+        if not total:
+            raise GoldRushError("no unseen card is left to turn")
+        return int(np.searchsorted(np.cumsum(self.unseen), rng.random() * total, side="right"))
+
+    def flip(self, kind: int, unseen: bool = False) -> None:
+        """Turn a card of ``kind`` (absolute): a remembered one, or with ``unseen`` one nobody had seen (its kind
+        as :meth:`draw` or the engine revealed it)."""
+        counts = self.unseen if unseen else self.known
+        if not 0 <= kind < NUM_KINDS or counts[kind] < 1:
+            raise GoldRushError(f"no {'unseen' if unseen else 'remembered'} card of kind {kind} lies face down")
+        counts[kind] -= 1
+        sign = 1 if self.mover == 0 else -1
+        if self.rush:
+            gold = int(GOLD_VALUE[kind])
+            self.lead += sign * gold
+            self.cards_lead += sign * (gold > 0)
+            self.mover, self.turn = 1 - self.mover, self.turn + 1
+        elif self.face_up < 0:
+            self.face_up = kind
+        else:
+            first, pair = self.face_up, PAIRS[self.face_up][kind]
+            if pair is None:
+                self.known[first] += 1
+                self.known[kind] += 1
+            else:
+                self.known[first] += pair.first_stays
+                self.known[kind] += pair.second_stays
+                if pair.gold:
+                    to = 1 if (self.mover if pair.receiver < 0 else pair.receiver) == 0 else -1
+                    self.lead += to * pair.gold
+                    self.cards_lead += to
+            self.face_up, self.mover, self.turn = -1, 1 - self.mover, self.turn + 1
+            self.rush = self._rush_begins()
+
+
+__all__ = ["CARD_OF_KIND", "GOLD_VALUE", "IS_DYNAMITE", "KIND_OF_CARD", "MINER_OWNER", "MINER_VALUE", "NUM_KINDS",
+           "PAIRS", "Pair", "PublicGame", "PublicState", "RELATIVE", "is_stalemate"]
