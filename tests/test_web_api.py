@@ -236,6 +236,9 @@ def test_unknown_and_stale_games_are_404():
     ({"opponents": "grandmaster"}, "unknown agent 'grandmaster'"),
     ({"opponents": "os:system"}, "unknown agent 'os:system'"),
     ({"opponents": "/etc/passwd.npz"}, "unknown agent"),
+    ({"opponents": "optimal"}, "unknown agent 'optimal'"),  # it would solve its table: minutes and gigabytes
+    ({"opponents": "selfplay[path='/etc/passwd']"}, "may give selfplay the options ['depth'] only, got ['path']"),
+    ({"players": 3, "opponents": "selfplay"}, "selfplay plays 2-player games only, got 3 players"),
     ({"opponents": "ismcts[speed=9]"}, "unknown option 'speed'"),
     ({"opponents": "ppo[path='/etc/passwd.npz']"}, "unknown option 'path'"),  # no file through an option either
     ({"opponents": 3}, "opponents must be a string"),
@@ -340,6 +343,7 @@ def test_watch_a_game_flip_by_flip_to_the_end():
     ({"agents": "greedy"}, "needs 2 to 5 agents"),
     ({"agents": ["greedy"] * 6}, "lists 6 agents: a table has at most 5 seats"),
     ({"agents": "greedy,chess"}, "unknown agent 'chess'"),
+    ({"agents": "selfplay,greedy,greedy"}, "selfplay plays 2-player games only, got 3 players"),
     ({"agents": "greedy,,expert"}, "empty name"),
 ])
 def test_a_bad_watch_is_refused(body, words):
@@ -375,7 +379,7 @@ def test_the_page_is_served_and_fetches_nothing_from_elsewhere():
     for testid in ("board", "play-setup", "tab-watch", "tab-replay", "end-screen", "speed", "square-input"):
         assert f'data-testid="{testid}"' in page.text
     assert "http://" not in page.text and "https://" not in page.text and "//cdn" not in page.text
-    assert client.get("/api/agents").json()["agents"] == ["random", "greedy", "expert", "ismcts", "ppo", "scratch"]
+    assert client.get("/api/agents").json()["agents"] == ["random", "greedy", "expert", "ismcts", "selfplay", "ppo", "scratch"]
 
 
 def test_serve_runs_the_app_on_the_host_and_port(monkeypatch):

@@ -23,7 +23,9 @@ from typing import Any
 from goldrush_agents.gold.expert import ExpertAgent
 from goldrush_agents.gold.greedy import GreedyAgent
 from goldrush_agents.gold.random_agent import RandomAgent
+from goldrush_agents.gold.optimal import OptimalAgent
 from goldrush_agents.gold.search import ISMCTSAgent
+from goldrush_agents.gold.selfplay import SelfPlayAgent
 from goldrush_agents.gold.trained import SHIPPED_SCRATCH_MODEL, ModelSizeWarning, TrainedPolicy, shipped_model
 
 AGENTS: dict[str, Callable[..., Any]] = {
@@ -31,6 +33,8 @@ AGENTS: dict[str, Callable[..., Any]] = {
     "greedy": GreedyAgent,
     "expert": ExpertAgent,
     "ismcts": ISMCTSAgent,
+    "selfplay": SelfPlayAgent,
+    "optimal": OptimalAgent,
 }
 """The scripted players by name, weakest first (the ladder in ``docs/agents.md`` measures each against the one
 below it)."""

@@ -274,8 +274,16 @@ def plan_game(body: Any, offered: tuple[str, ...], limits: Limits) -> Plan:
         wanted = ("one agent for the opponent of a 2-player game" if others == 1 else
                   f"one agent for all {others} opponents of a {players}-player game, or {others} (one per opponent)")
         raise WebError(f"opponents needs {wanted}, got {len(opponents)}: {excerpt([o.name for o in opponents])}")
+    _two_players_only("opponents", opponents, players)
     seed = inputs.seed(body["seed"])
     return Plan([*opponents[:seat], None, *opponents[seat:]], seed, options, seat=seat, memory=memory)
+
+
+def _two_players_only(field: str, agents: list[inputs.AgentSpec], players: int) -> None:
+    for agent in agents:
+        name = agent.spec.partition("[")[0]
+        if players != 2 and name in inputs.TWO_PLAYERS:
+            raise WebError(f"{field}: {name} plays 2-player games only, got {players} players")
 
 
 def plan_watch(body: Any, offered: tuple[str, ...], limits: Limits) -> Plan:
@@ -288,6 +296,7 @@ def plan_watch(body: Any, offered: tuple[str, ...], limits: Limits) -> Plan:
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise WebError(f"agents needs {MIN_PLAYERS} to {MAX_PLAYERS} agents (one per seat), got {len(players)}: "
                        f"{excerpt([p.name for p in players])}")
+    _two_players_only("agents", players, len(players))
     options = _options(body, limits)
     return Plan(players, inputs.seed(body["seed"]), options)
 

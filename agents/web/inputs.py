@@ -19,10 +19,16 @@ from goldrush_agents import parse_spec, split_entrants
 from goldrush_agents.gold import AGENTS, MODELS
 from goldrush_agents.web.limits import MAX_SEED, Limits
 
-WEB_AGENTS = (*AGENTS, *MODELS)
+OFFLINE = ("optimal",)
+"""Players no request may name: ``optimal`` solves its table first, minutes of a core and gigabytes of memory."""
+WEB_AGENTS = tuple(name for name in (*AGENTS, *MODELS) if name not in OFFLINE)
 """The players a request may name, each optionally with options in brackets (``ismcts[iterations=200]``).
 A request cannot name a file or an import path (it should not make the server read files or import modules):
 model files are offered by whoever starts the server, ``create_app(models=...)`` (``goldrush serve --model``)."""
+WEB_OPTIONS = {"selfplay": ("depth",)}
+"""The options a request may give these players (the others would name files)."""
+TWO_PLAYERS = ("selfplay",)
+"""Players of 2-player games only."""
 SEARCHES = ("ismcts",)
 """The players whose moves cost what their options say: each gets a time budget a move (``seconds``) and a
 cap on its ``iterations``, from the server's :class:`Limits`."""
@@ -168,6 +174,10 @@ def _agent(field: str, text: str, offered: Sequence[str], limits: Limits) -> Age
     if agent not in WEB_AGENTS and agent not in offered:
         raise WebError(f"unknown agent {excerpt(agent)} in {field}: expected one of {[*WEB_AGENTS, *offered]}, "
                        "optionally with options in brackets, as in 'ismcts[iterations=200]'")
+    allowed = WEB_OPTIONS.get(agent)
+    if allowed is not None and not set(options) <= set(allowed):
+        raise WebError(f"{excerpt(text)} in {field}: a request may give {agent} the options {list(allowed)} only, "
+                       f"got {sorted(options)}")
     if agent not in SEARCHES:
         return AgentSpec(text, text, False)  # make_agent refuses a bad option by name when the game is made
     iterations = options.get("iterations")
@@ -187,5 +197,5 @@ def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-__all__ = ["WEB_AGENTS", "SEARCHES", "WebError", "AgentSpec", "read_json", "fields", "integer", "choice", "seed",
+__all__ = ["WEB_AGENTS", "WEB_OPTIONS", "OFFLINE", "TWO_PLAYERS", "SEARCHES", "WebError", "AgentSpec", "read_json", "fields", "integer", "choice", "seed",
            "position", "agents"]
