@@ -26,6 +26,7 @@ from goldrush_env.policy import SeededPolicy
 from goldrush_agents.weights import one_blas_thread
 from goldrush_agents.gold.public import (
     GOLD_VALUE,
+    KIND_OF_CARD,
     NUM_KINDS,
     PAIRS,
     RELATIVE,
@@ -376,8 +377,6 @@ def legal_actions(frame: Frame) -> np.ndarray:
 def position_of(view: PlayerView, action: int, rng: np.random.Generator) -> int:
     """A legal position of ``view`` realising ``action`` (a kind relative to the seat to move, or
     :data:`UNKNOWN_ACTION`), drawn from ``rng``."""
-    from goldrush_agents.gold.public import KIND_OF_CARD
-
     legal = view.legal_positions
     if action == UNKNOWN_ACTION:
         choices = [p for p in legal if view.cards[p] < 0]
