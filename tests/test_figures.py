@@ -17,8 +17,8 @@ MEASURED = [  # (entrant, opponents, the command's --seed): [(opponent, win shar
      [("random", 1.0, 39.0, 15.7), ("greedy", 0.6, 29.4, 26.95), ("expert", 0.225, 26.6, 28.95)]),
     ("ppo", ["greedy", "expert"], 5_000_000, [("greedy", 0.3, 26.65, 28.1), ("expert", 0.5, 27.65, 28.65)]),
     ("scratch", ["random", "greedy"], 1_000_000, [("random", 1.0, 40.0, 16.15), ("greedy", 0.4, 26.4, 29.05)]),
-    ("selfplay", ["greedy"], 2_000_000, [("greedy", 0.5, 26.45, 28.0)]),  # measured 2026-11-26
-    ("selfplay[depth=0]", ["greedy"], 2_000_000, [("greedy", 0.55, 27.9, 27.25)]),
+    ("selfplay", ["greedy"], 5_000_000, [("greedy", 0.65, 27.9, 27.1)]),  # measured 2026-11-26
+    ("selfplay[depth=0]", ["greedy"], 5_000_000, [("greedy", 0.65, 29.8, 25.0)]),
 ]
 
 

@@ -175,7 +175,9 @@ def export(net: Any, table: str) -> dict[str, np.ndarray]:
 
 
 class NumpyValue:
-    """The network's value head in numpy, refreshed from the torch network after each round."""
+    """The network's value head in numpy, refreshed from the torch network after each round (its own arithmetic
+    rather than :class:`~goldrush_agents.gold.selfplay.Network`'s: a run repeats the shipped models' runs to
+    the bit only with this order of operations)."""
 
     def __init__(self, net: Any) -> None:
         self.refresh(net)

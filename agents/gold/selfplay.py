@@ -48,24 +48,20 @@ _STAY_B = np.zeros((NUM_KINDS, NUM_KINDS), dtype=np.int64)
 _GAIN = np.zeros((NUM_KINDS, NUM_KINDS), dtype=np.int64)
 """Points the mover gains (negative: the other seat gains) by turning kind a then kind b."""
 _CARDS_GAIN = np.zeros((NUM_KINDS, NUM_KINDS), dtype=np.int64)
-for _a in range(NUM_KINDS):
-    for _b in range(NUM_KINDS):
-        _pair = PAIRS[_a][_b]
-        if _pair is None:
-            _STAY_A[_a, _b] = _STAY_B[_a, _b] = 1
-        else:
-            _STAY_A[_a, _b], _STAY_B[_a, _b] = _pair.first_stays, _pair.second_stays
-            if _pair.gold:
-                sign = -1 if _pair.receiver == 1 else 1
-                _GAIN[_a, _b], _CARDS_GAIN[_a, _b] = sign * _pair.gold, sign
-_EYE = np.eye(NUM_KINDS, dtype=np.int64)
 _GAIN_OTHER = np.zeros((NUM_KINDS, NUM_KINDS), dtype=np.int64)
 """Points the other seat would gain (negative: the mover gains) by turning kind a then kind b on its turn."""
 for _a in range(NUM_KINDS):
     for _b in range(NUM_KINDS):
         _pair = PAIRS[_a][_b]
-        if _pair is not None and _pair.gold:
+        if _pair is None:
+            _STAY_A[_a, _b] = _STAY_B[_a, _b] = 1
+            continue
+        _STAY_A[_a, _b], _STAY_B[_a, _b] = _pair.first_stays, _pair.second_stays
+        if _pair.gold:  # an unowned miner's gold goes to whoever turns it
+            sign = -1 if _pair.receiver == 1 else 1
+            _GAIN[_a, _b], _CARDS_GAIN[_a, _b] = sign * _pair.gold, sign
             _GAIN_OTHER[_a, _b] = -_pair.gold if _pair.receiver == 0 else _pair.gold
+_EYE = np.eye(NUM_KINDS, dtype=np.int64)
 _NEEDS = 1 + _EYE  # two cards of one kind make a pair only if two lie there
 
 FEATURES = 3 * NUM_KINDS + 8
@@ -115,14 +111,19 @@ class Network:
     """The numpy forward pass of a model file: a tanh MLP with a value head (the mover's win share, through a
     sigmoid) and a policy head (logits over :data:`NUM_ACTIONS`)."""
 
+    REQUIRED = ("layer0.weight", "layer0.bias", "value.weight", "value.bias", "policy.weight", "policy.bias")
+
     def __init__(self, path: str | Path) -> None:
         path = Path(path)
         if not path.is_file():
             raise GoldRushError(f"no selfplay model at {str(path)!r}")
         with np.load(path, allow_pickle=False) as data:
-            keys = sorted(k for k in data.files if k.startswith("layer"))
+            missing = [key for key in self.REQUIRED if key not in data.files]
+            if missing:
+                raise GoldRushError(f"{path} is not a selfplay model: it has no {', '.join(missing)}")
+            count = sum(key.startswith("layer") for key in data.files) // 2
             self.layers = [(data[f"layer{i}.weight"].astype(np.float32), data[f"layer{i}.bias"].astype(np.float32))
-                           for i in range(len(keys) // 2)]
+                           for i in range(count)]
             self.value_head = (data["value.weight"].astype(np.float32), data["value.bias"].astype(np.float32))
             self.policy_head = (data["policy.weight"].astype(np.float32), data["policy.bias"].astype(np.float32))
         if self.layers[0][0].shape[1] != FEATURES:
