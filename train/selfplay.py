@@ -34,9 +34,8 @@ import numpy as np
 from goldrush_env.errors import GoldRushError
 from goldrush_env.gold.cards import TABLES
 
-from goldrush_agents.gold.optimal import table_counts
 from goldrush_agents.weights import one_blas_thread
-from goldrush_agents.gold.public import RELATIVE, PublicGame
+from goldrush_agents.gold.public import RELATIVE, PublicGame, table_counts
 from goldrush_agents.gold.selfplay import (
     FEATURES,
     NUM_ACTIONS,
@@ -148,6 +147,7 @@ def returns(decisions: list[tuple[np.ndarray, float, int, int]], result: float, 
 # --- the network ------------------------------------------------------------------------------------------------------
 
 def make_net(width: int):
+    """The torch network: two tanh layers of ``width`` units, a value head (a logit) and a policy head."""
     import torch
     from torch import nn
 

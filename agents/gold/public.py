@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from goldrush_env.errors import GoldRushError
-from goldrush_env.gold.cards import COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE
+from goldrush_env.gold.cards import COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, TABLES, VALUE
 from goldrush_env.gold.engine import colour_owners
 from goldrush_env.gold.view import UNKNOWN, PlayerView
 
@@ -148,6 +148,14 @@ def is_stalemate(counts: np.ndarray) -> np.ndarray:
 
 
 
+def table_counts(table: str) -> np.ndarray:
+    """Cards per kind in the box of ``table`` (:data:`~goldrush_env.gold.cards.TABLES`), at a 2-player table."""
+    counts = np.zeros(NUM_KINDS, dtype=np.int64)
+    for card, count in enumerate(TABLES[table].counts):
+        counts[KIND_OF_CARD[card]] += count
+    return counts
+
+
 class PublicGame:
     """A 2-player game played on its public state: the rules of :mod:`goldrush_env.gold.engine` over kinds, with an
     unseen card's kind drawn when it is turned. What the self-play learner plays, much faster than positions.
@@ -219,4 +227,4 @@ class PublicGame:
 
 
 __all__ = ["CARD_OF_KIND", "GOLD_VALUE", "IS_DYNAMITE", "KIND_OF_CARD", "MINER_OWNER", "MINER_VALUE", "NUM_KINDS",
-           "PAIRS", "Pair", "PublicGame", "PublicState", "RELATIVE", "is_stalemate"]
+           "PAIRS", "Pair", "PublicGame", "PublicState", "RELATIVE", "is_stalemate", "table_counts"]
