@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TINY = ["--num-envs", "2", "--vec-env", "dummy", "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1",
         "--width", "8", "--context", "4", "--eval-games", "2", "--final-games", "2", "--eval-agents", "random,greedy",
         "--imitation-games", "2", "--imitation-epochs", "1", "--total-timesteps", "0"]
-UNKNOWN = "unknown agent {!r}: expected one of ['expert', 'greedy', 'ismcts', 'random']"
+UNKNOWN = "unknown agent {!r}: expected one of ['expert', 'greedy', 'ismcts', 'optimal', 'random', 'selfplay']"
 
 
 def refused(main, argv, capsys):
