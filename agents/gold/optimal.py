@@ -7,7 +7,7 @@ seat 0's win share (a shared win counting one half) under best play by both seat
 table, by expectimax over whole turns: the first flip (a remembered kind, or an unseen card, whose kind is
 drawn with its odds), the second, the outcome; the Gold Rush's single flips likewise. States are filled from
 the emptiest table up (fewer cards, then fewer unseen ones), so every state a turn leads to is known first; the
-loop is compiled with numba (:mod:`goldrush_agents.gold._solve_numba`).
+loop is compiled with numba (``goldrush_agents.gold._solve_numba``).
 
 Two seats can pass the turn back and forth for ever by turning two remembered cards that do nothing; the game
 then ends at the turn limit (D4) with the standing of the moment. With ``P`` and ``Q`` seat 0's value of the
