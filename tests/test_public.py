@@ -128,7 +128,7 @@ def test_optimal_plays_the_quarter_table_only():
         make_agent("optimal", seed=0).act(env.view(0))
 
 
-def test_turn_search_refuses_nothing_it_is_given():
+def test_at_the_deal_the_only_move_is_an_unseen_card():
     search = TurnSearch(lambda k, u, lead, cards_lead, rush: np.full(len(k), 0.5), 3)
     state = PublicGame(table_counts("quarter"), 3).state
     options = search.options(frame_of(state))
