@@ -7,10 +7,13 @@ games. Every game has its own seed (derived from the tournament seed), so a
 run gives the same results whatever the number of worker processes.
 
 Win share counts a shared victory as 1/k of a win for each of k co-winners;
-95% confidence intervals are Wilson score intervals. Ratings come from
-openskill's Plackett-Luce model, each game ranked by (won, score, the game's
-tie-break); an entrant holding several seats in one game is rated as one
-player per seat and its rating moves by the mean of their updates.
+95% confidence intervals are Wilson score intervals. Ratings count duels:
+in every game, each two seats held by *different* entrants are one duel,
+won by the seat ranked higher by (won, score, the game's tie-break), equal
+ranks a draw. An entrant's seats are never compared with each other, so
+holding three seats of four neither helps nor hurts it. The ratings are the
+Bradley-Terry fit to all the duels at once (:func:`duel_ratings`), on the Elo
+scale with mean 0, so they do not depend on the order the games were played.
 
 In match mode (for a game whose rules score matches, as Gold's D6 does)
 every block of n games on one lineup, seat k starting game k, is also scored
@@ -111,8 +114,8 @@ class Standing:
     """The sum of the game's tie-break over the games (Gold's gold cards, the piecepack's Food)."""
     matches: int = 0
     match_wins: float = 0.0
-    rating_mu: float = 0.0
-    rating_sigma: float = 0.0
+    rating: float = 0.0
+    """Elo scale, the entrants' mean 0 (:func:`duel_ratings`): 200 points apart, the higher wins 76% of duels."""
 
     @property
     def win_rate(self) -> float:
@@ -121,11 +124,6 @@ class Standing:
     @property
     def interval(self) -> tuple[float, float]:
         return wilson_interval(self.wins, self.games)
-
-    @property
-    def rating(self) -> float:
-        """A conservative rating: mu - 3 sigma."""
-        return self.rating_mu - 3 * self.rating_sigma
 
 
 @dataclass
@@ -171,7 +169,7 @@ class TournamentResult:
         for s in sorted(self.standings.values(), key=lambda s: -s.rating):
             low, high = s.interval
             line = (f"{s.name:<28} {s.games:>6} {s.win_rate:>9.3f} {f'[{low:.3f}, {high:.3f}]':>15} "
-                    f"{s.score / max(s.games, 1):>6.2f} {s.tiebreak / max(s.games, 1):>5.1f} {s.rating:>7.2f}")
+                    f"{s.score / max(s.games, 1):>6.2f} {s.tiebreak / max(s.games, 1):>5.1f} {s.rating:>7.0f}")
             if self.match_mode:
                 line += f" {s.match_wins / max(s.matches, 1):>10.3f}"
             lines.append(line)
@@ -188,7 +186,7 @@ class TournamentResult:
         """A standing as results.json has it: the tie-break under the game's name for it (``gold_cards``)."""
         data = asdict(standing)
         data[self.spec.tiebreak] = data.pop("tiebreak")
-        return {**data, "win_rate": standing.win_rate, "ci95": standing.interval, "rating": standing.rating}
+        return {**data, "win_rate": standing.win_rate, "ci95": standing.interval}
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -308,12 +306,45 @@ def run_tournament(entrants: Sequence[str], num_players: int = 2, games: int = 2
     return _rank(entrants, num_players, games, seed, config, fixtures, results, match_mode, game)
 
 
+def duels(result: GameResult) -> list[tuple[str, str, float]]:
+    """The duels of one game: ``(a, b, score of a)`` for every two seats held by different entrants, 1 if ``a``'s
+    seat ranks above ``b``'s by (won, score, tie-break), 0.5 if they rank equal, 0 if below."""
+    keys = [(seat in result.winners, *key) for seat, key in enumerate(zip(result.scores, result.tiebreak))]
+    names = result.names
+    return [(names[i], names[j], 1.0 if keys[i] > keys[j] else 0.5 if keys[i] == keys[j] else 0.0)
+            for i, j in itertools.combinations(range(len(names)), 2) if names[i] != names[j]]
+
+
+def duel_ratings(results: Sequence[GameResult], entrants: Sequence[str], prior: float = 1.0) -> dict[str, float]:
+    """Ratings of ``entrants`` fitted to the duels of ``results`` (:func:`duels`) at once: the Bradley-Terry
+    strengths of maximum likelihood, found by Hunter's (2004) minorization-maximization iteration, on the Elo scale
+    (``400 log10``) with mean 0. ``prior`` draws are added to every two entrants that met, so that an entrant who
+    won (or lost) every duel still gets a finite rating."""
+    index = {name: i for i, name in enumerate(entrants)}
+    n = len(entrants)
+    won = np.zeros((n, n))
+    for result in results:
+        for a, b, score in duels(result):
+            won[index[a], index[b]] += score
+            won[index[b], index[a]] += 1.0 - score
+    met = (won + won.T) > 0
+    won += met * prior / 2
+    played = won + won.T
+    total = won.sum(axis=1)
+    strength = np.ones(n)
+    for _ in range(10_000):
+        previous = strength
+        denominator = (played / (strength[:, None] + strength[None, :])).sum(axis=1)
+        strength = np.where(denominator > 0, total / np.where(denominator > 0, denominator, 1.0), 1.0)
+        strength /= np.exp(np.log(strength).mean())
+        if np.abs(np.log(strength / previous)).max() < 1e-12:
+            break
+    rating = 400 * np.log10(strength)
+    return {name: float(rating[i]) for name, i in index.items()}
+
+
 def _rank(entrants: list[str], num_players: int, games: int, seed: int, config: dict[str, Any],
           fixtures: list[Fixture], results: list[GameResult], match_mode: bool, game: str) -> TournamentResult:
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    ratings = {name: model.rating(name=name) for name in entrants}
     standings = {name: Standing(name) for name in entrants}
     pairings: dict[tuple[str, str], Pairing] = {}
     for fixture, result in zip(fixtures, results):
@@ -329,18 +360,8 @@ def _rank(entrants: list[str], num_players: int, games: int, seed: int, config: 
         pairing.games += 1
         if result.names.index(alone) in result.winners:  # the lone entrant holds exactly one seat
             pairing.wins += 1 / len(result.winners)
-        # Rank seats by (won, score, tie-break): 0 is best, ties share a rank. The winners are the best by the rules
-        # (score, then the tie-break), so this orders the others as the rules would.
-        keys = [(seat in result.winners, *key) for seat, key in enumerate(zip(result.scores, result.tiebreak))]
-        ranks = [sum(other > key for other in keys) for key in keys]
-        teams = [[model.rating(mu=ratings[n].mu, sigma=ratings[n].sigma, name=n)] for n in result.names]
-        updated = model.rate(teams, ranks=ranks)
-        for name in set(result.names):
-            seats = [s for s, n in enumerate(result.names) if n == name]
-            ratings[name].mu = float(np.mean([updated[s][0].mu for s in seats]))
-            ratings[name].sigma = float(np.mean([updated[s][0].sigma for s in seats]))
-    for name, rating in ratings.items():
-        standings[name].rating_mu, standings[name].rating_sigma = rating.mu, rating.sigma
+    for name, rating in duel_ratings(results, entrants).items():
+        standings[name].rating = rating
     if match_mode:
         match_winners = spec(game).load("match")
         for start in range(0, len(results) - num_players + 1, num_players):

@@ -2,10 +2,13 @@
 
 import collections
 import json
+import math
+import random
 
 import pytest
 
-from goldrush_agents.tournament import run_tournament, schedule, wilson_interval
+from goldrush_agents.arena import GameResult
+from goldrush_agents.tournament import duel_ratings, duels, run_tournament, schedule, wilson_interval
 from goldrush_env.errors import GoldRushError
 
 
@@ -172,3 +175,57 @@ def test_a_piecepack_tournament_refuses_what_belongs_to_gold(kwargs, message):
         run_tournament(["economist", "random"], games=1, workers=1, **kwargs)
     with pytest.raises(GoldRushError, match=r"unknown agent 'greedy'.*the players of Gold Rush \(piecepack\)"):
         run_tournament(["economist", "greedy"], num_players=3, games=1, workers=1, game="piecepack")
+
+
+
+def _results(rows):
+    """Game results from ``(names, scores, tie-breaks)`` rows, the winners by score then tie-break."""
+    out = []
+    for names, scores, tiebreak in rows:
+        best = max(zip(scores, tiebreak))
+        winners = tuple(s for s, key in enumerate(zip(scores, tiebreak)) if key == best)
+        out.append(GameResult(tuple(names), tuple(scores), tuple(tiebreak), winners, 10, False, {}))
+    return out
+
+
+def _lone_entrant_games(games, finish):
+    """4-player games of A and B on the tournament's schedule; ``finish(alone, field)`` gives the four seats'
+    scores with the lone entrant's first."""
+    rows = []
+    for fixture in schedule(["A", "B"], 4, games, 0):
+        alone = fixture.names.index(fixture.pairing[0])
+        others = [s for s in range(4) if s != alone]
+        scores = [0] * 4
+        for seat, score in zip([alone, *others], finish(*fixture.pairing)):
+            scores[seat] = score
+        rows.append((fixture.names, scores, [0] * 4))
+    return _results(rows)
+
+
+def test_ratings_are_the_duels_between_different_entrants_fitted_at_once():
+    """Issue 39: an entrant's seats are never rated against each other, and the order of the games does not matter.
+    With openskill's online updates and every seat rated, an entrant holding three seats of four was rated on how
+    its copies finished among themselves, and the entrant whose lone games came first ended far from the other."""
+    # Each entrant alone finishes last behind the three copies of the other: as strong as each other.
+    even = _lone_entrant_games(20, lambda alone, field: (0, 3, 2, 1))
+    ratings = duel_ratings(even, ["A", "B"])
+    assert ratings["A"] == pytest.approx(0.0, abs=1e-6) and ratings["B"] == pytest.approx(0.0, abs=1e-6)
+    # How B's copies finished among themselves (in order, tied, swapped) changes nothing; A beats one of them.
+    variants = [(3, 1, 0), (3, 1, 1), (1, 3, 0)]
+    rated = [duel_ratings(_lone_entrant_games(20, lambda alone, field, b=b: (2, *b) if alone == "A" else (3, 2, 2, 2)),
+                          ["A", "B"]) for b in variants]
+    assert rated[0] == rated[1] == rated[2]
+    # A alone wins 2 of its 3 duels (20 games), and none of the 3 with B alone (20 games): 40 of 120 duels, plus
+    # half of the prior's one draw each. Two entrants' Bradley-Terry fit is exact: the odds are the wins' ratio.
+    expected = 400 * math.log10(40.5 / 80.5)
+    assert rated[0]["A"] - rated[0]["B"] == pytest.approx(expected, abs=1e-6)
+    shuffled = list(_lone_entrant_games(20, lambda alone, field: (2, 3, 1, 0) if alone == "A" else (3, 2, 2, 2)))
+    random.Random(0).shuffle(shuffled)
+    assert duel_ratings(shuffled, ["A", "B"]) == pytest.approx(rated[0])
+
+
+def test_duels_compare_only_seats_of_different_entrants():
+    (result,) = _results([(("A", "B", "B", "A"), (2, 3, 1, 2), (0, 0, 0, 1))])
+    assert duels(result) == [("A", "B", 0.0), ("A", "B", 1.0), ("B", "A", 1.0), ("B", "A", 0.0)]
+    (tied,) = _results([(("A", "B", "B"), (0, 0, 0), (1, 1, 0))])  # A and the first B share the win
+    assert tied.winners == (0, 1) and duels(tied) == [("A", "B", 0.5), ("A", "B", 1.0)]
