@@ -1,4 +1,5 @@
-"""Take the screenshots of docs/web.md: the page of ``goldrush serve`` at setup, mid-game and at the end.
+"""Take the screenshots of docs/web.md: Gold's page of ``goldrush serve`` at setup, mid-game and at the end, and
+Gold Rush's page (``/piecepack``) in a played game's Development phase and at the end of a watched game.
 
     .venv/bin/python docs/web_screenshots.py
 
@@ -64,12 +65,41 @@ def main() -> None:
                 page.locator(".cell.legal").first.click()
                 page.locator(".cell.legal, #end:not(.hidden)").first.wait_for()  # the page's CSP allows no eval
             page.screenshot(path=OUT / "web_end.png")
+            piecepack(browser.new_page(viewport={"width": 1100, "height": 760}), url + "piecepack")
             browser.close()
     finally:
         server.should_exit = True
-    for name in ("web_setup", "web_game", "web_end"):
+    for name in ("web_setup", "web_game", "web_end", "web_piecepack_game", "web_piecepack_watch"):
         path = OUT / f"{name}.png"
         print(f"wrote {path} ({path.stat().st_size // 1024} KB)")
+
+
+def piecepack(page, url: str) -> None:
+    """Gold Rush: a seeded 3-player game against economists, played on to a Development turn with plot choices
+    shown, then a watched 4-player game at its end."""
+    page.goto(url)
+    page.fill("#seed", "5")
+    page.click("[data-testid=play-start]")
+    turns = 0
+    while True:
+        page.locator("[data-testid=choice]").first.wait_for()
+        if page.locator("#status").inner_text().endswith("Development: your turn") and turns > 6:
+            break
+        drawn = page.get_attribute("body", "data-drawn")
+        choices = page.locator("[data-testid=choice]")
+        claim = page.locator("[data-testid=choice]", has_text="CLAIM")
+        (claim if claim.count() else choices).last.click()
+        page.wait_for_selector(f"body:not([data-drawn='{drawn}'])")
+        turns += 1
+    page.click("[data-testid=plot-8]")
+    page.screenshot(path=OUT / "web_piecepack_game.png")
+    page.click("[data-testid=tab-watch]")
+    page.fill("#watch-agents", "economist,ppo,economist,random")
+    page.fill("#watch-seed", "3")
+    page.click("[data-testid=watch-start]")
+    page.click("[data-testid=watch-play]")
+    page.wait_for_selector("[data-testid=end-screen]:not(.hidden)", timeout=180_000)
+    page.screenshot(path=OUT / "web_piecepack_watch.png")
 
 
 if __name__ == "__main__":

@@ -151,7 +151,8 @@ def test_old_player_paths_and_names_still_work():
 SHARED_EXEMPT = {"goldrush_env/games.py", "goldrush_env/_moved.py", "agents/_moved.py"}
 """The registry lists the games; the compatibility modules list what moved. No other shared module names one."""
 GOLD_ONLY = ("agents/web/",)
-"""The browser server plays Gold only, for now (issue 39 brings the piecepack game to it)."""
+"""The browser server's modules name the games they serve: Gold's page and API (``games.py``) and Gold Rush's
+(``piecepack.py``) are written for each game, with the store, the limits and the request checks shared."""
 
 
 def names_a_game(path: Path) -> list[str]:

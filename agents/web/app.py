@@ -29,7 +29,7 @@ from goldrush_env.gold.cards import TABLES
 from goldrush_env.errors import GoldRushError, excerpt
 
 from goldrush_agents import make_agent
-from goldrush_agents.web import games, inputs
+from goldrush_agents.web import games, inputs, piecepack
 from goldrush_agents.web.inputs import WEB_AGENTS, WebError
 from goldrush_agents.web.limits import Limits
 
@@ -87,15 +87,19 @@ def create_app(models: Sequence[str] = (), *, clock: Callable[[], float] = time.
     async def page(request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    async def piecepack_page(request: Request) -> FileResponse:
+        return FileResponse(STATIC / "piecepack.html")
+
     async def agents(request: Request) -> JSONResponse:
         return JSONResponse({"agents": [*WEB_AGENTS, *store.models], "tables": list(TABLES),
                              "memory": list(games.MEMORY_MODES), "limits": dataclasses.asdict(bounds)})
 
-    async def start(request: Request, plan: games.Plan) -> JSONResponse:
+    async def start(request: Request, plan: games.Plan | piecepack.Plan) -> JSONResponse:
         client = request.client.host if request.client else "unknown"
         store.reserve(client)
+        begin = piecepack.start if isinstance(plan, piecepack.Plan) else games.start
         try:
-            session = await workers(plan).run(games.start, plan, client, store.is_closing)
+            session = await workers(plan).run(begin, plan, client, store.is_closing)
         except BaseException:
             store.release(client)
             raise
@@ -110,8 +114,8 @@ def create_app(models: Sequence[str] = (), *, clock: Callable[[], float] = time.
     async def create_watch(request: Request) -> JSONResponse:
         return await start(request, games.plan_watch(await inputs.read_json(request, bounds), store.models, bounds))
 
-    async def get_state(request: Request, kind: str) -> JSONResponse:
-        session = store.get(request.path_params["game_id"], kind)
+    async def get_state(request: Request, kind: str, game: str = "gold") -> JSONResponse:
+        session = store.get(request.path_params["game_id"], kind, game)
         async with session.lock:
             return JSONResponse({"id": session.id, "state": session.state()})
 
@@ -149,6 +153,41 @@ def create_app(models: Sequence[str] = (), *, clock: Callable[[], float] = time.
 
     async def replay_record(request: Request) -> JSONResponse:
         return JSONResponse(await quick.run(games.replay, await inputs.read_json(request, bounds), bounds))
+
+    # Gold Rush on a piecepack: the same store, limits and workers, under /api/piecepack.
+    async def piecepack_agents(request: Request) -> JSONResponse:
+        return JSONResponse({"agents": list(piecepack.WEB_AGENTS), "limits": dataclasses.asdict(bounds)})
+
+    async def piecepack_create_game(request: Request) -> JSONResponse:
+        return await start(request, piecepack.plan_game(await inputs.read_json(request, bounds), bounds))
+
+    async def piecepack_create_watch(request: Request) -> JSONResponse:
+        return await start(request, piecepack.plan_watch(await inputs.read_json(request, bounds), bounds))
+
+    async def piecepack_get_game(request: Request) -> JSONResponse:
+        return await get_state(request, "play", piecepack.GAME)
+
+    async def piecepack_get_watch(request: Request) -> JSONResponse:
+        return await get_state(request, "watch", piecepack.GAME)
+
+    async def piecepack_act(request: Request) -> JSONResponse:
+        session = store.get(request.path_params["game_id"], "play", piecepack.GAME)
+        body = inputs.fields(await inputs.read_json(request, bounds), {"action": None})
+        if body["action"] is None:
+            raise WebError("action is missing: an action id from 0 to 487, one of the state's legal actions")
+        return await move(session, session.act, piecepack.action(body["action"]))
+
+    async def piecepack_step(request: Request) -> JSONResponse:
+        session = store.get(request.path_params["game_id"], "watch", piecepack.GAME)
+        return await move(session, session.step)
+
+    async def piecepack_record(request: Request) -> JSONResponse:
+        session = store.get(request.path_params["game_id"], None, piecepack.GAME)
+        async with session.lock:
+            return JSONResponse(session.record())
+
+    async def piecepack_replay(request: Request) -> JSONResponse:
+        return JSONResponse(await quick.run(piecepack.replay, await inputs.read_json(request, bounds), bounds))
 
     async def refused(request: Request, error: Exception) -> JSONResponse:
         status = error.status if isinstance(error, WebError) else 400
@@ -189,6 +228,17 @@ def create_app(models: Sequence[str] = (), *, clock: Callable[[], float] = time.
         Route("/api/watch/{game_id}", get_watch, methods=["GET"]),
         Route("/api/watch/{game_id}/step", step_watch, methods=["POST"]),
         Route("/api/replay", replay_record, methods=["POST"]),
+        Route("/piecepack", piecepack_page),
+        Route("/api/piecepack/agents", piecepack_agents),
+        Route("/api/piecepack/games", piecepack_create_game, methods=["POST"]),
+        Route("/api/piecepack/games/{game_id}", piecepack_get_game, methods=["GET"]),
+        Route("/api/piecepack/games/{game_id}", delete_game, methods=["DELETE"]),
+        Route("/api/piecepack/games/{game_id}/act", piecepack_act, methods=["POST"]),
+        Route("/api/piecepack/games/{game_id}/record", piecepack_record, methods=["GET"]),
+        Route("/api/piecepack/watch", piecepack_create_watch, methods=["POST"]),
+        Route("/api/piecepack/watch/{game_id}", piecepack_get_watch, methods=["GET"]),
+        Route("/api/piecepack/watch/{game_id}/step", piecepack_step, methods=["POST"]),
+        Route("/api/piecepack/replay", piecepack_replay, methods=["POST"]),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={GoldRushError: refused, HTTPException: http_error, Exception: failed})

@@ -145,6 +145,8 @@ class Session:
     """Once the game has ended: its last state and its record (the environment and agents are let go)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held by the request that reads or moves the game: one at a time."""
+    game_name = "gold"
+    """The game's name in the registry (the store holds the piecepack game's sessions too)."""
 
     @property
     def game(self) -> Game:
@@ -155,6 +157,10 @@ class Session:
     @property
     def kind(self) -> str:
         return "watch" if self.seat is None else "play"
+
+    @property
+    def finished(self) -> bool:
+        return self.env is None or self.env.game.is_finished
 
     def state(self) -> dict[str, Any]:
         """What the page may know now: the person's knowledge in a played game, everything in a watched one."""
@@ -443,7 +449,7 @@ class Store:
 
     def settle(self, session: Session) -> None:
         """Move a game that has just ended out of the count of games in play."""
-        if session.env is None or not session.env.game.is_finished:
+        if session.env is None or not session.finished:
             return
         with self._lock:
             session.end(self.clock())
@@ -451,12 +457,13 @@ class Store:
                 self.ended[session.id] = session
             self._prune()
 
-    def get(self, game_id: str, kind: str | None = None) -> Session:
-        """The game ``game_id`` (of ``kind``, "play" or "watch", if given), refused with 404 if there is none."""
+    def get(self, game_id: str, kind: str | None = None, game: str = "gold") -> Session:
+        """The game ``game_id`` of ``game`` (and of ``kind``, "play" or "watch", if given), refused with 404 if
+        there is none."""
         with self._lock:
             self._prune()
             session = self.live.get(game_id) or self.ended.get(game_id)
-            if session is None or kind not in (None, session.kind):
+            if session is None or kind not in (None, session.kind) or session.game_name != game:
                 raise WebError(f"no {'watched ' if kind == 'watch' else ''}game {excerpt(game_id, 40)} on this "
                                f"server: it was never made, was deleted, or was dropped ({self._dropped})", 404)
             session.last_used = self.clock()
