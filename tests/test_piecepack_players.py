@@ -128,9 +128,9 @@ def test_economist_beats_random(players):
 
 
 def test_registry_and_unknown_name():
-    assert set(PIECEPACK_AGENTS) == {"random", "economist", "ppo"}
+    assert set(PIECEPACK_AGENTS) == {"random", "economist", "search", "ppo"}
     assert isinstance(make_piecepack_agent("economist", seed=1), PiecepackEconomist)
-    with pytest.raises(GoldRushError, match=r"unknown agent 'greedy': expected one of \['economist', 'random'\], "
+    with pytest.raises(GoldRushError, match=r"unknown agent 'greedy': expected one of \['economist', 'random', 'search'\], "
                                              r"'ppo' \(the shipped models\).*\(the players of Gold Rush \(piecepack\)\)"):
         make_piecepack_agent("greedy")
 

@@ -7,6 +7,8 @@ alone, never the game.
 
 * ``random``: a uniformly random legal action.
 * ``economist``: a readable heuristic economy, :class:`~goldrush_agents.piecepack.economist.PiecepackEconomist`.
+* ``search``: a Monte Carlo search over the dice and the pieces the seat has not seen, at the claims and the
+  Development turns (:class:`~goldrush_agents.piecepack.search.PiecepackSearch`; ``search[rollouts=16]``).
 * ``ppo``: the shipped trained model for the table's number of players,
   :class:`~goldrush_agents.piecepack.trained.PiecepackTrained`; a ``.npz`` written by
   ``python -m goldrush_train.piecepack_ppo`` plays by its path.
@@ -25,6 +27,7 @@ from goldrush_env.piecepack.engine import Game
 from goldrush_env.policy import RandomPolicy
 
 from goldrush_agents.piecepack.economist import PiecepackEconomist
+from goldrush_agents.piecepack.search import PiecepackSearch
 from goldrush_agents.piecepack.trained import PiecepackTrained, shipped_model
 
 
@@ -37,6 +40,7 @@ class PiecepackRandom(RandomPolicy):
 AGENTS: dict[str, Callable[..., Any]] = {
     "random": PiecepackRandom,
     "economist": PiecepackEconomist,
+    "search": PiecepackSearch,
 }
 """The scripted players by name, weakest first."""
 MODELS: dict[str, Any] = {"ppo": None}

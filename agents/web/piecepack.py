@@ -32,8 +32,9 @@ from goldrush_agents.web.limits import MAX_SEED, SERVER_SEEDS, Limits
 
 GAME = "piecepack"
 PERSON = "you"
-WEB_AGENTS = (*AGENTS, *MODELS)
-"""The players a request may name (none takes options)."""
+WEB_AGENTS = tuple(name for name in (*AGENTS, *MODELS) if name != "search")
+"""The players a request may name (none takes options). ``search`` is not offered: its moves cost a
+fraction of a second each, which the limits of the server do not bound yet."""
 MAX_ACTIONS = 2_000
 """The most actions a replayed record may hold (a game takes a few hundred; each frame of a replay is about 2 kB)."""
 

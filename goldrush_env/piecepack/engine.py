@@ -35,6 +35,7 @@ from goldrush_env.piecepack.components import (
     BUILD_COST,
     BUILDINGS,
     CLAIM_ROUNDS,
+    COLUMNS,
     ENERGY,
     FOOD,
     GOLD,
@@ -53,8 +54,10 @@ from goldrush_env.piecepack.components import (
     OPTIMIZE_COST,
     ORE,
     PRODUCTION,
+    RANKS,
     RESOURCES,
     ROW_SUIT,
+    ROWS,
     SCORING,
     START_STOCK,
     SUITS,
@@ -301,6 +304,46 @@ class Game:
         if self.is_over:
             record["final"] = self.final()
         return record
+
+    @classmethod
+    def sample(cls, known: dict, rng: np.random.Generator) -> Game:
+        """A game that agrees with everything ``known`` (``known_to(seat)`` of some game) says: the pieces it
+        does not identify dealt at random from those it has not seen (each coin within its row's suit), the
+        dice of the rounds to come and any Market roll drawn from ``rng``. What a search over the pieces a seat
+        has not seen plays on: ``sample(known, rng).known_to(seat) == known``. The game keeps no history."""
+        n = known["players"]
+        identified = {**known["face_up"], **known["identities"]}
+        unseen_tiles = [code for code in BOX if code not in {identified[p] for p in identified if p < NUM_PLOTS}]
+        tiles = [identified.get(p) for p in range(NUM_PLOTS)]
+        hidden = [p for p in range(NUM_PLOTS) if tiles[p] is None]
+        for p, code in zip(hidden, rng.permutation(unseen_tiles).tolist()):
+            tiles[p] = code
+        coins = [identified.get(NUM_PLOTS + p) for p in range(NUM_PLOTS)]
+        for row in range(ROWS):
+            plots = range(COLUMNS * row, COLUMNS * (row + 1))
+            seen = {coins[p] for p in plots if coins[p] is not None}
+            left = [code_of(ROW_SUIT[row], rank) for rank in RANKS if code_of(ROW_SUIT[row], rank) not in seen]
+            for p, code in zip([p for p in plots if coins[p] is None], rng.permutation(left).tolist()):
+                coins[p] = code
+        game = cls(n, tiles, coins, known["start"], rng=rng)
+        game.round, game.start, game.phase = known["round"], known["start"], Phase(known["phase"])
+        game.current_player = known["current_player"]
+        game._pos = 0 if game.current_player is None else (game.current_player - game.start) % n
+        game.face_up = [p in known["face_up"] for p in range(NUM_PIECES)]
+        game.assayed = [sum(1 << s for s in seats) for seats in known["assayed_by"]]
+        game.owner, game.building, game.level = list(known["owners"]), list(known["buildings"]), list(known["levels"])
+        game.holdings = [list(h) for h in known["holdings"]]
+        game.markers, game.market_used = list(known["markers"]), list(known["market_used"])
+        game.offers_made = list(known["offers_made"])
+        game.dice = None if known["dice"] is None else tuple(known["dice"])
+        game.powered = set(known["powered"])
+        game.warehouse = [list(w) for w in known["warehouse"]]
+        game.market_sum = known["market_sum"]
+        game.pending_offer = None if known["pending_offer"] is None else tuple(known["pending_offer"])
+        game.offer_log = [tuple(entry) for entry in known["offer_log"]]
+        game._dice_queue, game._dice_used, game._market_queue, game._market_used = [], [], [], []
+        game.history, game.events, game.rounds = [], [], []
+        return game
 
     def copy(self) -> Game:
         """An independent copy (its rng too, so both go on to draw the same dice)."""

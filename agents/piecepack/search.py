@@ -1,0 +1,106 @@
+"""``search``: a Monte Carlo search of Gold Rush over the dice and the pieces the seat has not seen.
+
+At a Stake Claim and at each action of a Development turn, the two decision points where an economy is made,
+the player tries every legal action on ``rollouts`` games sampled from what its seat knows
+(:meth:`Game.sample <goldrush_env.piecepack.engine.Game.sample>`: the pieces it has not identified dealt at random
+from those it has not seen, the dice to come drawn), plays each on to the end with a fixed rollout policy, and
+takes the action with the best mean outcome for its seat: its share of the win (shared wins split), and a
+hundredth of its final score to tell apart what the win share ties. Every action is tried on the same sampled
+games (common random numbers), so the comparison is between actions, not between samples. Elsewhere (Free Trade,
+offers, the Market, the Warehouse) it plays as the economist.
+
+The rollout policy is ``"idle"`` by default: every seat then does nothing more (ends its turns, declines,
+claims the lowest free plot), while production, upkeep and spoilage run on, so an action is judged by what it
+makes without any further decision. ``policy="economist"`` rolls out with the economist in every seat (slower,
+about ten times). No network is trained: the search improves on its rollout policy directly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from goldrush_env.errors import GoldRushError
+from goldrush_env.piecepack import actions as A
+from goldrush_env.piecepack.engine import Game, Phase
+from goldrush_env.policy import SeededPolicy
+
+from goldrush_agents.piecepack.economist import PiecepackEconomist
+
+SEARCHED = (Phase.CLAIM, Phase.DEVELOPMENT_TURN)
+"""The decision points the search plays; the economist plays the others."""
+POLICIES = ("idle", "economist")
+_PASS = {Phase.FREE_TRADE_TURN: A.END_FREE_TRADE, Phase.DEVELOPMENT_TURN: A.END_DEVELOPMENT,
+         Phase.OFFER_RESPONSE: A.DECLINE, Phase.WAREHOUSE_FOOD: A.WAREHOUSE_DECLINE,
+         Phase.WAREHOUSE_ENERGY: A.WAREHOUSE_DECLINE}
+
+
+def idle_action(game: Game) -> int:
+    """What a seat that does nothing takes: the pass of the decision point, the lowest free plot at a claim,
+    the smallest sale at the Market (a sale is owed once rolled; an idle seat never rolls)."""
+    phase = game.phase
+    if phase is Phase.CLAIM:
+        return game.owner.index(-1)
+    if phase is Phase.MARKET_SELL:
+        return int(np.flatnonzero(game.legal_mask())[0])
+    return _PASS[phase]
+
+
+def outcome(game: Game, seat: int, score_weight: float = 0.01) -> float:
+    """The seat's win share (1/k of k winners) plus ``score_weight`` times its score."""
+    winners = game.winners()
+    return (1.0 / len(winners) if seat in winners else 0.0) + score_weight * game.scores()[seat]
+
+
+class PiecepackSearch(SeededPolicy):
+    """The search player of the module docstring. ``rollouts``: sampled games per action tried (1 to 256);
+    ``policy``: the rollout policy, ``"idle"`` or ``"economist"``."""
+
+    name = "search"
+
+    def __init__(self, seed: int | None = None, rollouts: int = 8, policy: str = "idle",
+                 score_weight: float = 0.01) -> None:
+        if isinstance(rollouts, bool) or not isinstance(rollouts, int) or not 1 <= rollouts <= 256:
+            raise GoldRushError(f"rollouts must be an int from 1 to 256, got {rollouts!r}")
+        if policy not in POLICIES:
+            raise GoldRushError(f"policy must be one of {list(POLICIES)}, got {policy!r}")
+        super().__init__(seed)
+        self.rollouts, self.policy, self.score_weight = rollouts, policy, score_weight
+        self.economist = PiecepackEconomist(seed)
+
+    def __repr__(self) -> str:
+        return f"PiecepackSearch(rollouts={self.rollouts}, policy={self.policy!r})"
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.economist.reset(None if seed is None else seed + 1)
+
+    def act(self, view: Any) -> int:
+        known = view.knowledge
+        legal = np.flatnonzero(view.action_mask)
+        if Phase(known["phase"]) not in SEARCHED or len(legal) == 1:
+            return self.economist.act(view)
+        seeds = self.rng.integers(2**63, size=self.rollouts)
+        values = np.array([np.mean([self._rollout(known, int(action), int(seed)) for seed in seeds])
+                           for action in legal])
+        best = np.flatnonzero(values >= values.max() - 1e-12)
+        return int(legal[best[self.rng.integers(len(best))]])
+
+    def _rollout(self, known: dict, action: int, seed: int) -> float:
+        game = Game.sample(known, np.random.default_rng(seed))
+        game.step(action)
+        if self.policy == "idle":
+            while not game.is_over:
+                game.step(idle_action(game))
+        else:
+            players = [PiecepackEconomist(seed + s) for s in range(game.num_players)]
+            from goldrush_agents.piecepack import view_of
+
+            while not game.is_over:
+                seat = game.current_player
+                game.step(players[seat].act(view_of(game, seat)))
+        return outcome(game, known["seat"], self.score_weight)
+
+
+__all__ = ["PiecepackSearch", "SEARCHED", "POLICIES", "idle_action", "outcome"]
