@@ -141,6 +141,33 @@ def follow(envs, known, flips):
         known[g, flips.position[g]] = True
 
 
+CHROMIUM = "/usr/bin/chromium"
+
+
+def require_browser() -> None:
+    """At the top of a browser test module: skip it without playwright, uvicorn or Debian's Chromium, except in
+    CI, where .ci/run installs Chromium and its absence fails the run."""
+    pytest.importorskip("playwright")
+    pytest.importorskip("uvicorn")
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(f"no Chromium at {CHROMIUM}: .ci/run should have installed it", pytrace=False)
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True)
+
+
+@contextlib.contextmanager
+def chromium():
+    """Debian's Chromium, headless, driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"], headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

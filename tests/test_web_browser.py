@@ -7,23 +7,17 @@ skipped without them. Games are dealt on the quarter table (16 cards) so that a 
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
-pytest.importorskip("playwright")
-pytest.importorskip("uvicorn")
-CHROMIUM = "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    if os.environ.get("CI"):  # .ci/run installs it: in CI a missing browser is a failure, not a skip
-        pytest.fail(f"no Chromium at {CHROMIUM}: .ci/run should have installed it", pytrace=False)
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True)
+from conftest import chromium, require_browser, served
 
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+require_browser()
+
+from playwright.sync_api import expect  # noqa: E402
 
 from goldrush_agents import cli  # noqa: E402
 from goldrush_agents.web import create_app  # noqa: E402
-from conftest import served  # noqa: E402
 
 TIMEOUT_MS = 20_000
 
@@ -42,10 +36,8 @@ def url(app):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"], headless=True)
+    with chromium() as browser:
         yield browser
-        browser.close()
 
 
 @pytest.fixture

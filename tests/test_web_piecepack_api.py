@@ -125,7 +125,7 @@ def test_a_watched_game_shows_every_piece_and_steps_to_its_end(client):
     players = [make_agent(name, game="piecepack") for name in ("economist", "ppo", "random")]
     result = play_game(players, 4, game="piecepack")
     assert data["state"]["scores"] == list(result.scores) and steps == len(result.record["actions"])
-    assert client.post(f"/api/piecepack/watch", json={"agents": "economist,ppo"}).json()["error"] == \
+    assert client.post("/api/piecepack/watch", json={"agents": "economist,ppo"}).json()["error"] == \
         "agents needs 3 or 4 agents (one per seat), got 2: ['economist', 'ppo']"
 
 

@@ -7,23 +7,17 @@ must show only what the person's seat knows. Skipped, like ``test_web_browser.py
 from __future__ import annotations
 
 import json
-import os
 import re
 
 import pytest
 
-pytest.importorskip("playwright")
-pytest.importorskip("uvicorn")
-CHROMIUM = "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    if os.environ.get("CI"):
-        pytest.fail(f"no Chromium at {CHROMIUM}: .ci/run should have installed it", pytrace=False)
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True)
+from conftest import chromium, require_browser, served
 
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+require_browser()
+
+from playwright.sync_api import expect  # noqa: E402
 
 from goldrush_agents.web import create_app  # noqa: E402
-from conftest import served  # noqa: E402
 
 TIMEOUT_MS = 30_000
 
@@ -41,10 +35,8 @@ def url(app):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"], headless=True)
+    with chromium() as browser:
         yield browser
-        browser.close()
 
 
 @pytest.fixture
@@ -109,7 +101,8 @@ def test_a_whole_game_is_played_by_clicking_and_the_page_shows_only_the_seats_kn
     # The record the page saves replays on the Replay tab, to the same final scores.
     with page.expect_download() as download:
         page.click("[data-testid=end-save]")
-    record = json.loads(open(download.value.path()).read())
+    with open(download.value.path()) as file:
+        record = json.load(file)
     assert record["names"][1] == "you" and record["seed"] == 11
     page.click("[data-testid=end-replay]")
     expect(page.locator("[data-testid=replay-position]")).to_contain_text("action 0 of")

@@ -103,4 +103,4 @@ class PiecepackSearch(SeededPolicy):
         return outcome(game, known["seat"], self.score_weight)
 
 
-__all__ = ["PiecepackSearch", "SEARCHED", "POLICIES", "idle_action", "outcome"]
+__all__ = ["POLICIES", "SEARCHED", "PiecepackSearch", "idle_action", "outcome"]

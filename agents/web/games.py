@@ -119,8 +119,41 @@ def open_state(game: Game, names: list[str]) -> dict[str, Any]:
 # --- one game ------------------------------------------------------------------------------
 
 
+class AgentsMove:
+    """What every game's session does alike (Gold's :class:`Session`, Gold Rush's
+    :class:`~goldrush_agents.web.piecepack.PiecepackSession`): agents move between the person's turns, and a
+    finished game keeps only its last state and record. The session gives ``env``, ``agents``, ``seat``,
+    ``finished``, ``state()``, ``record()``, ``final`` and ``ended_at``."""
+
+    @property
+    def game(self) -> Any:
+        if self.env is None:
+            raise WebError("the game is over: start a new one", 409)
+        return self.env.game
+
+    @property
+    def kind(self) -> str:
+        return "watch" if self.seat is None else "play"
+
+    def advance(self, until_person: bool, closing: Callable[[], bool]) -> None:
+        """Let the agents move: until the person's turn (or the end), or one move in a watched game."""
+        while not self.finished and self.env.game.current_player != self.seat:
+            if closing():
+                raise WebError("the server is shutting down", 503)
+            seat = self.env.game.current_player
+            self.env.step(self.agents[seat].act(self.env.view(seat)))
+            if not until_person:
+                return
+
+    def end(self, now: float) -> None:
+        """Keep the last state and the record; let the environment and the agents go."""
+        if self.final is None:
+            self.final = {"state": self.state(), "record": self.record()}
+            self.env, self.agents, self.ended_at = None, {}, now
+
+
 @dataclass
-class Session:
+class Session(AgentsMove):
     """One game on the server: a person against agents (``seat`` set), or agents only (``seat`` None)."""
 
     id: str
@@ -147,16 +180,6 @@ class Session:
     """Held by the request that reads or moves the game: one at a time."""
     game_name = "gold"
     """The game's name in the registry (the store holds the piecepack game's sessions too)."""
-
-    @property
-    def game(self) -> Game:
-        if self.env is None:
-            raise WebError("the game is over: start a new one", 409)
-        return self.env.game
-
-    @property
-    def kind(self) -> str:
-        return "watch" if self.seat is None else "play"
 
     @property
     def finished(self) -> bool:
@@ -192,17 +215,6 @@ class Session:
         return dict(game.to_dict(), players=self.names, seed=self.seed,
                     config={"memory": "perfect", **self.config}, events=[event.label for event in game.history])
 
-    def advance(self, until_person: bool, closing: Callable[[], bool]) -> None:
-        """Let the agents flip: until the person's turn (or the end), or one flip in a watched game."""
-        game = self.game
-        while not game.is_finished and game.current_player != self.seat:
-            if closing():
-                raise WebError("the server is shutting down", 503)
-            seat = game.current_player
-            self.env.step(self.agents[seat].act(self.env.view(seat)))
-            if not until_person:
-                return
-
     def flip(self, position: int, closing: Callable[[], bool]) -> dict[str, Any]:
         """The person flips ``position``; the agents then play until it is the person's turn again."""
         game = self.game
@@ -227,13 +239,6 @@ class Session:
         before = len(game.history)
         self.advance(until_person=False, closing=closing)
         return {"id": self.id, "events": events_json(game, self.names, before), "state": self.state()}
-
-    def end(self, now: float) -> None:
-        """Keep the last state and the record; let the environment and the agents go."""
-        if self.final is None:
-            self.final = {"state": self.state(), "record": self.record()}
-            self.env, self.agents, self.ended_at = None, {}, now
-
 
 # --- new games, checked before any work ------------------------------------------------------
 
@@ -358,7 +363,7 @@ def replay(body: Any, limits: Limits) -> dict[str, Any]:
         game = Game.from_dict({**data, "flips": []})
     except GoldRushError as error:
         raise WebError(f"the record's deal cannot be played: {excerpt(str(error), 200)}") from None
-    names = _record_names(body.get("players"), game.num_players, limits)
+    names = record_names(body.get("players"), game.num_players, limits)
     recorded = body.get("events")
     if recorded is not None and not (isinstance(recorded, list) and all(isinstance(e, str) for e in recorded)):
         raise WebError(f"the record's events must be a list of outcome labels, got {excerpt(recorded)}")
@@ -375,13 +380,13 @@ def replay(body: Any, limits: Limits) -> dict[str, Any]:
             "events": events_json(game, names), "frames": frames}
 
 
-def _record_names(names: Any, num_players: int, limits: Limits) -> list[str]:
-    """The record's player names, or ``seat 0``... where it has none."""
+def record_names(names: Any, num_players: int, limits: Limits, key: str = "players") -> list[str]:
+    """The player names of a record (its field ``key``), or ``seat 0``... where it has none."""
     if names is None:
         return [f"seat {s}" for s in range(num_players)]
     if not (isinstance(names, list) and len(names) == num_players
             and all(isinstance(n, str) and 0 < len(n) <= limits.max_text and n.isprintable() for n in names)):
-        raise WebError(f"the record's players must be {num_players} names (printable text of 1 to "
+        raise WebError(f"the record's {key} must be {num_players} names (printable text of 1 to "
                        f"{limits.max_text} characters), got {excerpt(names)}")
     return names
 
@@ -485,5 +490,5 @@ class Store:
         return self.closing
 
 
-__all__ = ["Session", "Store", "Plan", "plan_game", "plan_watch", "start", "replay", "event_json", "events_json",
-           "open_state", "MEMORY_MODES", "PERSON"]
+__all__ = ["AgentsMove", "Session", "Store", "Plan", "plan_game", "plan_watch", "start", "replay", "record_names",
+           "event_json", "events_json", "open_state", "MEMORY_MODES", "PERSON"]

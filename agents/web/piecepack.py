@@ -20,13 +20,14 @@ import numpy as np
 from goldrush_env.errors import GoldRushError, excerpt
 from goldrush_env.piecepack import actions as A
 from goldrush_env.piecepack.aec import raw_env
-from goldrush_env.piecepack.components import MAX_PLAYERS, MIN_PLAYERS, NUM_PIECES
+from goldrush_env.piecepack.components import MAX_PLAYERS, MIN_PLAYERS
 from goldrush_env.piecepack.encoder import truth
 from goldrush_env.piecepack.engine import Game, is_record
 
-from goldrush_agents import make_agent, parse_spec
+from goldrush_agents import make_agent
 from goldrush_agents.piecepack import AGENTS, MODELS
 from goldrush_agents.web import inputs
+from goldrush_agents.web.games import AgentsMove, record_names
 from goldrush_agents.web.inputs import WebError
 from goldrush_agents.web.limits import MAX_SEED, SERVER_SEEDS, Limits
 
@@ -85,7 +86,7 @@ def events_json(game: Game, names: list[str], start: int = 0) -> list[dict[str, 
 
 
 @dataclass
-class PiecepackSession:
+class PiecepackSession(AgentsMove):
     """One game of Gold Rush on the server (the same interface as :class:`~goldrush_agents.web.games.Session`)."""
 
     id: str
@@ -103,16 +104,6 @@ class PiecepackSession:
     final: dict[str, Any] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     game_name = GAME
-
-    @property
-    def game(self) -> Game:
-        if self.env is None:
-            raise WebError("the game is over: start a new one", 409)
-        return self.env.game
-
-    @property
-    def kind(self) -> str:
-        return "watch" if self.seat is None else "play"
 
     @property
     def finished(self) -> bool:
@@ -142,17 +133,6 @@ class PiecepackSession:
             raise WebError("the record of a game is given once it has ended: it holds every piece", 409)
         return dict(game.to_record(), names=self.names, seed=self.seed)
 
-    def advance(self, until_person: bool, closing: Callable[[], bool]) -> None:
-        """Let the agents act: until the person's turn (or the end), or one action in a watched game."""
-        game = self.game
-        while not game.is_over and game.current_player != self.seat:
-            if closing():
-                raise WebError("the server is shutting down", 503)
-            seat = game.current_player
-            self.env.step(self.agents[seat].act(self.env.view(seat)))
-            if not until_person:
-                return
-
     def act(self, action: int, closing: Callable[[], bool]) -> dict[str, Any]:
         """The person takes ``action``; the agents then play until it is the person's turn again."""
         game = self.game
@@ -175,12 +155,6 @@ class PiecepackSession:
         before = len(game.events)
         self.advance(until_person=False, closing=closing)
         return {"id": self.id, "events": events_json(game, self.names, before), "state": self.state()}
-
-    def end(self, now: float) -> None:
-        """Keep the last state and the record; let the environment and the agents go."""
-        if self.final is None:
-            self.final = {"state": self.state(), "record": self.record()}
-            self.env, self.agents, self.ended_at = None, {}, now
 
 
 @dataclass(frozen=True)
@@ -286,7 +260,7 @@ def replay(body: Any, limits: Limits) -> dict[str, Any]:
         game = Game.from_record({**body, "actions": [], "rounds": [], "final": None}, check=False)
     except (GoldRushError, TypeError, ValueError) as error:
         raise WebError(f"the record cannot be replayed: {excerpt(str(error), 200)}") from None
-    names = _record_names(body.get("names"), game.num_players, limits)
+    names = record_names(body.get("names"), game.num_players, limits, key="names")
     frames = [open_state(game, names)]
     for action in actions:
         game.step(action)
@@ -295,20 +269,10 @@ def replay(body: Any, limits: Limits) -> dict[str, Any]:
             "events": events_json(game, names), "frames": frames}
 
 
-def _record_names(names: Any, num_players: int, limits: Limits) -> list[str]:
-    if names is None:
-        return [f"seat {s}" for s in range(num_players)]
-    if not (isinstance(names, list) and len(names) == num_players
-            and all(isinstance(n, str) and 0 < len(n) <= limits.max_text and n.isprintable() for n in names)):
-        raise WebError(f"the record's names must be {num_players} names (printable text of 1 to "
-                       f"{limits.max_text} characters), got {excerpt(names)}")
-    return names
-
-
 def action(value: Any) -> int:
     """An action id from 0 to 487."""
     return inputs.integer("action", value, 0, A.NUM_ACTIONS - 1)
 
 
-__all__ = ["PiecepackSession", "Plan", "plan_game", "plan_watch", "start", "replay", "open_state", "events_json",
-           "knowledge_json", "legal_json", "action", "WEB_AGENTS", "MAX_ACTIONS"]
+__all__ = ["MAX_ACTIONS", "WEB_AGENTS", "PiecepackSession", "Plan", "action", "events_json", "knowledge_json",
+           "legal_json", "open_state", "plan_game", "plan_watch", "replay", "start"]

@@ -23,17 +23,6 @@ const ui = {
   replay: null,  // {data, index}
 };
 
-// An element with attributes (a "data-x" key sets a data attribute, "class" the class) and children (text or nodes).
-function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  node.append(...children.map((child) => (child instanceof Node ? child : document.createTextNode(String(child)))));
-  return node;
-}
 const icon = (name) => $("icon-" + name).content.firstElementChild.cloneNode(true);
 
 function delay() { return SPEEDS[+$("speed").value][0]; }

@@ -14,17 +14,6 @@ const PHASES = {
 };
 const ui = { mode: "play", play: null, watch: null, replay: null, picked: null, busy: false };
 
-function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  node.append(...children.map((child) => (child instanceof Node ? child : document.createTextNode(String(child)))));
-  return node;
-}
-
 async function api(method, path, body) {
   const response = await fetch(path, {
     method, headers: body === undefined ? {} : { "content-type": "application/json" },
