@@ -56,7 +56,8 @@ def test_the_search_is_seeded_and_refuses_bad_options():
     actions = {make_agent("search[rollouts=2]", game="piecepack", seed=7).act(view) for _ in range(3)}
     assert len(actions) == 1 and view.action_mask[actions.pop()]
     for spec, message in (("search[rollouts=0]", "rollouts must be an int from 1 to 256, got 0"),
-                          ("search[policy='greedy']", r"policy must be one of \['idle', 'economist'\]")):
+                          ("search[policy='greedy']", r"policy must be one of \['idle', 'economist'\]"),
+                          ("search[score_weight=2]", "score_weight must be a number from 0 to 1, got 2")):
         with pytest.raises(GoldRushError, match=message):
             make_agent(spec, game="piecepack")
 

@@ -4,10 +4,10 @@ At a Stake Claim and at each action of a Development turn, the two decision poin
 the player tries every legal action on ``rollouts`` games sampled from what its seat knows
 (:meth:`Game.sample <goldrush_env.piecepack.engine.Game.sample>`: the pieces it has not identified dealt at random
 from those it has not seen, the dice to come drawn), plays each on to the end with a fixed rollout policy, and
-takes the action with the best mean outcome for its seat: its share of the win (shared wins split), and a
-hundredth of its final score to tell apart what the win share ties. Every action is tried on the same sampled
-games (common random numbers), so the comparison is between actions, not between samples. Elsewhere (Free Trade,
-offers, the Market, the Warehouse) it plays as the economist.
+takes the action with the best mean outcome for its seat: its share of the win (shared wins split), plus a
+hundredth of its final score (``score_weight``) to tell apart what the win share ties. Every action is tried on
+the same sampled games (common random numbers), so the comparison is between actions, not between samples.
+Elsewhere (Free Trade, offers, the Market, the Warehouse) it plays as the economist.
 
 The rollout policy is ``"idle"`` by default: every seat then does nothing more (ends its turns, declines,
 claims the lowest free plot), while production, upkeep and spoilage run on, so an action is judged by what it
@@ -55,7 +55,8 @@ def outcome(game: Game, seat: int, score_weight: float = 0.01) -> float:
 
 class PiecepackSearch(SeededPolicy):
     """The search player of the module docstring. ``rollouts``: sampled games per action tried (1 to 256);
-    ``policy``: the rollout policy, ``"idle"`` or ``"economist"``."""
+    ``policy``: the rollout policy, ``"idle"`` or ``"economist"``; ``score_weight``: what a point of final score
+    adds to a rollout's win share (0 to 1)."""
 
     name = "search"
 
@@ -65,6 +66,8 @@ class PiecepackSearch(SeededPolicy):
             raise GoldRushError(f"rollouts must be an int from 1 to 256, got {rollouts!r}")
         if policy not in POLICIES:
             raise GoldRushError(f"policy must be one of {list(POLICIES)}, got {policy!r}")
+        if isinstance(score_weight, bool) or not isinstance(score_weight, (int, float)) or not 0 <= score_weight <= 1:
+            raise GoldRushError(f"score_weight must be a number from 0 to 1, got {score_weight!r}")
         super().__init__(seed)
         self.rollouts, self.policy, self.score_weight = rollouts, policy, score_weight
         self.economist = PiecepackEconomist(seed)
