@@ -123,7 +123,8 @@ class AgentsMove:
     """What every game's session does alike (Gold's :class:`Session`, Gold Rush's
     :class:`~goldrush_agents.web.piecepack.PiecepackSession`): agents move between the person's turns, and a
     finished game keeps only its last state and record. The session gives ``env``, ``agents``, ``seat``,
-    ``finished``, ``state()``, ``record()``, ``final`` and ``ended_at``."""
+    ``finished``, ``moves`` (how many have been made), ``events_since(move)``, ``state()``, ``record()``,
+    ``final`` and ``ended_at``."""
 
     @property
     def game(self) -> Any:
@@ -144,6 +145,14 @@ class AgentsMove:
             self.env.step(self.agents[seat].act(self.env.view(seat)))
             if not until_person:
                 return
+
+    def step(self, closing: Callable[[], bool]) -> dict[str, Any]:
+        """One move of a watched game."""
+        if self.finished:
+            raise WebError("the game is over: start a new one", 409)
+        before = self.moves
+        self.advance(until_person=False, closing=closing)
+        return {"id": self.id, "events": self.events_since(before), "state": self.state()}
 
     def end(self, now: float) -> None:
         """Keep the last state and the record; let the environment and the agents go."""
@@ -231,14 +240,13 @@ class Session(AgentsMove):
         self.advance(until_person=True, closing=closing)
         return {"id": self.id, "events": events_json(game, self.names, before), "state": self.state()}
 
-    def step(self, closing: Callable[[], bool]) -> dict[str, Any]:
-        """One flip of a watched game."""
-        game = self.game
-        if game.is_finished:
-            raise WebError("the game is over: start a new one", 409)
-        before = len(game.history)
-        self.advance(until_person=False, closing=closing)
-        return {"id": self.id, "events": events_json(game, self.names, before), "state": self.state()}
+    def events_since(self, start: int) -> list[dict[str, Any]]:
+        return events_json(self.game, self.names, start)
+
+    @property
+    def moves(self) -> int:
+        return len(self.game.history)
+
 
 # --- new games, checked before any work ------------------------------------------------------
 

@@ -136,7 +136,7 @@ class PiecepackSession(AgentsMove):
     def act(self, action: int, closing: Callable[[], bool]) -> dict[str, Any]:
         """The person takes ``action``; the agents then play until it is the person's turn again."""
         game = self.game
-        before = len(game.events)
+        before = self.moves
         self.advance(until_person=True, closing=closing)  # moves an earlier request left undone (it was cut off)
         if game.is_over:
             raise WebError("the game is over: start a new one", 409)
@@ -145,16 +145,15 @@ class PiecepackSession(AgentsMove):
             raise WebError(f"action {action} ({A.describe(action)}) is not open to you now: {reason}", 409)
         self.env.step(action)
         self.advance(until_person=True, closing=closing)
-        return {"id": self.id, "events": events_json(game, self.names, before), "state": self.state()}
+        return {"id": self.id, "events": self.events_since(before), "state": self.state()}
 
-    def step(self, closing: Callable[[], bool]) -> dict[str, Any]:
-        """One action of a watched game."""
-        game = self.game
-        if game.is_over:
-            raise WebError("the game is over: start a new one", 409)
-        before = len(game.events)
-        self.advance(until_person=False, closing=closing)
-        return {"id": self.id, "events": events_json(game, self.names, before), "state": self.state()}
+    def events_since(self, start: int) -> list[dict[str, Any]]:
+        return events_json(self.game, self.names, start)
+
+    @property
+    def moves(self) -> int:
+        """Events, not actions: an action's events are what the page is told of it."""
+        return len(self.game.events)
 
 
 @dataclass(frozen=True)
