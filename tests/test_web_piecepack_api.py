@@ -51,9 +51,10 @@ def test_a_whole_game_tells_the_seat_its_knowledge_and_nothing_the_other_pieces_
         assert state["seed"] is None  # a seed the server chose deals the pieces: not before the end
         assert state["knowledge"] == json.loads(json.dumps(knowledge_json(game.known_to(seat))))
         assert state["your_turn"] and [c["action"] for c in state["legal"]] == game.legal_actions()
-        hidden = [p for p in hidden_from(game, seat) if game._tiles[p] != game._tiles[hidden_from(game, seat)[0]]]
-        if hidden:
-            a, b = hidden_from(game, seat)[0], hidden[0]
+        hidden = hidden_from(game, seat)
+        others = [p for p in hidden[1:] if game._tiles[p] != game._tiles[hidden[0]]]
+        if others:
+            a, b = hidden[0], others[0]
             before = client.get(f"/api/piecepack/games/{game_id}").content
             game._tiles[a], game._tiles[b] = game._tiles[b], game._tiles[a]
             assert client.get(f"/api/piecepack/games/{game_id}").content == before

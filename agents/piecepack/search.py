@@ -85,25 +85,27 @@ class PiecepackSearch(SeededPolicy):
         if Phase(known["phase"]) not in SEARCHED or len(legal) == 1:
             return self.economist.act(view)
         seeds = self.rng.integers(2**63, size=self.rollouts)
-        values = np.array([np.mean([self._rollout(known, int(action), int(seed)) for seed in seeds])
-                           for action in legal])
+        # One sampled game per seed; each action is played on its own copy (the copy's dice generator too).
+        samples = [(Game.sample(known, np.random.default_rng(seed)), int(seed)) for seed in seeds]
+        values = np.array([np.mean([self._rollout(sample.copy(), known["seat"], int(action), seed)
+                                    for sample, seed in samples]) for action in legal])
         best = np.flatnonzero(values >= values.max() - 1e-12)
         return int(legal[best[self.rng.integers(len(best))]])
 
-    def _rollout(self, known: dict, action: int, seed: int) -> float:
-        game = Game.sample(known, np.random.default_rng(seed))
+    def _rollout(self, game: Game, seat: int, action: int, seed: int) -> float:
+        """``action`` on ``game`` (a sampled game, played on), then the rollout policy to the end."""
         game.step(action)
         if self.policy == "idle":
             while not game.is_over:
                 game.step(idle_action(game))
         else:
-            players = [PiecepackEconomist(seed + s) for s in range(game.num_players)]
-            from goldrush_agents.piecepack import view_of
+            from goldrush_agents.piecepack import view_of  # not at the top: that package imports this module
 
+            players = [PiecepackEconomist(seed + s) for s in range(game.num_players)]
             while not game.is_over:
                 seat = game.current_player
                 game.step(players[seat].act(view_of(game, seat)))
-        return outcome(game, known["seat"], self.score_weight)
+        return outcome(game, seat, self.score_weight)
 
 
 __all__ = ["POLICIES", "SEARCHED", "PiecepackSearch", "idle_action", "outcome"]

@@ -286,16 +286,23 @@ def plan_game(body: Any, offered: tuple[str, ...], limits: Limits) -> Plan:
     memory = inputs.choice("memory", body["memory"], MEMORY_MODES)
     options = _options(body, limits)
     opponents = inputs.agents("opponents", body["opponents"], offered, limits)
+    seats = seats_around(opponents, players, seat, [o.name for o in opponents])
+    _two_players_only("opponents", [p for p in seats if p is not None], players)
+    seed = inputs.seed(body["seed"])
+    return Plan(seats, seed, options, seat=seat, memory=memory)
+
+
+def seats_around(opponents: list[Any], players: int, seat: int, names: list[str]) -> list[Any]:
+    """Every seat's player for a person at ``seat`` (None there): ``opponents`` holds one for all the others, or
+    one per other seat in order (``names`` are theirs, for the refusal)."""
     others = players - 1
     if len(opponents) == 1:
-        opponents *= others
+        opponents = opponents * others
     elif len(opponents) != others:
         wanted = ("one agent for the opponent of a 2-player game" if others == 1 else
                   f"one agent for all {others} opponents of a {players}-player game, or {others} (one per opponent)")
-        raise WebError(f"opponents needs {wanted}, got {len(opponents)}: {excerpt([o.name for o in opponents])}")
-    _two_players_only("opponents", opponents, players)
-    seed = inputs.seed(body["seed"])
-    return Plan([*opponents[:seat], None, *opponents[seat:]], seed, options, seat=seat, memory=memory)
+        raise WebError(f"opponents needs {wanted}, got {len(opponents)}: {excerpt(names)}")
+    return [*opponents[:seat], None, *opponents[seat:]]
 
 
 def _two_players_only(field: str, agents: list[inputs.AgentSpec], players: int) -> None:
@@ -499,4 +506,4 @@ class Store:
 
 
 __all__ = ["AgentsMove", "Session", "Store", "Plan", "plan_game", "plan_watch", "start", "replay", "record_names",
-           "event_json", "events_json", "open_state", "MEMORY_MODES", "PERSON"]
+           "seats_around", "event_json", "events_json", "open_state", "MEMORY_MODES", "PERSON"]

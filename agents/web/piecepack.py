@@ -27,7 +27,7 @@ from goldrush_env.piecepack.engine import Game, is_record
 from goldrush_agents import make_agent
 from goldrush_agents.piecepack import AGENTS, MODELS
 from goldrush_agents.web import inputs
-from goldrush_agents.web.games import AgentsMove, record_names
+from goldrush_agents.web.games import AgentsMove, record_names, seats_around
 from goldrush_agents.web.inputs import WebError
 from goldrush_agents.web.limits import MAX_SEED, SERVER_SEEDS, Limits
 
@@ -197,13 +197,7 @@ def plan_game(body: Any, limits: Limits) -> Plan:
     players = inputs.integer("players", body["players"], MIN_PLAYERS, MAX_PLAYERS)
     seat = inputs.integer("seat", body["seat"], 0, players - 1)
     opponents = _agents("opponents", body["opponents"], limits)
-    others = players - 1
-    if len(opponents) == 1:
-        opponents *= others
-    elif len(opponents) != others:
-        raise WebError(f"opponents needs one agent for all {others} opponents of a {players}-player game, or "
-                       f"{others} (one per opponent), got {len(opponents)}: {excerpt(opponents)}")
-    return Plan([*opponents[:seat], None, *opponents[seat:]], inputs.seed(body["seed"]), seat=seat)
+    return Plan(seats_around(opponents, players, seat, opponents), inputs.seed(body["seed"]), seat=seat)
 
 
 def plan_watch(body: Any, limits: Limits) -> Plan:

@@ -313,7 +313,8 @@ class Game:
         has not seen plays on: ``sample(known, rng).known_to(seat) == known``. The game keeps no history."""
         n = known["players"]
         identified = {**known["face_up"], **known["identities"]}
-        unseen_tiles = [code for code in BOX if code not in {identified[p] for p in identified if p < NUM_PLOTS}]
+        seen_tiles = {code for piece, code in identified.items() if piece < NUM_PLOTS}
+        unseen_tiles = [code for code in BOX if code not in seen_tiles]
         tiles = [identified.get(p) for p in range(NUM_PLOTS)]
         hidden = [p for p in range(NUM_PLOTS) if tiles[p] is None]
         for p, code in zip(hidden, rng.permutation(unseen_tiles).tolist()):
@@ -322,7 +323,7 @@ class Game:
         for row in range(ROWS):
             plots = range(COLUMNS * row, COLUMNS * (row + 1))
             seen = {coins[p] for p in plots if coins[p] is not None}
-            left = [code_of(ROW_SUIT[row], rank) for rank in RANKS if code_of(ROW_SUIT[row], rank) not in seen]
+            left = [code for code in (code_of(ROW_SUIT[row], rank) for rank in RANKS) if code not in seen]
             for p, code in zip([p for p in plots if coins[p] is None], rng.permutation(left).tolist()):
                 coins[p] = code
         game = cls(n, tiles, coins, known["start"], rng=rng)
