@@ -15,7 +15,18 @@ from goldrush_agents import make_agent
 from goldrush_env.piecepack import actions as A
 from goldrush_env.piecepack.aec import raw_env
 from goldrush_env.piecepack.components import MARKERS, MARKET, MAX_LEVEL, MAX_OFFERS, NUM_PLOTS, WAREHOUSE
-from goldrush_env.piecepack.encoder import HOLDING_SCALE, LAYOUT, OFFER_FIELDS, OFFER_SIZE, PHASES, SCORE_SCALE
+from goldrush_env.piecepack.encoder import (
+    HOLDING_SCALE,
+    LAYOUT,
+    OFFER_FIELDS,
+    OFFER_SIZE,
+    PHASES,
+    SCORE_SCALE,
+    Observer,
+    observation_of,
+    observation_vector,
+)
+from goldrush_env.piecepack.engine import Game
 
 KEEN = {A.MARKET_ROLL, *(A.UPGRADE + plot for plot in range(NUM_PLOTS)),
         *(A.BUILD + NUM_PLOTS * building + plot for building in (MARKET, WAREHOUSE) for plot in range(NUM_PLOTS))}
@@ -124,3 +135,29 @@ def test_every_field_is_what_the_game_says_for_every_seat(num_players):
                 env.step(players[seat].act(env.view(seat)))
     assert all(reached[key] for key in ("level", "market", "offer", "answered", "powered", "assayed", "face_up")), \
         reached
+
+
+@pytest.mark.parametrize("num_players", [3, 4])
+def test_the_fast_encoders_equal_the_encoding_of_what_the_seat_knows(num_players):
+    """``observation_of`` and an ``Observer`` (which keeps each seat's board between steps) must equal
+    ``observation_vector(game.known_to(seat))``; seats are observed now and then, so the Observer catches up over
+    runs of actions (claims, assays, builds, new rounds, offers) it did not see one by one."""
+    rng = np.random.default_rng(num_players)
+    compared = Counter()
+    for seed in range(8):
+        game = Game.new(num_players, seed)
+        if seed % 2:
+            for holding in game.holdings:
+                holding[:] = [12, 12, 12, 12]
+        observer = Observer(game)
+        while not game.is_over:
+            for seat in range(num_players):
+                if rng.random() < 0.3:
+                    reference = observation_vector(game.known_to(seat))
+                    np.testing.assert_array_equal(observer(seat), reference)
+                    np.testing.assert_array_equal(observation_of(game, seat), reference)
+                    compared[game.phase] += 1
+            legal = np.flatnonzero(game.legal_mask())
+            keen = [action for action in legal if action in KEEN]
+            game.step(int(rng.choice(keen)) if keen and rng.random() < 0.5 else int(rng.choice(legal)))
+    assert len(compared) >= 5 and sum(compared.values()) > 1000, compared

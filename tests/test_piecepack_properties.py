@@ -6,7 +6,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goldrush_env.piecepack.components import CLAIM_ROUNDS, MARKERS, NUM_ROUNDS
+from goldrush_env.piecepack import actions as A
+from goldrush_env.piecepack.components import CLAIM_ROUNDS, MARKERS, NUM_PLOTS, NUM_ROUNDS, TRADE_ROUTE, WAREHOUSE
 from goldrush_env.piecepack.engine import _PHASE_ACTIONS, Game, Phase
 
 SEEDS = st.integers(0, 2**32 - 1)
@@ -80,6 +81,32 @@ def test_mask_matches_the_stated_reasons_and_copies_are_independent(players, see
         else:
             game.step(int(rng.choice(np.flatnonzero(mask))))
     assert game.phase is Phase.GAME_OVER
+
+
+KEEN = {A.MARKET_ROLL, *range(A.TRADE_ROUTE, A.MARKET_ROLL), *range(A.UPGRADE, A.END_DEVELOPMENT),
+        *range(A.BUILD + NUM_PLOTS * TRADE_ROUTE, A.BUILD + NUM_PLOTS * (WAREHOUSE + 1))}
+"""The Market, Trade Routes, upgrades and the scoring buildings: what random play from thin holdings never reaches."""
+
+
+def test_the_mask_agrees_with_the_reasons_in_rich_economies():
+    """From holdings of 12 of everything, taking those actions half the time they are legal, the mask must still
+    match :meth:`Game.why_illegal` at every step (of four games, which between them reach each kind)."""
+    reached = set()
+    for players, seed in [(3, 0), (3, 1), (4, 2), (4, 3)]:
+        game = Game.new(players, seed)
+        for held in game.holdings:
+            held[:] = [12, 12, 12, 12]
+        rng = np.random.default_rng(seed)
+        while not game.is_over:
+            mask = game.legal_mask()
+            for action in _PHASE_ACTIONS[game.phase]:
+                assert mask[action] == (game.why_illegal(action) is None), (game.phase, action)
+            legal = np.flatnonzero(mask)
+            keen = [int(a) for a in legal if a in KEEN]
+            reached.update(keen)
+            game.step(int(rng.choice(keen)) if keen and rng.random() < 0.5 else int(rng.choice(legal)))
+    assert A.MARKET_ROLL in reached and any(A.TRADE_ROUTE <= a < A.MARKET_ROLL for a in reached) \
+        and any(A.UPGRADE <= a < A.END_DEVELOPMENT for a in reached)
 
 
 def test_dealt_dice_are_fair_six_sided_dice():

@@ -134,7 +134,10 @@ def market_sell(k: int) -> int:
 
 def decode(action: int) -> Action:
     """The :class:`Action` of an index, e.g. ``decode(145) == Action("BUILD", (1, 1))``."""
-    action = _check("action", action, 0, NUM_ACTIONS - 1)
+    return _DECODED[_check("action", action, 0, NUM_ACTIONS - 1)]
+
+
+def _decode(action: int) -> Action:
     kind = max(i for i, start in enumerate(_STARTS) if start <= action)
     rest = action - _STARTS[kind]
     name = KINDS[kind]
@@ -154,6 +157,10 @@ def decode(action: int) -> Action:
     if name == "MARKET_SELL":
         return Action(name, (rest,))
     return Action(name)
+
+
+_DECODED = [_decode(action) for action in range(NUM_ACTIONS)]
+"""Every action decoded once: the engine decodes one or two at every step."""
 
 
 def describe(action: int) -> str:

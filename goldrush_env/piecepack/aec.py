@@ -25,9 +25,10 @@ Gold 3 and each Trade Route, Market and Warehouse 8 points at the end.
 ## Observation Space
 
 A dict: `observation`, a float32 vector of exactly what the agent knows
-(docs/piecepack-rules.md §7), and `action_mask`. It is encoded from
+(docs/piecepack-rules.md §7), and `action_mask`. It is the encoding of
 `Game.known_to(seat)`, the public state plus the identities of the
-face-down pieces this seat assayed itself, so another seat's assay shows
+face-down pieces this seat assayed itself (kept up to date from step to
+step by `encoder.Observer`), so another seat's assay shows
 only as "that seat assayed this piece". Seats are relative to the observer
 (relative seat 0 is the observer, 1 the next seat clockwise, ...). Plot
 planes run over plots `p = 6 row + col`, row 0 at the bottom
@@ -195,7 +196,14 @@ from goldrush_env.options import RENDER_MODES, REWARDS, Options, is_int
 from goldrush_env.piecepack import render as rendering
 from goldrush_env.piecepack.actions import NUM_ACTIONS
 from goldrush_env.piecepack.components import MAX_PLAYERS, MIN_PLAYERS
-from goldrush_env.piecepack.encoder import OBSERVATION_SIZE, STATE_SIZE, observation_vector, state_vector, truth
+from goldrush_env.piecepack.encoder import (
+    OBSERVATION_SIZE,
+    STATE_SIZE,
+    Observer,
+    observation_vector,
+    state_vector,
+    truth,
+)
 from goldrush_env.piecepack.engine import Game
 from goldrush_env.piecepack.errors import PiecepackError
 from goldrush_env.wrappers import ClassicChecks
@@ -292,6 +300,7 @@ class raw_env(TableEnv):
                                      f"is {record.get('players') if isinstance(record, dict) else record!r})")
             game = Game.from_record(record, rng=self._np_random)
         self.game = game
+        self._observer = Observer(game)
         self._mask = game.legal_mask()
         self._deal(game, self._final_info)
 
@@ -300,7 +309,10 @@ class raw_env(TableEnv):
         if game is None:
             return
         before = game.scores() if self.config.reward == "score" else None
-        game.step(action)  # refuses an illegal action before anything changes
+        if type(action) is int and 0 <= action < NUM_ACTIONS and self._mask[action]:
+            game._play(action)  # the mask of this very state allows it: no need to ask the rules again
+        else:
+            game.step(action)  # refuses an illegal action, naming it and why, before anything changes
         self._mask = game.legal_mask()
         self._cumulative_rewards[agent] = 0.0
         gains = None if before is None else [after - earlier for after, earlier in zip(game.scores(), before)]
@@ -323,8 +335,8 @@ class raw_env(TableEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
         game = self._require_game()
-        return {"observation": observation_vector(game.known_to(seat)),
-                "action_mask": self.action_mask(agent).astype(np.int8)}
+        mask = self._mask.view(np.int8).copy() if seat == game.current_player else np.zeros(NUM_ACTIONS, np.int8)
+        return {"observation": self._observer(seat), "action_mask": mask}
 
     def state(self) -> np.ndarray:
         """The global state (the module docstring's *State* table): every piece, absolute seats. For training

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import copy as _copy
 import enum
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -409,7 +410,7 @@ class Game:
 
     def owns(self, seat: int, building: int) -> bool:
         """Whether ``seat`` has a ``building`` standing on one of its plots."""
-        return any(o == seat and b == building for o, b in zip(self.owner, self.building))
+        return (seat, building) in zip(self.owner, self.building)
 
     def scores(self) -> list[int]:
         """Ore + 3 Gold + 8 per Trade Route, Market and Warehouse standing (§5), for every seat now."""
@@ -463,17 +464,27 @@ class Game:
                                if not self.face_up[p] and self.assayed[p] >> seat & 1}
         return known
 
+    def identified_by(self, seat: int) -> list[tuple[int, int, int]]:
+        """``(piece, suit, rank)`` of every piece ``seat`` can name: face up, or face down and assayed by this seat
+        (the pieces of ``known_to(seat)``'s ``face_up`` and ``identities``), in piece order."""
+        face_up, assayed, bit = self.face_up, self.assayed, 1 << seat
+        return [(piece, *self.piece(piece)) for piece in range(NUM_PIECES)
+                if face_up[piece] or assayed[piece] & bit]
+
     # ---- legality
 
     def legal_mask(self) -> np.ndarray:
         """A bool array of 488: which actions :attr:`current_player` may take now (all false once over)."""
         mask = np.zeros(A.NUM_ACTIONS, dtype=bool)
-        if self.phase is Phase.DEVELOPMENT_TURN:
-            self._development_mask(mask)
-        elif self.phase is Phase.FREE_TRADE_TURN:
-            self._trade_mask(mask)
+        phase = self.phase
+        if phase is Phase.DEVELOPMENT_TURN:
+            mask[self._development_actions()] = True
+        elif phase is Phase.FREE_TRADE_TURN:
+            mask[self._trade_actions()] = True
+        elif phase is Phase.CLAIM:
+            mask[[plot for plot, owner in enumerate(self.owner) if owner < 0]] = True
         else:
-            for action in _PHASE_ACTIONS[self.phase]:
+            for action in _PHASE_ACTIONS[phase]:
                 if self._illegal(action) is None:
                     mask[action] = True
         return mask
@@ -481,58 +492,53 @@ class Game:
     def legal_actions(self) -> list[int]:
         return [int(a) for a in np.flatnonzero(self.legal_mask())]
 
-    # The two big decision points get a mask of their own, for speed; :meth:`_illegal` states the same
+    # The big decision points list their legal actions directly, for speed; :meth:`_illegal` states the same
     # rules one action at a time with reasons, and a test checks that the two agree.
 
-    def _development_mask(self, mask: np.ndarray) -> None:
+    def _development_actions(self) -> list[int]:
         seat = self.current_player
         have = self.holdings[seat]
-        mask[A.END_DEVELOPMENT] = True
-        can_assay = _short(have, ASSAY_COST) is None
-        can_optimize = _short(have, OPTIMIZE_COST) is None
-        can_upgrade = _short(have, UPGRADE_COST) is None
-        can_build = [_short(have, cost) is None for cost in BUILD_COST]
-        bit = 1 << seat
-        for plot in range(NUM_PLOTS):
-            owner = self.owner[plot]
-            for piece, assay, optimize in ((plot, A.ASSAY_TILE, A.OPTIMIZE_TILE),
-                                           (NUM_PLOTS + plot, A.ASSAY_COIN, A.OPTIMIZE_COIN)):
-                if self.face_up[piece]:
-                    continue
-                if can_assay and owner in (-1, seat) and not self.assayed[piece] & bit:
-                    mask[assay + plot] = True
-                if can_optimize and owner == seat:
-                    mask[optimize + plot] = True
-            if owner != seat:
-                continue
-            for building, affordable in enumerate(can_build):
-                if affordable and self.building[plot] != building:
-                    mask[A.BUILD + NUM_PLOTS * building + plot] = True
-            if can_upgrade and self.building[plot] in PRODUCTION and self.level[plot] < MAX_LEVEL:
-                mask[A.UPGRADE + plot] = True
+        owner, face_up = self.owner, self.face_up
+        legal = [A.END_DEVELOPMENT]
+        if _affords(have, ASSAY_COST):  # a face-down piece of an unowned or own plot, not assayed by this seat yet
+            bit, assayed = 1 << seat, self.assayed
+            legal += [A.ASSAY_TILE + piece for piece in range(NUM_PLOTS)
+                      if owner[piece] in (-1, seat) and not face_up[piece] and not assayed[piece] & bit]
+            legal += [A.ASSAY_COIN + plot for plot in range(NUM_PLOTS)
+                      if owner[plot] in (-1, seat) and not face_up[NUM_PLOTS + plot]
+                      and not assayed[NUM_PLOTS + plot] & bit]
+        own = [plot for plot in range(NUM_PLOTS) if owner[plot] == seat]
+        if not own:
+            return legal
+        if _affords(have, OPTIMIZE_COST):
+            legal += [A.OPTIMIZE_TILE + plot for plot in own if not face_up[plot]]
+            legal += [A.OPTIMIZE_COIN + plot for plot in own if not face_up[NUM_PLOTS + plot]]
+        building = self.building
+        for kind, cost in enumerate(BUILD_COST):
+            if _affords(have, cost):
+                base = A.BUILD + NUM_PLOTS * kind
+                legal += [base + plot for plot in own if building[plot] != kind]
+        if _affords(have, UPGRADE_COST):
+            level = self.level
+            legal += [A.UPGRADE + plot for plot in own if building[plot] in PRODUCTION and level[plot] < MAX_LEVEL]
+        return legal
 
-    def _trade_mask(self, mask: np.ndarray) -> None:
-        seat = self.current_player
+    def _trade_actions(self) -> list[int]:
+        seat, n = self.current_player, self.num_players
         have = self.holdings[seat]
-        mask[A.END_FREE_TRADE] = True
-        if self.owns(seat, MARKET) and not self.market_used[seat] and _short(have, MARKET_COST) is None:
-            mask[A.MARKET_ROLL] = True
+        legal = [A.END_FREE_TRADE]
+        if self.owns(seat, MARKET) and not self.market_used[seat] and _affords(have, MARKET_COST):
+            legal.append(A.MARKET_ROLL)
         if self.owns(seat, TRADE_ROUTE):
             for give in range(4):
                 if have[give] >= TRADE_ROUTE_RATE:
-                    mask[A.TRADE_ROUTE + 3 * give:A.TRADE_ROUTE + 3 * give + 3] = True
-        if self.offers_made[seat] >= MAX_OFFERS:
-            return
-        for d in range(1, self.num_players):
-            theirs = self.holdings[(seat + d) % self.num_players]
-            for give in range(4):
-                for take in range(4):
-                    if take == give:
-                        continue
-                    base = A.OFFER + 48 * (d - 1) + 12 * give + 4 * (take if take < give else take - 1)
-                    for a in range(min(have[give], 2)):
-                        for b in range(min(theirs[take], 2)):
-                            mask[base + 2 * a + b] = True
+                    legal += range(A.TRADE_ROUTE + 3 * give, A.TRADE_ROUTE + 3 * give + 3)
+        if self.offers_made[seat] < MAX_OFFERS:
+            mine = tuple(min(units, 2) for units in have)
+            for d in range(1, n):
+                theirs = tuple(min(units, 2) for units in self.holdings[(seat + d) % n])
+                legal += _offers(d, mine, theirs)
+        return legal
 
     def why_illegal(self, action: int) -> str | None:
         """``None`` if ``action`` is legal now, else the reason in words."""
@@ -640,7 +646,11 @@ class Game:
             named = A.describe(int(action)) if _is_int(action) and 0 <= action < A.NUM_ACTIONS else repr(action)
             raise IllegalActionError(f"action {action!r} ({named}) is not legal for seat {self.current_player} "
                                      f"at {self.phase.value} in round {self.round}: {reason}")
-        action = int(action)
+        return self._play(int(action))
+
+    def _play(self, action: int) -> list[Event]:
+        """:meth:`step` for a caller that holds this very state's :meth:`legal_mask` and found ``action`` (an int)
+        in it, as the environments do: the same, without asking again why it might be illegal."""
         if action == A.MARKET_ROLL and not self._market_queue and self._rng is None:
             raise PiecepackError("MARKET_ROLL needs a Market roll, and this game has no roll left "
                                  "(no rng was given to draw one)")
@@ -862,6 +872,19 @@ class Game:
             "face_up": [p for p in range(NUM_PIECES) if self.face_up[p]],
             "owners": list(self.owner),
         }
+
+
+@functools.cache
+def _offers(d: int, mine: tuple[int, ...], theirs: tuple[int, ...]) -> tuple[int, ...]:
+    """The OFFER actions to seat +``d`` that holdings allow (P44), from each side's units of each resource
+    counted up to 2 (an offer gives and asks 1 or 2): few enough combinations to remember."""
+    return tuple(A.OFFER + 48 * (d - 1) + 12 * give + 4 * (take if take < give else take - 1) + 2 * a + b
+                 for give in range(4) for take in range(4) if take != give
+                 for a in range(mine[give]) for b in range(theirs[take]))
+
+
+def _affords(have: list[int], cost: tuple[int, int, int, int]) -> bool:
+    return have[0] >= cost[0] and have[1] >= cost[1] and have[2] >= cost[2] and have[3] >= cost[3]
 
 
 def _short(have: list[int], cost: Iterable[int]) -> str | None:
