@@ -287,8 +287,14 @@ class Observer:
             kept = self._kept[seat] = [board, len(history), game.round, len(log)]
         elif kept[1] < len(history):
             board = kept[0]
-            for plot in {_PLOT_OF[action] for action in history[kept[1]:] if action < END_DEVELOPMENT}:
-                _redraw_plot(board, game, seat, plot)
+            touched = {action for action in history[kept[1]:] if action < END_DEVELOPMENT}
+            if touched:
+                claims = [plot for plot in touched if plot < NUM_PLOTS]  # a claim only fills in the owner
+                rows = _OWNER_ROWS[game.num_players][seat]
+                board[[rows[-1] + plot for plot in claims]] = 0
+                board[[rows[game.owner[plot]] + plot for plot in claims]] = 1
+                for plot in {_PLOT_OF[action] for action in touched if action >= NUM_PLOTS}:
+                    _redraw_plot(board, game, seat, plot)
             if kept[2] != game.round:
                 board[_ROUND_CELLS] = 0
                 _draw_round(board, game, seat, 0)

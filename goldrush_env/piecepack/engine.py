@@ -534,10 +534,10 @@ class Game:
                 if have[give] >= TRADE_ROUTE_RATE:
                     legal += range(A.TRADE_ROUTE + 3 * give, A.TRADE_ROUTE + 3 * give + 3)
         if self.offers_made[seat] < MAX_OFFERS:
-            mine = tuple(min(units, 2) for units in have)
+            mine = (min(have[0], 2), min(have[1], 2), min(have[2], 2), min(have[3], 2))  # an offer moves 1 or 2
             for d in range(1, n):
-                theirs = tuple(min(units, 2) for units in self.holdings[(seat + d) % n])
-                legal += _offers(d, mine, theirs)
+                theirs = self.holdings[(seat + d) % n]
+                legal += _offers(d, mine, (min(theirs[0], 2), min(theirs[1], 2), min(theirs[2], 2), min(theirs[3], 2)))
         return legal
 
     def why_illegal(self, action: int) -> str | None:
