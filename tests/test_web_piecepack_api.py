@@ -111,7 +111,7 @@ def test_each_game_answers_on_its_own_routes_only(client):
     assert client.get(f"/api/piecepack/games/{gold}").status_code == 404
     assert client.post(f"/api/piecepack/games/{gold}/act", json={"action": 0}).status_code == 404
     assert client.delete(f"/api/piecepack/games/{piecepack}").status_code == 200
-    assert client.get("/api/piecepack/agents").json()["agents"] == ["random", "economist", "ppo"]
+    assert client.get("/api/piecepack/agents").json()["agents"] == ["random", "economist", "search", "ppo"]
 
 
 def test_a_watched_game_shows_every_piece_and_steps_to_its_end(client):
@@ -128,6 +128,19 @@ def test_a_watched_game_shows_every_piece_and_steps_to_its_end(client):
     assert data["state"]["scores"] == list(result.scores) and steps == len(result.record["actions"])
     assert client.post("/api/piecepack/watch", json={"agents": "economist,ppo"}).json()["error"] == \
         "agents needs 3 or 4 agents (one per seat), got 2: ['economist', 'ppo']"
+
+
+def test_a_game_against_the_search_runs_on_the_search_workers_to_its_end(app, client):
+    """``search`` is offered: its games go to the search workers, and a whole game against two of them plays."""
+    data = client.post("/api/piecepack/games", json={"seed": 5, "opponents": "search,economist"}).json()
+    session = app.state.store.live[data["id"]]
+    assert session.searches and session.names == ["you", "search", "economist"]
+    assert not app.state.store.live[client.post("/api/piecepack/games", json={"opponents": "ppo"}).json()["id"]].searches
+    while not data["state"]["over"]:
+        data = client.post(f"/api/piecepack/games/{session.id}/act",
+                           json={"action": data["state"]["legal"][0]["action"]}).json()
+    record = client.get(f"/api/piecepack/games/{session.id}/record").json()
+    assert data["state"]["winners"] and record["names"][1] == "search" and len(record["actions"]) > 100
 
 
 def test_a_record_replays_frame_by_frame_and_a_wrong_one_is_refused(client):

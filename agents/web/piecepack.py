@@ -33,9 +33,12 @@ from goldrush_agents.web.limits import MAX_SEED, SERVER_SEEDS, Limits
 
 GAME = "piecepack"
 PERSON = "you"
-WEB_AGENTS = tuple(name for name in (*AGENTS, *MODELS) if name != "search")
-"""The players a request may name (none takes options). ``search`` is not offered: its moves cost a
-fraction of a second each, which the limits of the server do not bound yet."""
+WEB_AGENTS = (*AGENTS, *MODELS)
+"""The players a request may name, without options. A game with ``search`` in it is moved on the server's search
+workers (``search_workers``), as *Gold*'s searches are: its default search (8 rollouts of every legal action) costs
+a fixed amount of work a move, a few hundredths of a second on average (``benchmarks/piecepack_ladder.py``)."""
+SEARCHES = ("search",)
+"""The players whose games go to the search workers."""
 MAX_ACTIONS = 2_000
 """The most actions a replayed record may hold (a game takes a few hundred; each frame of a replay is about 2 kB)."""
 
@@ -164,7 +167,11 @@ class Plan:
     """One agent per seat; None at the person's seat."""
     seed: int | None
     seat: int | None = None
-    searches = False
+
+    @property
+    def searches(self) -> bool:
+        """Whether a search player sits at the table (the game is then moved on the search workers)."""
+        return any(player in SEARCHES for player in self.players)
 
     @property
     def names(self) -> list[str]:
@@ -228,7 +235,7 @@ def start(plan: Plan, client: str, closing: Callable[[], bool]) -> PiecepackSess
         agents = {s: make_agent(name, game=GAME, seed=seed + s) for s, name in enumerate(plan.players)
                   if name is not None}
     session = PiecepackSession(secrets.token_urlsafe(12), client, env, names, agents, seed, plan.seed is not None,
-                               seat=plan.seat)
+                               seat=plan.seat, searches=plan.searches)
     if plan.seat is not None:
         session.advance(until_person=True, closing=closing)
     return session
