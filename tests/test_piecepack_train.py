@@ -64,6 +64,18 @@ def test_imitation_copies_the_economist_and_the_export_plays_as_the_policy(tmp_p
         game.step(player.act(view))
 
 
+def test_the_teacher_s_games_are_the_same_with_any_number_of_workers():
+    """Each game of the search teacher comes from its own seed: two processes collect what one does, and the
+    search decides otherwise than the economist at some decisions (else it would teach nothing new)."""
+    args = piecepack_ppo.Args(imitation_games=3, teacher="search[rollouts=1]")
+    one = piecepack_ppo.collect(args, ["economist"], 0.99)
+    two = piecepack_ppo.collect(piecepack_ppo.Args(imitation_games=3, teacher="search[rollouts=1]", workers=2),
+                                ["economist"], 0.99)
+    assert one.keys() == two.keys() and all(np.array_equal(one[key], two[key]) for key in one)
+    economist = piecepack_ppo.collect(piecepack_ppo.Args(imitation_games=3), ["economist"], 0.99)
+    assert len(one["actions"]) > 30 and not np.array_equal(one["actions"][:30], economist["actions"][:30])
+
+
 def test_the_same_seed_gives_the_same_evaluation(tmp_path):
     first, second = (piecepack_ppo.main(TINY + ["--run-dir", str(tmp_path / name), "--num-players", "4",
                                                 "--no-reference", "--seed", "3"])
@@ -78,6 +90,9 @@ def test_the_same_seed_gives_the_same_evaluation(tmp_path):
     (["--imitation-games", "-2"], "--imitation-games must be an int >= 0"),
     (["--imitation-games", "2", "--imitation-epochs", "0"], "--imitation-epochs"),
     (["--eval-games", "-1"], "--eval-games"),
+    (["--teacher", "search[rollouts=0]"], "--teacher: rollouts must be an int from 1 to 256"),
+    (["--teacher", "oracle"], "--teacher:"),
+    (["--workers", "0"], "--workers must be an int >= 1"),
 ])
 def test_a_bad_option_is_one_line_before_anything_starts(tmp_path, capsys, argv, words):
     run_dir = tmp_path / "run"

@@ -21,10 +21,12 @@ its opponents.
 player (``make_agent(path, game="piecepack")``) and ``summary.json`` the numbers.
 
 From scratch PPO barely learns here: the score reward is paid in few games.
-``--imitation-games N`` first copies the economist: it plays N games at the
-learner's seat against the training opponents, and the policy is fitted to
-its decisions (cross-entropy over the legal actions) and the value to the
-returns that followed, for ``--imitation-epochs`` passes, before PPO starts
+``--imitation-games N`` first copies a teacher (``--teacher``: the economist,
+or the search player, which makes this one step of expert iteration): it
+plays N games at the learner's seat against the training opponents
+(``--workers`` processes at once), and the policy is fitted to its decisions
+(cross-entropy over the legal actions) and the value to the returns that
+followed, for ``--imitation-epochs`` passes, before PPO starts
 (``--total-timesteps 0``: no PPO at all). ``--ship`` copies ``model.npz``
 to the package as the shipped model of that many players (entrant ``ppo``).
 """
@@ -83,7 +85,12 @@ class Args:
     reference: bool = True
     """Also evaluate the economist against random on the same deals, as a yardstick."""
     imitation_games: int = 0
-    """Games of the economist whose decisions the policy copies before PPO starts (0: none)."""
+    """Games of the teacher whose decisions the policy copies before PPO starts (0: none)."""
+    teacher: str = "economist"
+    """The player the policy copies: economist, or the search (``search``, options allowed, as
+    ``search[rollouts=16]``): copying the search is one step of expert iteration."""
+    workers: int = 1
+    """Processes playing the teacher's games (the games are the same whatever the number)."""
     imitation_epochs: int = 10
     """Passes over those decisions."""
     ship: bool = False
@@ -95,7 +102,7 @@ class Args:
         from goldrush_env.piecepack.aec import PiecepackConfig
 
         for name in ("total_timesteps", "num_envs", "n_steps", "batch_size", "log_every", "eval_games",
-                     "imitation_games", "imitation_epochs"):
+                     "imitation_games", "imitation_epochs", "workers"):
             value, least = getattr(self, name), 1
             if name == "imitation_games" or (name == "total_timesteps" and self.imitation_games):
                 least = 0
@@ -106,6 +113,12 @@ class Args:
             PiecepackConfig(num_players=self.num_players, reward=self.reward)
         except GoldRushError as error:
             raise GoldRushError(f"--num-players/--reward: {error}") from None
+        from goldrush_agents import make_agent
+
+        try:
+            make_agent(self.teacher, game="piecepack")
+        except GoldRushError as error:
+            raise GoldRushError(f"--teacher: {error}") from None
         names = [name.strip() for name in self.opponents.split(",")]
         for name in names:
             if name not in players_of("piecepack").AGENTS and name not in players_of("piecepack").MODELS:
@@ -168,34 +181,47 @@ def evaluate(model_path: Path, args: Args) -> list[dict[str, Any]]:
 
 
 def collect(args: Args, opponents: Sequence[str], gamma: float) -> dict[str, np.ndarray]:
-    """``--imitation-games`` games of the economist at the learner's seat of the training environment (seeds
-    apart from the evaluation's): every decision's observation, legal mask and action, and the discounted return
-    of ``--reward`` from then on."""
+    """``--imitation-games`` games of the teacher at the learner's seat of the training environment (seeds
+    apart from the evaluation's; each game dealt, seated and played from its own seed, so ``--workers`` changes
+    nothing but the time): every decision's observation, legal mask and action, and the discounted return of
+    ``--reward`` from then on."""
+    jobs = [(args.num_players, args.reward, tuple(opponents), args.teacher, gamma,
+             args.seed * 1_000_003 + 500_000 + game) for game in range(args.imitation_games)]
+    if args.workers > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+            games = pool.map(_teacher_game, jobs, chunksize=1)
+    else:
+        games = [_teacher_game(job) for job in jobs]
+    return {name: np.concatenate([game[name] for game in games]) for name in games[0]}
+
+
+def _teacher_game(job: tuple) -> dict[str, np.ndarray]:
+    """One game of :func:`collect`, from its seed alone."""
     from goldrush_agents import make_agent
 
-    seed = args.seed * 1_000_003 + 500_000
-    env = make_env(args.num_players, args.reward, opponents, seed)
-    teacher = make_agent("economist", seed=seed, game="piecepack")
-    observations, masks, actions, returns = [], [], [], []
-    for game in range(args.imitation_games):
-        observation, info = env.reset(seed=seed + game)
-        rewards, done = [], False
-        while not done:
-            action = teacher.act(env.unwrapped.view())
-            observations.append(observation)
-            masks.append(info["action_mask"])
-            actions.append(action)
-            observation, reward, terminated, truncated, info = env.step(action)
-            rewards.append(float(reward))
-            done = terminated or truncated
-        following, ahead = 0.0, []
-        for reward in reversed(rewards):
-            following = reward + gamma * following
-            ahead.append(following)
-        returns += ahead[::-1]
+    num_players, reward, opponents, teacher_name, gamma, seed = job
+    env = make_env(num_players, reward, opponents, seed)
+    teacher = make_agent(teacher_name, seed=seed, game="piecepack")
+    observations, masks, actions, rewards = [], [], [], []
+    observation, info = env.reset(seed=seed)
+    done = False
+    while not done:
+        action = teacher.act(env.unwrapped.view())
+        observations.append(observation)
+        masks.append(info["action_mask"])
+        actions.append(action)
+        observation, reward, terminated, truncated, info = env.step(action)
+        rewards.append(float(reward))
+        done = terminated or truncated
     env.close()
+    following, returns = 0.0, []
+    for reward in reversed(rewards):
+        following = reward + gamma * following
+        returns.append(following)
     return {"observations": np.asarray(observations, np.float32), "masks": np.asarray(masks, bool),
-            "actions": np.asarray(actions, np.int64), "returns": np.asarray(returns, np.float32)}
+            "actions": np.asarray(actions, np.int64), "returns": np.asarray(returns[::-1], np.float32)}
 
 
 def imitate(policy: Any, data: dict[str, np.ndarray], epochs: int, batch_size: int, seed: int) -> dict[str, float]:
@@ -272,7 +298,7 @@ def train(args: Args) -> dict[str, Any]:
         data = collect(args, opponents, model.gamma)
         imitation = imitate(model.policy, data, args.imitation_epochs, args.batch_size, args.seed)
         imitation["seconds"] = time.perf_counter() - started
-        print(f"imitation: {imitation['decisions']:,} decisions of the economist in {args.imitation_games} games; "
+        print(f"imitation: {imitation['decisions']:,} decisions of {args.teacher} in {args.imitation_games} games; "
               f"the policy picks its action in {imitation['agreement_fitted']:.1%} of them "
               f"({imitation['agreement_held_out']:.1%} of those held out)  ({minutes(imitation['seconds'])})",
               flush=True)
