@@ -358,7 +358,9 @@ class Game:
             elif isinstance(value, set):
                 value = set(value)
             elif key == "_rng" and value is not None:
-                value = _copy.deepcopy(value)
+                bits = type(value.bit_generator)(0)  # a generator in the same state (faster than a deep copy)
+                bits.state = value.bit_generator.state
+                value = np.random.Generator(bits)
             new.__dict__[key] = value
         return new
 
@@ -769,9 +771,10 @@ class Game:
     def _begin_round(self, events: list[Event]) -> None:
         events.append(Event("round", None, {"round": self.round, "start": self.start}))
         # A1: Gold Mines before Mines, each in plot order, while the owner has Energy (P16).
-        for seat in self.seat_order():
+        mines = [plot for plot, building in enumerate(self.building) if building == MINE or building == GOLD_MINE]
+        for seat in self.seat_order() if mines else ():
             for kind in (GOLD_MINE, MINE):
-                for plot in range(NUM_PLOTS):
+                for plot in mines:
                     if self.owner[plot] == seat and self.building[plot] == kind:
                         powered = self.holdings[seat][ENERGY] >= 1
                         if powered:
