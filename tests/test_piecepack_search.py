@@ -11,12 +11,15 @@ import pytest
 from goldrush_agents import make_agent
 from goldrush_agents.arena import play_game
 from goldrush_agents.piecepack import view_of
-from goldrush_agents.piecepack.search import idle_action
+from goldrush_agents.piecepack.economist import PiecepackEconomist
+from goldrush_agents.piecepack.search import POLICIES, PiecepackSearch, builder_action, idle_action, outcome
 from goldrush_env.errors import GoldRushError
-from goldrush_env.piecepack.components import NUM_PLOTS
-from goldrush_env.piecepack.engine import Game
+from goldrush_env.piecepack import actions as A
+from goldrush_env.piecepack.components import NUM_PLOTS, WAREHOUSE
+from goldrush_env.piecepack.engine import Game, Phase
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from piecepack_ceiling import main as ceiling
 from piecepack_ladder import Idle
 
 
@@ -56,7 +59,8 @@ def test_the_search_is_seeded_and_refuses_bad_options():
     actions = {make_agent("search[rollouts=2]", game="piecepack", seed=7).act(view) for _ in range(3)}
     assert len(actions) == 1 and view.action_mask[actions.pop()]
     for spec, message in (("search[rollouts=0]", "rollouts must be an int from 1 to 256, got 0"),
-                          ("search[policy='greedy']", r"policy must be one of \['idle', 'economist'\]"),
+                          ("search[policy='greedy']",
+                           r"policy must be one of \['idle', 'builder', 'self', 'economist'\], got 'greedy'"),
                           ("search[score_weight=2]", "score_weight must be a number from 0 to 1, got 2")):
         with pytest.raises(GoldRushError, match=message):
             make_agent(spec, game="piecepack")
@@ -74,3 +78,53 @@ def test_the_search_wins_alone_more_often_than_the_economist_against_idle_player
             result = play_game(lineup, 100 + i, game="piecepack")
             sole[name] += result.winners == (seat,)
     assert sole["search[rollouts=4]"] > sole["economist"], sole  # measured: 14 against 6
+
+
+def test_the_builder_builds_an_eight_point_building_when_it_can_and_is_idle_otherwise():
+    game = Game.new(3, 2)
+    while game.phase is not Phase.DEVELOPMENT_TURN:
+        game.step(idle_action(game))
+    seat = game.current_player
+    assert builder_action(game) == A.END_DEVELOPMENT  # 2 Food and 2 Energy pay for no 8-point building
+    plot = game.owner.index(seat)
+    game.holdings[seat] = [2, 1, 1, 0]  # FFEO: a Warehouse, the cheapest 8-point building
+    assert builder_action(game) == A.build(WAREHOUSE, plot)
+    game.step(A.build(WAREHOUSE, plot))
+    game.holdings[seat] = [2, 1, 1, 0]
+    assert builder_action(game) == A.END_DEVELOPMENT  # never over an 8-point building of its own
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_every_rollout_policy_plays_to_the_end_and_values_the_searching_seat(policy):
+    game = Game.new(4, 9)
+    while not (game.phase is Phase.DEVELOPMENT_TURN and game.round == 8):
+        game.step(idle_action(game))
+    seat = game.current_player
+    search = PiecepackSearch(seed=3, policy=policy, score_weight=0.5)
+    value = search._rollout(game.copy(), seat, A.END_DEVELOPMENT, 11)
+    played = game.copy()
+    played.step(A.END_DEVELOPMENT)
+    players = [PiecepackEconomist(11 + s) for s in range(4)]
+    while not played.is_over:  # the same rollout by hand, to see whose outcome it returns
+        mover = played.current_player
+        if policy == "idle" or policy in ("builder", "self") and mover != seat:
+            played.step(idle_action(played))
+        elif policy == "builder":
+            played.step(builder_action(played))
+        else:
+            played.step(players[mover].act(view_of(played, mover)))
+    assert value == outcome(played, seat, 0.5)
+
+
+def test_the_clairvoyant_ceiling_plays_and_refuses_bad_arguments(capsys):
+    ceiling(["--players", "3", "--games", "2", "--rollouts", "1", "--policy", "builder"])
+    assert "| 3 | 1 | builder | 0.01 | 2 |" in capsys.readouterr().out
+    for argv, message in ((["--players", "5"], "--players must be 3 or 4, got 5"),
+                          (["--games", "0"], "--games must be at least 1, got 0"),
+                          (["--seed", "-1"], "--seed must be 0 or more, got -1"),
+                          (["--rollouts", "300"], "--rollouts must be from 1 to 256, got 300"),
+                          (["--policy", "greedy"], "--policy must be one of ['idle', 'builder', 'self', 'economist']"),
+                          (["--score-weight", "2"], "--score-weight must be from 0 to 1, got 2.0")):
+        with pytest.raises(SystemExit):
+            ceiling(argv)
+        assert message in capsys.readouterr().err

@@ -310,7 +310,7 @@ class raw_env(TableEnv):
             return
         before = game.scores() if self.config.reward == "score" else None
         if type(action) is int and 0 <= action < NUM_ACTIONS and self._mask[action]:
-            game._play(action)  # the mask of this very state allows it: no need to ask the rules again
+            game.step_legal(action)  # the mask of this very state allows it: no need to ask the rules again
         else:
             game.step(action)  # refuses an illegal action, naming it and why, before anything changes
         self._mask = game.legal_mask()

@@ -648,11 +648,12 @@ class Game:
             named = A.describe(int(action)) if _is_int(action) and 0 <= action < A.NUM_ACTIONS else repr(action)
             raise IllegalActionError(f"action {action!r} ({named}) is not legal for seat {self.current_player} "
                                      f"at {self.phase.value} in round {self.round}: {reason}")
-        return self._play(int(action))
+        return self.step_legal(int(action))
 
-    def _play(self, action: int) -> list[Event]:
-        """:meth:`step` for a caller that holds this very state's :meth:`legal_mask` and found ``action`` (an int)
-        in it, as the environments do: the same, without asking again why it might be illegal."""
+    def step_legal(self, action: int) -> list[Event]:
+        """:meth:`step` for a caller that knows ``action`` (an int) to be legal now, from this very state's
+        :meth:`legal_mask` (as the environments do) or by the rules (a rollout's passes): the same, without asking
+        again why it might be illegal. An illegal action here leaves the game in a state the rules never reach."""
         if action == A.MARKET_ROLL and not self._market_queue and self._rng is None:
             raise PiecepackError("MARKET_ROLL needs a Market roll, and this game has no roll left "
                                  "(no rng was given to draw one)")
