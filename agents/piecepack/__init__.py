@@ -9,8 +9,8 @@ alone, never the game.
 * ``economist``: a readable heuristic economy, :class:`~goldrush_agents.piecepack.economist.PiecepackEconomist`.
 * ``search``: a Monte Carlo search over the dice and the pieces the seat has not seen, at the claims and the
   Development turns (:class:`~goldrush_agents.piecepack.search.PiecepackSearch`; ``search[rollouts=16]``).
-* ``ppo``: the shipped trained model for the table's number of players,
-  :class:`~goldrush_agents.piecepack.trained.PiecepackTrained`; a ``.npz`` written by
+* ``ppo``: the shipped trained model for the table's number of players (a network fitted to the search
+  player's decisions), :class:`~goldrush_agents.piecepack.trained.PiecepackTrained`; a ``.npz`` written by
   ``python -m goldrush_train.piecepack_ppo`` plays by its path.
 
 ``goldrush_agents.make_agent("economist", game="piecepack", seed=1)`` builds one by name.
