@@ -20,10 +20,11 @@ stay idle, but in the last):
   it starts (about five times slower than ``"idle"``);
 * ``"economist"``: the economist in every seat (slower still).
 
-Against players who never act (benchmarks/piecepack_ladder.py, 3 players), the default won alone 0.44 of
-1,000 games and ``search[policy='builder',rollouts=16,score_weight=0.2]`` 0.535 of 200;
+Against players who never act (benchmarks/piecepack_ladder.py, 3 players, 1,000 games), the default won alone
+0.44 of the games and ``search[policy='builder',score_weight=0.2]`` 0.45 (docs/piecepack.md);
 benchmarks/piecepack_ceiling.py shows what the same search reaches when it sees the true pieces and dice. No
-network is trained: the search improves on its rollout policy directly.
+network is trained here: the search improves on its rollout policy directly (the shipped ``ppo`` for 3 players
+is a network fitted to this player's decisions).
 """
 
 from __future__ import annotations
