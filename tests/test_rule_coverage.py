@@ -25,9 +25,9 @@ GOLD_RULES = ["Game.flip", "Game._remove", "Game._end_turn", "Game._start_turn",
               "Game.leaders", "Game.winners"]
 PIECEPACK_RULES = ["Game.step", "Game._apply", "Game._develop", "Game._begin_round", "Game._ask_warehouse",
                    "Game._spoil_and_produce", "Game._ask", "Game._ask_free_trade", "Game._ask_claim",
-                   "Game._ask_development", "Game.legal_mask", "Game._development_mask", "Game._trade_mask",
+                   "Game._ask_development", "Game.legal_mask", "Game._development_actions", "Game._trade_actions",
                    "Game._illegal", "Game.owns", "Game.scores", "Game.winners", "Game.value", "piece_value",
-                   "_short", "_pay"]
+                   "_short", "_affords", "_pay"]
 
 
 def exempt_lines(source: str) -> set[int]:

@@ -510,8 +510,6 @@ class Game:
                       if owner[plot] in (-1, seat) and not face_up[NUM_PLOTS + plot]
                       and not assayed[NUM_PLOTS + plot] & bit]
         own = [plot for plot in range(NUM_PLOTS) if owner[plot] == seat]
-        if not own:
-            return legal
         if _affords(have, OPTIMIZE_COST):
             legal += [A.OPTIMIZE_TILE + plot for plot in own if not face_up[plot]]
             legal += [A.OPTIMIZE_COIN + plot for plot in own if not face_up[NUM_PLOTS + plot]]
