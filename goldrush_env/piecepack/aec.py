@@ -309,8 +309,9 @@ class raw_env(TableEnv):
         if game is None:
             return
         before = game.scores() if self.config.reward == "score" else None
-        if type(action) is int and 0 <= action < NUM_ACTIONS and self._mask[action]:
-            game.step_legal(action)  # the mask of this very state allows it: no need to ask the rules again
+        if isinstance(action, (int, np.integer)) and not isinstance(action, bool) and 0 <= action < NUM_ACTIONS \
+                and self._mask[action]:
+            game.step_legal(int(action))  # the mask of this very state allows it: no need to ask the rules again
         else:
             game.step(action)  # refuses an illegal action, naming it and why, before anything changes
         self._mask = game.legal_mask()
