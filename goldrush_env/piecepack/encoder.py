@@ -248,7 +248,7 @@ def _encode(known: dict[str, Any], observer: int | None) -> np.ndarray:
 
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     out[where] = values
-    out[ones] = 1
+    out.put(ones, 1)
     return out
 
 
@@ -327,7 +327,7 @@ def _board(game: Any, seat: int) -> np.ndarray:
             ones += assays[piece][bits]
     ones += _SEATS[n]
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    out[ones] = 1
+    out.put(ones, 1)
     level_at = at["level"]
     for plot, level in enumerate(game.level):
         if level:
@@ -351,7 +351,7 @@ def _redraw_plot(out: np.ndarray, game: Any, seat: int, plot: int) -> None:
             if game.face_up[piece]:
                 ones.append(_FACE_UP[piece])
         ones += assays[piece][game.assayed[piece]]
-    out[ones] = 1
+    out.put(ones, 1)
     out[_AT["level"] + plot] = game.level[plot] / MAX_LEVEL
 
 
@@ -365,26 +365,29 @@ def _fill_table(out: np.ndarray, game: Any, seat: int) -> None:
     if game.claims_this_round:
         ones.append(_CLAIMS_AT)
     # holdings, markers, scores, market_used and offers_made lie side by side: one row of 32, by relative seat
-    row = [0.0] * _PER_SEAT_SIZE
-    scores, scaled = game.scores(), _SCALED
-    for s, holding in enumerate(game.holdings):
-        r = rel[s]
-        row[4 * r:4 * r + 4] = [scaled[units] if units < HOLDING_SCALE else 1.0 for units in holding]
-        row[_MARKERS + r] = game.markers[s] / MARKERS
-        row[_SCORES + r] = min(scores[s] / SCORE_SCALE, 1)
-        row[_MARKET_USED + r] = float(game.market_used[s])
-        row[_OFFERS_MADE + r] = game.offers_made[s] / MAX_OFFERS
+    order, pad, scaled = _ORDER[n][seat], _PAD[n], _SCALED
+    holdings = [game.holdings[s] for s in order]
+    if _SCORING.isdisjoint(game.building):  # as a rule: then the scores are the holdings' (Game.scores)
+        points = [holding[ORE] + 3 * holding[GOLD] for holding in holdings]
+    else:
+        scores = game.scores()
+        points = [scores[s] for s in order]
+    markers, used, offers = game.markers, game.market_used, game.offers_made
+    out[_PER_SEAT] = ([scaled[units] if units < HOLDING_SCALE else 1.0 for holding in holdings for units in holding]
+                      + _PAD[n] * 4 + [markers[s] / MARKERS for s in order] + pad
+                      + [p / SCORE_SCALE if p < SCORE_SCALE else 1.0 for p in points] + pad
+                      + [float(used[s]) for s in order] + pad + [offers[s] / MAX_OFFERS for s in order] + pad)
+    for r, s in enumerate(order):
         food, energy = game.warehouse[s]
         if food is not None:
             ones.append(_WAREHOUSE_AT + 4 * r + (0 if food else 1))
         if energy is not None:
             ones.append(_WAREHOUSE_AT + 4 * r + (2 if energy else 3))
-    out[_PER_SEAT] = row
     if game.market_sum is not None:
         ones.append(_MARKET_SUM_AT + game.market_sum - MIN_MARKET_SUM)
     if game.pending_offer is not None:
         ones += _offer_cells(_PENDING_AT, game.pending_offer, seat, n)
-    out[ones] = 1
+    out.put(ones, 1)
 
 
 def _draw_round(out: np.ndarray, game: Any, seat: int, logged: int) -> None:
@@ -395,7 +398,7 @@ def _draw_round(out: np.ndarray, game: Any, seat: int, logged: int) -> None:
     n = game.num_players
     for k in range(logged, len(game.offer_log)):
         ones += _offer_cells(_LOG_AT + k * (OFFER_SIZE + 1), game.offer_log[k], seat, n)
-    out[ones] = 1
+    out.put(ones, 1)
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -412,6 +415,11 @@ def _offer_cells(start: int, entry: tuple, seat: int, n: int) -> tuple[int, ...]
 _RELATIVE = {n: [[(s - observer) % n for s in range(n)] for observer in range(n)]
              for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
 """``_RELATIVE[n][observer][seat]``: the seat's number relative to the observer."""
+_ORDER = {n: [[(observer + r) % n for r in range(n)] for observer in range(n)] for n in _RELATIVE}
+"""``_ORDER[n][observer]``: the seats in the order of their numbers relative to the observer."""
+_PAD = {n: [0.0] * (MAX_PLAYERS - n) for n in _RELATIVE}
+"""Zeros for the seats a table of ``n`` lacks, in each per-seat field."""
+_SCORING = frozenset(SCORING)
 _OWNER_ROWS = {n: [[_AT["owner"] + NUM_PLOTS * ((owner - observer) % n) for owner in range(n)]
                    + [_AT["owner"] + NUM_PLOTS * MAX_PLAYERS] for observer in range(n)] for n in _RELATIVE}
 """``_OWNER_ROWS[n][observer][owner]``: where the ``owner`` plane's row for that owner starts; the last entry,
