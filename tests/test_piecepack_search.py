@@ -61,9 +61,42 @@ def test_the_search_is_seeded_and_refuses_bad_options():
     for spec, message in (("search[rollouts=0]", "rollouts must be an int from 1 to 256, got 0"),
                           ("search[policy='greedy']",
                            r"policy must be one of \['idle', 'builder', 'self', 'economist'\], got 'greedy'"),
-                          ("search[score_weight=2]", "score_weight must be a number from 0 to 1, got 2")):
+                          ("search[score_weight=2]", "score_weight must be a number from 0 to 1, got 2"),
+                          ("search[halvings=7]", "halvings must be an int from 0 to 6, got 7"),
+                          ("search[halvings=True]", "halvings must be an int from 0 to 6, got True")):
         with pytest.raises(GoldRushError, match=message):
             make_agent(spec, game="piecepack")
+
+
+class _Scripted(PiecepackSearch):
+    """A search whose rollouts are scripted: action a is worth a / 1000 plus noise, and every rollout is counted."""
+
+    def _game(self, known, seed):
+        return Game.new(3, seed % 1000)
+
+    def _rollout(self, game, seat, action, seed):
+        self.tried[action] = self.tried.get(action, 0) + 1
+        return action / 1000 + np.random.default_rng(seed).normal(0, 1e-4)
+
+
+@pytest.mark.parametrize("halvings", [0, 1, 3])
+def test_sequential_halving_plays_the_better_half_on_with_twice_the_games(halvings):
+    game = Game.new(3, 5)
+    while game.phase is not Phase.CLAIM:
+        game.step(idle_action(game))
+    view = view_of(game, game.current_player)
+    legal = np.flatnonzero(view.action_mask)  # the free plots: 24 actions
+    search = _Scripted(seed=1, rollouts=4, halvings=halvings)
+    search.tried = {}
+    assert search.act(view) == legal[-1]  # the best action survives every halving and is taken
+    # After k halvings, the actions of rank r (0 the best) played 4 games, then as many again at each stage they
+    # survived: 4, 8, 16, 32 games in all.
+    left, expected = len(legal), {}
+    for stage in range(halvings + 1):
+        for action in legal[len(legal) - left:]:
+            expected[int(action)] = 4 << stage
+        left = (left + 1) // 2
+    assert search.tried == expected
 
 
 def test_the_search_wins_alone_more_often_than_the_economist_against_idle_players():

@@ -9,6 +9,12 @@ hundredth of its final score (``score_weight``) to tell apart what the win share
 the same sampled games (common random numbers), so the comparison is between actions, not between samples.
 Elsewhere (Free Trade, offers, the Market, the Warehouse) it plays as the economist.
 
+More rollouts make it stronger and slower. ``halvings`` spends them where they decide (sequential halving):
+after ``rollouts`` games an action, the better half of the actions play as many games again on new samples,
+the better half of those twice as many more, and so on ``halvings`` times, so that the last few are compared
+over ``rollouts * 2**halvings`` games each at about a third of the cost (``halvings=3`` with 8 rollouts: 64 games
+for the finalists, about three times the time of the plain search).
+
 The rollout policy is ``"idle"`` by default: every seat then does nothing more (ends its turns, declines,
 claims the lowest free plot), while production, upkeep and spoilage run on, so an action is judged by what it
 makes without any further decision. In the other policies the searching seat plays on (and the other seats
@@ -92,12 +98,13 @@ def outcome(game: Game, seat: int, score_weight: float = 0.01) -> float:
 class PiecepackSearch(SeededPolicy):
     """The search player of the module docstring. ``rollouts``: sampled games per action tried (1 to 256);
     ``policy``: the rollout policy, one of :data:`POLICIES`; ``score_weight``: what a point of final score
-    adds to a rollout's win share (0 to 1)."""
+    adds to a rollout's win share (0 to 1); ``halvings``: rounds of sequential halving (0 to 6; 0, the default,
+    tries every action on ``rollouts`` games and no more)."""
 
     name = "search"
 
     def __init__(self, seed: int | None = None, rollouts: int = 8, policy: str = "idle",
-                 score_weight: float = 0.01) -> None:
+                 score_weight: float = 0.01, halvings: int = 0) -> None:
         if isinstance(rollouts, bool) or not isinstance(rollouts, int) or not 1 <= rollouts <= 256:
             raise GoldRushError(f"rollouts must be an int from 1 to 256, got {rollouts!r}")
         if policy not in POLICIES:
@@ -105,12 +112,14 @@ class PiecepackSearch(SeededPolicy):
         if isinstance(score_weight, bool) or not isinstance(score_weight, (int, float)) or not 0 <= score_weight <= 1:
             raise GoldRushError(f"score_weight must be a number from 0 to 1, got {score_weight!r}")
         super().__init__(seed)
-        self.rollouts, self.policy, self.score_weight = rollouts, policy, score_weight
+        if isinstance(halvings, bool) or not isinstance(halvings, int) or not 0 <= halvings <= 6:
+            raise GoldRushError(f"halvings must be an int from 0 to 6, got {halvings!r}")
+        self.rollouts, self.policy, self.score_weight, self.halvings = rollouts, policy, score_weight, halvings
         self.economist = PiecepackEconomist(seed)
 
     def __repr__(self) -> str:
         return (f"PiecepackSearch(rollouts={self.rollouts}, policy={self.policy!r}, "
-                f"score_weight={self.score_weight!r})")
+                f"score_weight={self.score_weight!r}, halvings={self.halvings!r})")
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -121,12 +130,20 @@ class PiecepackSearch(SeededPolicy):
         legal = np.flatnonzero(view.action_mask)
         if Phase(known["phase"]) not in SEARCHED or len(legal) == 1:
             return self.economist.act(view)
-        seeds = self.rng.integers(2**63, size=self.rollouts)
-        # One game per seed; each action is played on its own copy (the copy's dice generator too).
-        samples = [(self._game(known, int(seed)), int(seed)) for seed in seeds]
-        values = np.array([np.mean([self._rollout(sample.copy(), known["seat"], int(action), seed)
-                                    for sample, seed in samples]) for action in legal])
-        best = np.flatnonzero(values >= values.max() - 1e-12)
+        seat, batch = known["seat"], self.rollouts
+        totals = np.zeros(len(legal))
+        for stage in range(self.halvings + 1):
+            # One game per seed; each action is played on its own copy (the copy's dice generator too).
+            samples = [(self._game(known, int(seed)), int(seed)) for seed in self.rng.integers(2**63, size=batch)]
+            totals += [sum(self._rollout(sample.copy(), seat, int(action), seed) for sample, seed in samples)
+                       for action in legal]
+            if stage == self.halvings or len(legal) == 1:
+                break
+            # Sequential halving: the better half (ties in a random order) goes on, with as many games again.
+            order = self.rng.permutation(len(legal))
+            keep = np.sort(order[np.argsort(-totals[order], kind="stable")[:(len(legal) + 1) // 2]])
+            legal, totals, batch = legal[keep], totals[keep], self.rollouts << stage
+        best = np.flatnonzero(totals >= totals.max() - 1e-9)
         return int(legal[best[self.rng.integers(len(best))]])
 
     def _game(self, known: dict, seed: int) -> Game:
