@@ -367,14 +367,14 @@ def _fill_table(out: np.ndarray, game: Any, seat: int) -> None:
     # holdings, markers, scores, market_used and offers_made lie side by side: one row of 32, by relative seat
     order, pad, scaled = _ORDER[n][seat], _PAD[n], _SCALED
     holdings = [game.holdings[s] for s in order]
-    if _SCORING.isdisjoint(game.building):  # as a rule: then the scores are the holdings' (Game.scores)
+    if _SCORING.isdisjoint(game.building):  # no 8-point building: the scores are Ore + 3 Gold (Game.scores)
         points = [holding[ORE] + 3 * holding[GOLD] for holding in holdings]
     else:
         scores = game.scores()
         points = [scores[s] for s in order]
     markers, used, offers = game.markers, game.market_used, game.offers_made
     out[_PER_SEAT] = ([scaled[units] if units < HOLDING_SCALE else 1.0 for holding in holdings for units in holding]
-                      + _PAD[n] * 4 + [markers[s] / MARKERS for s in order] + pad
+                      + pad * 4 + [markers[s] / MARKERS for s in order] + pad
                       + [p / SCORE_SCALE if p < SCORE_SCALE else 1.0 for p in points] + pad
                       + [float(used[s]) for s in order] + pad + [offers[s] / MAX_OFFERS for s in order] + pad)
     for r, s in enumerate(order):
@@ -449,10 +449,8 @@ _PLOT_CELLS = [np.array([SLICES[name].start + NUM_PLOTS * row + plot
 """Each plot's cells of the board's planes (all but the coin suit, which never changes)."""
 _PER_SEAT = slice(SLICES["holdings"].start, SLICES["offers_made"].stop)
 """Holdings, markers, scores, market_used and offers_made: side by side in the layout, written as one row."""
-_PER_SEAT_SIZE = _PER_SEAT.stop - _PER_SEAT.start
-_MARKERS, _SCORES, _MARKET_USED, _OFFERS_MADE = (SLICES[name].start - _PER_SEAT.start
-                                                 for name in ("markers", "scores", "market_used", "offers_made"))
-assert _PER_SEAT_SIZE == 8 * MAX_PLAYERS and _MARKERS == 4 * MAX_PLAYERS  # nothing else lies between them
+assert [SLICES[name].start - _PER_SEAT.start for name in ("markers", "scores", "market_used", "offers_made")] \
+    == [16, 20, 24, 28] and _PER_SEAT.stop - _PER_SEAT.start == 32  # as _fill_table writes them: 4 seats each
 _ROUND_AT, _START_AT, _TO_PLAY_AT, _CLAIMS_AT, _WAREHOUSE_AT, _POWERED_AT, _MARKET_SUM_AT, _PENDING_AT, _LOG_AT = (
     _AT[name] for name in ("round", "start", "to_play", "claims_this_round", "warehouse", "powered", "market_sum",
                            "pending_offer", "offer_log"))
