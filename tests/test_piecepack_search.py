@@ -69,14 +69,14 @@ def test_the_search_is_seeded_and_refuses_bad_options():
 
 
 class _Scripted(PiecepackSearch):
-    """A search whose rollouts are scripted: action a is worth a / 1000 plus noise, and every rollout is counted."""
+    """A search whose rollouts are scripted: action a is worth a / 1000 in every sampled game; each is counted."""
 
     def _game(self, known, seed):
         return Game.new(3, seed % 1000)
 
     def _rollout(self, game, seat, action, seed):
         self.tried[action] = self.tried.get(action, 0) + 1
-        return action / 1000 + np.random.default_rng(seed).normal(0, 1e-4)
+        return action / 1000
 
 
 @pytest.mark.parametrize("halvings", [0, 1, 3])
@@ -89,8 +89,8 @@ def test_sequential_halving_plays_the_better_half_on_with_twice_the_games(halvin
     search = _Scripted(seed=1, rollouts=4, halvings=halvings)
     search.tried = {}
     assert search.act(view) == legal[-1]  # the best action survives every halving and is taken
-    # After k halvings, the actions of rank r (0 the best) played 4 games, then as many again at each stage they
-    # survived: 4, 8, 16, 32 games in all.
+    # Every action plays 4 games, the better half (rounded up) 4 more, the better half of those 8 more, and so on:
+    # an action dropped after stage k has played 4 << k games in all.
     left, expected = len(legal), {}
     for stage in range(halvings + 1):
         for action in legal[len(legal) - left:]:
