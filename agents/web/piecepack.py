@@ -36,8 +36,8 @@ PERSON = "you"
 WEB_AGENTS = (*AGENTS, *MODELS)
 """The players a request may name, without options. A game with ``search`` in it is moved on the server's search
 workers (``search_workers``), as *Gold*'s searches are: its default search (8 rollouts of every legal action, each
-to the end of the game) costs a bounded amount of work a move: about 0.1 s of a core a searched decision, 1.5 s
-over a game (docs/piecepack.md)."""
+to the end of the game) costs a bounded amount of work a move, about 1.5 s of a core over a whole game against
+economists (docs/piecepack.md#training)."""
 SEARCHES = ("search",)
 """The players whose games go to the search workers."""
 MAX_ACTIONS = 2_000
