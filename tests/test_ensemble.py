@@ -1,13 +1,14 @@
-"""benchmarks/ensemble.py: several trained models played as one."""
+"""goldrush_agents.gold.ensemble: several trained models played as one."""
 
 import numpy as np
 import pytest
 
-from goldrush_agents import make_agent
-from goldrush_agents.gold.trained import SHIPPED_MODEL
-from benchmarks.ensemble import Ensemble
-from goldrush_env.gold.aec import raw_env
 from goldrush_env.errors import GoldRushError
+from goldrush_env.gold.aec import raw_env
+
+from goldrush_agents import make_agent
+from goldrush_agents.gold.ensemble import Ensemble
+from goldrush_agents.gold.trained import SHIPPED_MODEL
 
 
 def views(games=3):
@@ -26,7 +27,7 @@ def views(games=3):
 
 def test_an_ensemble_of_copies_of_one_model_plays_that_model():
     alone = make_agent("ppo")
-    twice = make_agent(f"benchmarks.ensemble:Ensemble[models={SHIPPED_MODEL}+{SHIPPED_MODEL}]")
+    twice = make_agent(f"goldrush_agents.gold.ensemble:Ensemble[models={SHIPPED_MODEL}+{SHIPPED_MODEL}]")
     seen = views()
     obs = np.stack([v.observation for v in seen])
     masks = np.stack([v.action_mask for v in seen]).astype(bool)

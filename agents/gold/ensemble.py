@@ -1,26 +1,24 @@
-"""An entrant that plays several trained models as one: the mean of their log-policies over the legal flips.
+"""Several trained models played as one (see :class:`Ensemble`).
 
-Used to ask whether the copies of the search differ in their mistakes (then averaging them would play better
-than any one) or share them::
-
-    M=runs/recipe48-0/model.npz+runs/recipe48-1/model.npz+runs/recipe48-2/model.npz
-    python -m goldrush_train.evaluate "benchmarks.ensemble:Ensemble[models=$M]" --agents greedy,expert --games 2000
-
-``models`` is a ``+``-separated list of model files (.npz or .zip, as for ``TrainedPolicy``).
+Made to ask whether the copies of the search differ in their mistakes (then averaging them would play better
+than any one of them) or share them: docs/experiments.md, "The copies as an ensemble". It plays by its import
+path, ``"goldrush_agents.gold.ensemble:Ensemble[models=a.npz+b.npz]"``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from goldrush_env.errors import GoldRushError
+
 from goldrush_agents.gold.trained import GoldNetNumpy, TrainedPolicy
 from goldrush_agents.weights import load_weights, one_blas_thread
-from goldrush_env.errors import GoldRushError
 
 
 class Ensemble(TrainedPolicy):
     """The most likely legal flip under the mean of the models' log-policies (always deterministic), taken as
-    the first model's file says (``TrainedPolicy``'s ``choose``)."""
+    the first model's file says (``TrainedPolicy``'s ``choose``). ``models`` is a ``+``-separated list of model
+    files (.npz or .zip, as for ``TrainedPolicy``)."""
 
     name = "ensemble"
 
