@@ -343,6 +343,7 @@ class Game:
         game.market_sum = known["market_sum"]
         game.pending_offer = None if known["pending_offer"] is None else tuple(known["pending_offer"])
         game.offer_log = [tuple(entry) for entry in known["offer_log"]]
+        game.produced = [tuple(entry) for entry in known["produced"]]
         game._dice_queue, game._dice_used, game._market_queue, game._market_used = [], [], [], []
         game.history, game.events, game.rounds = [], [], []
         return game
@@ -439,7 +440,9 @@ class Game:
         return {"scores": self.scores(), "winners": self.winners(), "holdings": [list(h) for h in self.holdings]}
 
     def public_state(self) -> dict:
-        """Everything every player sees (§7), seats absolute. Hidden identities are never in it."""
+        """Everything every player sees (§7), seats absolute. Hidden identities are never in it. ``produced`` lists
+        ``(plot, resource, units)`` for each production building that stood at this round's production (A5), 0 units
+        included: the dice, the buildings and the face-up pieces decide it, all public (P41)."""
         n = self.num_players
         return {
             "players": n, "round": self.round, "phase": self.phase.value, "start": self.start,
@@ -452,7 +455,7 @@ class Game:
             "market_used": list(self.market_used), "offers_made": list(self.offers_made),
             "dice": self.dice, "powered": sorted(self.powered), "warehouse": [list(w) for w in self.warehouse],
             "market_sum": self.market_sum, "pending_offer": self.pending_offer,
-            "offer_log": list(self.offer_log),
+            "offer_log": list(self.offer_log), "produced": list(self.produced),
         }
 
     def known_to(self, seat: int) -> dict:
@@ -766,6 +769,7 @@ class Game:
         self.market_sum: int | None = None
         self.pending_offer: tuple[int, ...] | None = None  # offerer, target, X, a, Y, b
         self.offer_log: list[tuple] = []  # offerer, target, X, a, Y, b, accepted
+        self.produced: list[tuple[int, int, int]] = []  # plot, resource, units of each producer standing at A5
 
     def _begin_round(self, events: list[Event]) -> None:
         events.append(Event("round", None, {"round": self.round, "start": self.start}))
@@ -818,9 +822,12 @@ class Game:
                 continue
             roll = self.dice[building]
             if building in (FOOD, ENERGY) and roll == 0 or building in (MINE, GOLD_MINE) and plot not in self.powered:
-                continue
-            units = sum(1 for piece in (plot, NUM_PLOTS + plot)
-                        if 0 < self.value(piece, building) and roll <= self.value(piece, building) + self.level[plot])
+                units = 0
+            else:
+                level = self.level[plot]
+                units = sum(1 for piece in (plot, NUM_PLOTS + plot)
+                            if 0 < self.value(piece, building) and roll <= self.value(piece, building) + level)
+            self.produced.append((plot, building, units))
             if units:
                 self.holdings[self.owner[plot]][building] += units
                 events.append(Event("produce", self.owner[plot], {"plot": plot, "resource": RESOURCES[building],

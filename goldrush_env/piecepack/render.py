@@ -16,7 +16,8 @@ Text: the 4 x 6 field, top row (row 3, Crowns coins) first, each plot as
   Mine, ``T`` Trade Route, ``K`` Market, ``H`` Warehouse, ``-`` none) and
   ``l`` its level (``-`` for non-production buildings).
 
-Then one line per seat with its holdings, markers and score, and the dice.
+Then one line per seat with its holdings, markers and score, the dice, and what each production building
+yielded this round (``plot 14 2F (seat 1)``; 0 too, when its die or its power failed it).
 """
 
 from __future__ import annotations
@@ -88,6 +89,10 @@ def to_text(known: dict[str, Any]) -> str:
         lines.append(f"seat {seat}: {stock}  markers {known['markers'][seat]}  score {scores[seat]}{flags}")
     if known["dice"] is not None:
         lines.append("dice (Moon Sun Arms Crown): " + " ".join(map(str, known["dice"])))
+    if known["produced"]:
+        lines.append("produced this round: " + ", ".join(
+            f"plot {plot} {units}{RESOURCE_LETTERS[resource]} (seat {known['owners'][plot]})"
+            for plot, resource, units in known["produced"]))
     if known["pending_offer"] is not None:
         offerer, target, give, a, take, b = known["pending_offer"]
         lines.append(f"offer: seat {offerer} gives seat {target} {a}{RESOURCE_LETTERS[give]} "
