@@ -32,8 +32,8 @@ import argparse
 import time
 
 import numpy as np
-from piecepack_ladder import Idle
 
+from goldrush_agents.piecepack.idle import Idle
 from goldrush_agents.piecepack.search import POLICIES, PiecepackSearch
 from goldrush_agents.tournament import wilson_interval
 from goldrush_env.piecepack.aec import raw_env

@@ -6,7 +6,8 @@ players in the other seats; its seat turns round from game to game, and game
 for k winners). Prints the lone player's win share against its fair share 1/n
 with a 95% Wilson interval, its *sole* wins (games it won alone) with theirs,
 the mean scores, how often every score is 0, and games per second. The fields
-(``--fields``) are random players, "idle" players, which only end their turns,
+(``--fields``) are random players, "idle" players
+(``goldrush_agents.piecepack.idle.Idle``), which only end their turns,
 decline and claim the lowest free plot (docs/piecepack-rules.md §10: doing
 nothing is strong in this game, since the last Food never spoils and Food
 breaks ties), and economists (for the economist alone, a sanity check: its
@@ -25,23 +26,8 @@ import time
 
 from goldrush_agents import make_agent
 from goldrush_agents.arena import play_game
+from goldrush_agents.piecepack.idle import Idle
 from goldrush_agents.tournament import wilson_interval
-
-from goldrush_env.piecepack import actions as A
-
-PASSES = (A.END_DEVELOPMENT, A.END_FREE_TRADE, A.DECLINE, A.WAREHOUSE_DECLINE)
-
-
-class Idle:
-    """The do-nothing baseline of §10 (not a registered player: a yardstick for this benchmark only)."""
-
-    name = "idle"
-
-    def reset(self, seed=None):
-        pass
-
-    def act(self, view):
-        return next((a for a in PASSES if view.action_mask[a]), int(view.action_mask.argmax()))
 
 
 def make(name: str):

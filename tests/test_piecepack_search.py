@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -12,15 +13,14 @@ from goldrush_agents import make_agent
 from goldrush_agents.arena import play_game
 from goldrush_agents.piecepack import view_of
 from goldrush_agents.piecepack.economist import PiecepackEconomist
+from goldrush_agents.piecepack.idle import Idle
 from goldrush_agents.piecepack.search import POLICIES, PiecepackSearch, builder_action, idle_action, outcome
 from goldrush_env.errors import GoldRushError
 from goldrush_env.piecepack import actions as A
 from goldrush_env.piecepack.components import NUM_PLOTS, WAREHOUSE
 from goldrush_env.piecepack.engine import Game, Phase
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from piecepack_ceiling import main as ceiling
-from piecepack_ladder import Idle
+CEILING = str(Path(__file__).resolve().parents[1] / "benchmarks" / "piecepack_ceiling.py")
 
 
 def random_states(games: int, seed: int):
@@ -99,6 +99,17 @@ def test_sequential_halving_plays_the_better_half_on_with_twice_the_games(halvin
     assert search.tried == expected
 
 
+def test_the_idle_player_reads_from_its_view_what_the_search_s_idle_rollouts_take():
+    """The yardsticks' idle players (goldrush_agents.piecepack.idle) and the search's idle rollouts, which read the
+    game itself, are one policy: the same action at every decision of random games."""
+    idle, checked = Idle(), 0
+    for game, _ in random_states(12, 3):
+        action = idle.act(view_of(game, game.current_player))
+        assert action == idle_action(game) and game.legal_mask()[action], game.phase
+        checked += 1
+    assert checked > 200
+
+
 def test_the_search_wins_alone_more_often_than_the_economist_against_idle_players():
     """On the same 24 deals (3 players, the lone seat turning round), the search with 4 rollouts an action wins
     alone more often than the economist does against players who never act."""
@@ -149,15 +160,19 @@ def test_every_rollout_policy_plays_to_the_end_and_values_the_searching_seat(pol
     assert value == outcome(played, seat, 0.5)
 
 
-def test_the_clairvoyant_ceiling_plays_and_refuses_bad_arguments(capsys):
-    ceiling(["--players", "3", "--games", "2", "--rollouts", "1", "--policy", "builder"])
-    assert "| 3 | 1 | builder | 0.01 | 2 |" in capsys.readouterr().out
+def ceiling(*argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, CEILING, *argv], capture_output=True, text=True)
+
+
+def test_the_clairvoyant_ceiling_plays_and_refuses_bad_arguments():
+    played = ceiling("--players", "3", "--games", "2", "--rollouts", "1", "--policy", "builder")
+    assert played.returncode == 0, played.stderr
+    assert "| 3 | 1 | builder | 0.01 | 2 |" in played.stdout
     for argv, message in ((["--players", "5"], "--players must be 3 or 4, got 5"),
                           (["--games", "0"], "--games must be at least 1, got 0"),
                           (["--seed", "-1"], "--seed must be 0 or more, got -1"),
                           (["--rollouts", "300"], "--rollouts must be from 1 to 256, got 300"),
                           (["--policy", "greedy"], "--policy must be one of ['idle', 'builder', 'self', 'economist']"),
                           (["--score-weight", "2"], "--score-weight must be from 0 to 1, got 2.0")):
-        with pytest.raises(SystemExit):
-            ceiling(argv)
-        assert message in capsys.readouterr().err
+        refused = ceiling(*argv)
+        assert refused.returncode == 2 and message in refused.stderr
