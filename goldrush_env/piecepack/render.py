@@ -37,7 +37,7 @@ from goldrush_env.piecepack.components import (
     parse_code,
 )
 from goldrush_env.piecepack.encoder import scores_of
-from goldrush_env.piecepack.engine import Phase
+from goldrush_env.piecepack.words import PHASE_WORDS
 
 BUILDING_LETTERS = "FWMGTKH"
 """One letter per building type, in the order of :data:`~goldrush_env.piecepack.components.BUILDINGS`."""
@@ -61,9 +61,8 @@ def _viewer_name(viewer: Any) -> str:
 def to_text(known: dict[str, Any]) -> str:
     """The field, the holdings and the round as text (see the module docstring for the symbols)."""
     viewer = known.get("seat")
-    phase = Phase(known["phase"])
     to_play = "" if known["current_player"] is None else f", seat {known['current_player']} to act"
-    lines = [(f"Gold Rush (piecepack): round {known['round']}/9, {phase.value}{to_play}, start seat "
+    lines = [(f"Gold Rush (piecepack): round {known['round']}/9, {PHASE_WORDS[known['phase']]}{to_play}, start seat "
               f"{known['start']}; viewer: {_viewer_name(viewer)}")]
     lines.append("     " + "  ".join(f"col {c}   " for c in range(COLUMNS)).rstrip())
     for row in reversed(range(ROWS)):

@@ -42,6 +42,18 @@ RANK_NAMES = ("Null", "Ace", "2", "3", "4", "5")
 DIE_NAMES = ("Moon", "Sun", "Arms", "Crown")
 """The production dice, in resource order (the Moon die is the Food die, ...); their faces are Null and 1 to 5."""
 
+PHASE_WORDS = {
+    Phase.WAREHOUSE_FOOD.value: "Production, the Warehouse question for Food",
+    Phase.WAREHOUSE_ENERGY.value: "Production, the Warehouse question for Energy",
+    Phase.FREE_TRADE_TURN.value: "Free Trade",
+    Phase.OFFER_RESPONSE.value: "Free Trade, an offer to answer",
+    Phase.MARKET_SELL.value: "Free Trade, a Market sale",
+    Phase.CLAIM.value: "Stake Claim",
+    Phase.DEVELOPMENT_TURN.value: "Development",
+    Phase.GAME_OVER.value: "the game is over",
+}
+"""Each decision point (``known["phase"]``) as the sheet's phase of the round."""
+
 
 def plot_words(plot: int) -> str:
     """``"plot 14 (row 2, col 2)"``: the sheet's plot number, and where the text board draws it."""
@@ -198,7 +210,7 @@ def action_words(action: int, known: dict[str, Any], names: Sequence[str] | None
                 "for Gold")
     if kind == "MARKET_SELL":
         k = args[0]
-        rolled = "" if known.get("market_sum") is None else f" (the Market dice show {known['market_sum']})"
+        rolled = "" if known.get("market_sum") is None else f" (the Market dice add up to {known['market_sum']})"
         if k == 0:
             return f"Sell no Food at the Market{rolled}"
         return f"Sell {_units(k, FOOD)} to the bank for {_units(k, 'Gold')}{rolled}"
@@ -341,5 +353,5 @@ def production(known: dict[str, Any]) -> list[tuple[int, int] | None]:
     return yields
 
 
-__all__ = ["DIE_NAMES", "EVENT_KINDS", "RANK_NAMES", "action_words", "cost_words", "event_words", "piece_words",
-           "plot_words", "production", "relative_names"]
+__all__ = ["DIE_NAMES", "EVENT_KINDS", "PHASE_WORDS", "RANK_NAMES", "action_words", "cost_words", "event_words",
+           "piece_words", "plot_words", "production", "relative_names"]
