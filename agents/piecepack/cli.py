@@ -1,5 +1,6 @@
-"""Gold Rush (piecepack) at the ``goldrush`` command: a game printed action by action, and a person's game in the
-terminal (the board as the seat knows it, then the legal actions by number).
+"""Gold Rush (piecepack) at the ``goldrush`` command: a game printed event by event, and a person's game in the
+terminal (the board as the seat knows it, then the legal actions by number), both in the rule sheet's words
+(:mod:`goldrush_env.piecepack.words`).
 
 :mod:`goldrush_agents.cli` parses the command line and hands the game's part to this module (every game's
 players package has one, with the same names): :data:`OPTIONS`, :func:`config`, :func:`print_record` and
@@ -12,9 +13,9 @@ import argparse
 import time
 from typing import Any, Sequence, TextIO
 
-from goldrush_env.piecepack.actions import describe
-from goldrush_env.piecepack.engine import Game
+from goldrush_env.piecepack.engine import Event, Game
 from goldrush_env.piecepack.render import to_text
+from goldrush_env.piecepack.words import action_words, event_words
 
 from goldrush_agents import make_agent
 from goldrush_agents.piecepack import view_of
@@ -30,21 +31,33 @@ def config(args: argparse.Namespace) -> dict[str, Any]:
     return {}
 
 
+def _seat_names(names: Sequence[str]) -> list[str]:
+    """How the log names each seat: ``"economist (seat 1)"`` (two seats may play the same agent), ``"you"``."""
+    return [name if name == "you" or name == f"seat {seat}" else f"{name} (seat {seat})"
+            for seat, name in enumerate(names)]
+
+
+def _print_events(events: Sequence[Event], names: Sequence[str], out: TextIO) -> None:
+    """Each event as a line of the log, a round's opening unindented as its heading. The end of the game is left to
+    the caller's last line."""
+    for event in events:
+        if event.kind != "game_over":
+            print(("" if event.kind == "round" else "  ") + event_words(event, names), file=out)
+
+
 def print_record(record: dict[str, Any], out: TextIO, delay: float = 0.0) -> Game:
-    """Replay a record action by action, printing each action and what it caused; the stored rounds and final
-    result are checked against the replay."""
+    """Replay a record action by action, printing what each action did and what followed (production, spoilage,
+    the next round) in the rule sheet's words; the stored rounds and final result are checked against the replay."""
     Game.from_record(record)  # the whole record checked first: a wrong one prints nothing
     game = Game(record["players"], record["tiles"], record["coins"], record["start"], record["dice"],
                 record.get("market_rolls", ()))
     names = list(record.get("names") or [f"seat {s}" for s in range(game.num_players)])
     print(f"Gold Rush (piecepack), {game.num_players} players: "
           + ", ".join(f"seat {s} {n}" for s, n in enumerate(names)), file=out)
+    shown = _seat_names(names)
+    _print_events(game.events, shown, out)
     for action in record["actions"]:
-        seat, round_ = game.current_player, game.round
-        events = game.step(action)
-        print(f"round {round_}  {names[seat]} (seat {seat}): {describe(action)}", file=out)
-        for event in events:
-            print(f"    {event.describe()}", file=out)
+        _print_events(game.step(action), shown, out)
         if delay:
             time.sleep(delay)
     scores = game.scores()
@@ -60,18 +73,19 @@ def play(args: argparse.Namespace, names: list[str], seed: int, out: TextIO, rea
     agents = {s: make_agent(name, seed=seed + s, game="piecepack") for s, name in enumerate(names)
               if s != args.seat}
     game = Game.new(len(names), seed)
+    shown = _seat_names(names)
     print(f"Gold Rush (piecepack): you are seat {args.seat} of {len(names)}; type an action's number, "
           "l to list your actions again, q to quit.", file=out)
+    _print_events(game.events, shown, out)
     while not game.is_over:
         seat = game.current_player
         if seat != args.seat:
-            action = agents[seat].act(view_of(game, seat))
-            game.step(action)
-            print(f"{names[seat]} (seat {seat}): {describe(action)}", file=out)
+            _print_events(game.step(agents[seat].act(view_of(game, seat))), shown, out)
             continue
         legal = [int(a) for a in game.legal_actions()]
-        print(to_text(game.known_to(seat)), file=out)
-        _list(legal, out)
+        known = game.known_to(seat)
+        print(to_text(known), file=out)
+        _list(legal, known, out)
         while True:
             try:
                 answer = read("your action> ").strip().lower()
@@ -81,22 +95,21 @@ def play(args: argparse.Namespace, names: list[str], seed: int, out: TextIO, rea
                 print("bye", file=out)
                 return None
             if answer in ("l", "?", "list"):
-                _list(legal, out)
+                _list(legal, known, out)
                 continue
             if answer.isdigit() and int(answer) in legal:
                 break
             print(f"  {answer!r} is not one of your actions now: type its number (l lists them)", file=out)
-        game.step(int(answer))
-        print(f"you: {describe(int(answer))}", file=out)
+        _print_events(game.step(int(answer)), shown, out)
     print(to_text(game.known_to(args.seat)), file=out)
     won = args.seat in game.winners()
     print("you win!" if won and len(game.winners()) == 1 else "a shared victory" if won else "you lose", file=out)
     return dict(game.to_record(), names=names, seed=seed)
 
 
-def _list(legal: Sequence[int], out: TextIO) -> None:
+def _list(legal: Sequence[int], known: dict[str, Any], out: TextIO) -> None:
     for action in legal:
-        print(f"  {action:>3}  {describe(action)}", file=out)
+        print(f"  {action:>3}  {action_words(action, known)}", file=out)
 
 
 __all__ = ["OPTIONS", "DEFAULT_OPPONENTS", "config", "print_record", "play"]
