@@ -11,6 +11,7 @@ its second, goes to ``--log``. It asserts nothing.
 
     python benchmarks/main_job.py                 # idle
     python benchmarks/main_job.py --load 6        # beside six busy processes
+    python benchmarks/main_job.py --print-command # only the command it would run
 """
 
 from __future__ import annotations
@@ -43,9 +44,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--load", type=int, default=0, help="busy processes beside the job (default: 0, idle)")
     parser.add_argument("--repo", default=str(ROOT), help="the repository to clone (default: this one)")
     parser.add_argument("--log", default=None, help="where the timed output goes (default: in the clone's folder)")
+    parser.add_argument("--print-command", action="store_true",
+                        help="print the command the README of --repo's working tree gives, and stop (nothing is "
+                             "cloned or run)")
     args = parser.parse_args(argv)
     if args.load < 0:
         parser.error(f"--load must be >= 0, got {args.load}")
+    if args.print_command:
+        print(readme_command(Path(args.repo) / "README.md"))
+        return
 
     folder = Path(tempfile.mkdtemp(prefix="main-job-"))
     subprocess.run(["git", "clone", "-q", args.repo, str(folder / "clone")], check=True)

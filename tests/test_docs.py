@@ -138,7 +138,7 @@ def test_the_experiments_log_names_programs_that_exist():
     names = set()
     for _, _, text in (c for c in SHELL if c[0] == LOG):
         names.update(re.findall(r"python -m (goldrush_\w+(?:\.\w+)?)", text))
-        names.update(re.findall(r"\b((?:benchmarks|docs)/\w+\.py)", text))
+        names.update(re.findall(r"\b((?:benchmarks|docs|experiments)/[\w/-]*\w\.py)", text))
     assert len(names) >= 5
     for name in names:
         if name.endswith(".py"):

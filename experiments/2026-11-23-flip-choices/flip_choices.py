@@ -8,7 +8,7 @@ its code, e.g. ``M45`` for a miner of colour 4 and strength 5). The
 expert's flip is the one played, so both players are asked in the same
 positions.
 
-    python benchmarks/flip_choices.py --agent ismcts --games 8 --seed 100
+    python experiments/2026-11-23-flip-choices/flip_choices.py --agent ismcts --games 8 --seed 100
 
 It is how we saw the search turn a remembered card first where the expert
 turns an unknown one (see ``agents/gold/search.py``).

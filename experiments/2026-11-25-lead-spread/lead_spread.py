@@ -11,8 +11,8 @@ lead. Prints, by gold left, the number of states, the root mean square of
 ``sqrt(gold left + 0.5)``; then the pooled ``s`` over every state (the
 root mean square of the change over ``sqrt(gold left + 0.5)``).
 
-    python benchmarks/lead_spread.py --games 600
-    python benchmarks/lead_spread.py --games 600 --players expert,expert
+    python experiments/2026-11-25-lead-spread/lead_spread.py --games 600
+    python experiments/2026-11-25-lead-spread/lead_spread.py --games 600 --players expert,expert
 
 Two players, perfect memory; game ``i`` is seeded from ``--seed``, and the
 start player alternates.

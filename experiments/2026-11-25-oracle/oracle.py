@@ -7,8 +7,8 @@ table, nothing unseen); the other seat plays as usual, with perfect memory.
 ``--blind`` plays the same player on the same deals told only what it saw,
 the control the oracle's figure is read against.
 
-    python benchmarks/oracle.py --player ismcts --opponent greedy --games 500
-    python benchmarks/oracle.py --player ismcts --opponent greedy --games 500 --blind
+    python experiments/2026-11-25-oracle/oracle.py --player ismcts --opponent greedy --games 500
+    python experiments/2026-11-25-oracle/oracle.py --player ismcts --opponent greedy --games 500 --blind
 
 Two players. Games are seeded one by one (``--seed``), the oracle's seat and
 the start player rotate over each block of four games, and a shared win

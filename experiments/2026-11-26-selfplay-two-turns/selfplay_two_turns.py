@@ -7,7 +7,7 @@ after an unseen first card only the best second flip. It then plays the shipped 
 seats swapped and start players rotated, on the deals of ``--seed``, and prints the win share with its 95%
 Wilson interval (2026-11-26: 0.502 [0.445, 0.558] over 300 games, about 1.7 s a game against 0.1).
 
-    python benchmarks/selfplay_two_turns.py --games 300
+    python experiments/2026-11-26-selfplay-two-turns/selfplay_two_turns.py --games 300
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from goldrush_agents.gold.selfplay import (
     frame_of, standing,
 )
 from goldrush_agents.tournament import wilson_interval
+
+
 class TwoTurns(SelfPlayAgent):
     name = "two_turns"
 
@@ -103,12 +105,16 @@ class TwoTurns(SelfPlayAgent):
         return ties[self.rng.integers(len(ties))], options
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--top", type=int, default=3, help="moves searched a turn deeper")
     parser.add_argument("--seed", type=int, default=5_000_000, help="game g is dealt from seed + g // 2")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games must be at least 1, got {args.games}")
+    if args.top < 1:
+        parser.error(f"--top must be at least 1, got {args.top}")
     wins, start = 0.0, time.perf_counter()
     for g in range(args.games):
         deep, base = TwoTurns(top=args.top), make_agent("selfplay")
