@@ -56,12 +56,14 @@ def client(port: int, body: dict, flips: list[float], reads: list[float], errors
         connection.close()
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=50, help="games played at once (default: %(default)s)")
     parser.add_argument("--opponents", default="greedy", help="the agents each client plays (default: %(default)s)")
     parser.add_argument("--table", default="full", choices=["full", "half", "quarter"])
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.clients < 1:
+        parser.error(f"--clients must be at least 1, got {args.clients}")
 
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "goldrush_agents.cli", "serve", "--port", str(port)],
