@@ -12,12 +12,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 
-from goldrush_env.gold.cards import DYNAMITE, IS_GOLD, IS_MINER, VALUE, COLOUR
+from goldrush_env.gold.cards import DYNAMITE, IS_GOLD, IS_MINER, VALUE, COLOUR, card_kinds
 from goldrush_env.gold.engine import colour_owners
 
-from goldrush_agents.gold.search import card_kinds
-
-_KINDS = card_kinds(2)
+_KINDS = card_kinds(2, colour_owners(2))
 NUM_KINDS = max(_KINDS) + 1
 """Kinds of card at a 2-player table: gold 1-4, dynamite, and a miner of a value for seat 0, seat 1 or nobody."""
 _CARD_OF_KIND = [_KINDS.index(kind) if kind in _KINDS else -1 for kind in range(NUM_KINDS)]

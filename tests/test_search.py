@@ -3,8 +3,8 @@
 Its default budget takes seconds per game, so every test here builds it with
 a few dozen to a few hundred iterations: legal flips at every table size and
 memory model, reproducible play from a seed, decisions made from the view
-alone, the clear moves (a sure strike, remembered gold in the Gold Rush), its
-argument checks, and the card kinds that its tree is built on.
+alone, the clear moves (a sure strike, remembered gold in the Gold Rush) and
+its argument checks. The card kinds its tree is built on: tests/test_cards.py.
 """
 
 import itertools
@@ -17,9 +17,9 @@ import pytest
 
 from goldrush_agents import AGENTS, make_agent
 from goldrush_agents.arena import play_game
-from goldrush_agents.gold.search import SCORE_SCALE, WIN_SPREAD, ISMCTSAgent, _Node, _Table, card_kinds
+from goldrush_agents.gold.search import SCORE_SCALE, WIN_SPREAD, ISMCTSAgent, _Node, _Table
 from goldrush_env.gold.aec import raw_env
-from goldrush_env.gold.cards import CODE, COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE
+from goldrush_env.gold.cards import CODE, IS_GOLD, VALUE, card_kinds
 from goldrush_env.gold.engine import Game, Outcome, colour_owners
 from goldrush_env.errors import GoldRushError
 from goldrush_env.policy import Policy
@@ -322,7 +322,7 @@ def test_after_a_remembered_first_card_only_remembered_cards_are_searched(first_
     # Turning the G3 first and an unknown card second makes a pair the other order makes too, with a choice
     # left after the unknown card: after a remembered first card, the node offers remembered cards only.
     game = Game(2, layout({0: "G3", 1: "M04", 2: "M22", 3: "G1"}))
-    kinds = card_kinds(2)
+    kinds = card_kinds(2, colour_owners(2))
     known = {0: CODE.index("G3"), 1: CODE.index("M04")}
     sim = _Table(game, known, [3, 2], colour_owners(2), random.Random(0))
     sim.flip(0 if first_known else None)
@@ -364,7 +364,7 @@ def test_an_unseen_card_is_drawn_uniformly_when_it_is_flipped():
 ])
 def test_a_first_card_that_can_only_make_nothing_is_not_searched(remembered, offered):
     game = Game(2, layout({**remembered, 10: "G1", 11: "M23"}))
-    kinds = card_kinds(2)
+    kinds = card_kinds(2, colour_owners(2))
     known = {p: CODE.index(code) for p, code in remembered.items()}
     sim = _Table(game, known, [11, 10], colour_owners(2), random.Random(0))
     node = ISMCTSAgent()._node(sim, kinds, random.Random(0))
@@ -377,7 +377,7 @@ def test_a_pass_is_searched_when_no_unknown_card_is_left():
     codes = ["G4", "G1", "G1", "G2", "G2", "G2", "G3", "M02", "M12", "M03", "M13"]
     game = Game(2, layout(dict(enumerate(codes)), background=False))
     assert not game.gold_rush
-    kinds = card_kinds(2)
+    kinds = card_kinds(2, colour_owners(2))
     sim = _Table(game, {p: CODE.index(code) for p, code in enumerate(codes)}, [], colour_owners(2),
                  random.Random(0))
     node = ISMCTSAgent()._node(sim, kinds, random.Random(0))
@@ -388,7 +388,7 @@ def test_an_unknown_second_card_stays_when_nothing_else_is_remembered():
     game = Game(2, layout({0: "G3", 2: "M22", 3: "G1"}))
     sim = _Table(game, {0: CODE.index("G3")}, [3, 2], colour_owners(2), random.Random(0))
     sim.flip(0)
-    node = ISMCTSAgent()._node(sim, card_kinds(2), random.Random(0))
+    node = ISMCTSAgent()._node(sim, card_kinds(2, colour_owners(2)), random.Random(0))
     assert [key for key, _ in node.actions] == [-1]
 
 
@@ -400,7 +400,7 @@ def test_decide_plays_as_act_and_spreads_its_move_and_visits_over_positions():
     env = raw_env(num_players=2)
     env.reset(seed=21)
     acting, deciding = ISMCTSAgent(seed=5, iterations=SMALL), ISMCTSAgent(seed=5, iterations=SMALL)
-    kinds = card_kinds(2)
+    kinds = card_kinds(2, colour_owners(2))
     spread = 0
     while not env.game.is_finished:
         view = env.view(env.game.current_player)
@@ -519,49 +519,3 @@ def test_a_time_budget_stops_the_search_with_iterations_left():
     unbudgeted = ISMCTSAgent(seed=1, iterations=40)
     unbudgeted.act(view)
     assert unbudgeted.simulations == 40 and unbudgeted.seconds is None
-
-
-# --- card kinds ------------------------------------------------------------------------------
-
-
-def by_code(kinds):
-    return {CODE[card]: kind for card, kind in enumerate(kinds)}
-
-
-def test_two_player_kinds():
-    kind = by_code(card_kinds(2))
-    # Seat 0 owns colours 0 and 1, seat 1 owns 2 and 3, colour 4 is unowned.
-    for value in (2, 3, 4, 5):
-        assert kind[f"M0{value}"] == kind[f"M1{value}"]
-        assert kind[f"M2{value}"] == kind[f"M3{value}"]
-        assert len({kind[f"M0{value}"], kind[f"M2{value}"], kind[f"M4{value}"]}) == 3
-    assert kind["M03"] != kind["M04"] and kind["M23"] != kind["M25"]
-    assert len({kind["G1"], kind["G2"], kind["G3"], kind["G4"], kind["D"]}) == 5
-
-
-def test_three_player_unowned_colours_share_a_kind():
-    kind = by_code(card_kinds(3))
-    # Seats 0..2 own colours 0..2; colours 3 and 4 are unowned and work for whoever flips them.
-    assert kind["M34"] == kind["M44"] and kind["M32"] == kind["M42"]
-    assert kind["M34"] != kind["M24"] != kind["M14"] != kind["M04"]
-    assert kind["M34"] != kind["M35"]
-
-
-@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
-def test_kinds_tell_apart_exactly_what_the_rules_tell_apart(num_players):
-    kinds = card_kinds(num_players)
-    owners = colour_owners(num_players)
-    assert len(kinds) == NUM_CARD_TYPES
-
-    def identity(card):
-        """What the rules see in a card: gold by value, dynamite, a miner by value and the seat it works for."""
-        if IS_MINER[card]:
-            return ("miner", VALUE[card], owners[COLOUR[card]])
-        return ("dynamite",) if card == DYNAMITE else ("gold", VALUE[card])
-
-    for a, b in itertools.combinations(range(NUM_CARD_TYPES), 2):
-        assert (kinds[a] == kinds[b]) == (identity(a) == identity(b)), (CODE[a], CODE[b])
-    golds = [kinds[card] for card in range(NUM_CARD_TYPES) if IS_GOLD[card]]
-    assert len(set(golds)) == 4
-    expected_miner_kinds = 4 * (num_players + (1 if -1 in owners else 0))
-    assert len({kinds[card] for card in range(NUM_CARD_TYPES) if IS_MINER[card]}) == expected_miner_kinds

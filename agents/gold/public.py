@@ -5,7 +5,7 @@ information with chance, played on the *public state*:
 
 * per *kind* of card, how many lie face down remembered and how many lie where nobody has seen them. A kind is a
   gold of a value, dynamite, or a miner of a value working for a seat or for nobody
-  (:func:`goldrush_agents.gold.search.card_kinds`): two cards of one kind act alike under the rules wherever they
+  (:func:`goldrush_env.gold.cards.card_kinds`): two cards of one kind act alike under the rules wherever they
   lie, and every unseen position is as likely as any other to hold each unseen card, so positions do not matter;
 * whose turn it is, the face-up first card of a normal turn (its kind), the Gold Rush;
 * seat 0's lead over seat 1 in points and in gold cards (only the differences decide the winner, D5).
@@ -25,19 +25,17 @@ from typing import NamedTuple
 import numpy as np
 
 from goldrush_env.errors import GoldRushError
-from goldrush_env.gold.cards import COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, TABLES, VALUE
+from goldrush_env.gold.cards import COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, TABLES, VALUE, card_kinds
 from goldrush_env.gold.engine import colour_owners
 from goldrush_env.gold.view import UNKNOWN, PlayerView
 
-from goldrush_agents.gold.search import card_kinds
-
-KIND_OF_CARD: tuple[int, ...] = tuple(card_kinds(2))
+_OWNERS = colour_owners(2)
+KIND_OF_CARD: tuple[int, ...] = card_kinds(2, _OWNERS)
 """Per card id, its kind at a 2-player table."""
 NUM_KINDS = max(KIND_OF_CARD) + 1
 """Gold 1-4 (kinds 0-3), dynamite (4), and a miner of value 2-5 for seat 0 (5-8), seat 1 (9-12) or nobody (13-16)."""
 CARD_OF_KIND: tuple[int, ...] = tuple(KIND_OF_CARD.index(kind) for kind in range(NUM_KINDS))
 """A card id of each kind."""
-_OWNERS = colour_owners(2)
 
 GOLD_VALUE = np.array([VALUE[c] if IS_GOLD[c] else 0 for c in CARD_OF_KIND], dtype=np.int64)
 """Per kind: the gold's value, 0 for the rest."""

@@ -14,8 +14,9 @@ What makes it cheap enough in pure Python:
 
 * Actions are *kinds* of remembered cards, not positions: two remembered
   cards with the same worth (a gold of a value, dynamite, a miner of a value
-  working for the same seat) are interchangeable under the rules, so they
-  are one action, plus one action "an unknown card". The tree's edges are
+  working for the same seat: :func:`goldrush_env.gold.cards.card_kinds`)
+  are interchangeable under the rules, so they are one action, plus one
+  action "an unknown card". The tree's edges are
   (action, kind of card revealed), so the revealed card is a chance outcome
   and the positions of every remembered card follow from the path.
 * All flips are public (D9): inside the search every player remembers every
@@ -64,7 +65,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from goldrush_env.gold.cards import COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE
+from goldrush_env.gold.cards import COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE, card_kinds
 from goldrush_env.gold.engine import Game, Outcome, colour_owners, pair_outcome
 from goldrush_env.errors import GoldRushError
 from goldrush_env.policy import SeededPolicy
@@ -83,23 +84,6 @@ MATERIAL = 0.3
 PARTNERS = [frozenset(other for other in range(NUM_CARD_TYPES) if pair_outcome(card, other) is not Outcome.NOTHING)
             for card in range(NUM_CARD_TYPES)]
 """Per card id: the cards it makes a strike, a duel or dynamite with (dynamite with itself too)."""
-
-
-def card_kinds(num_players: int) -> list[int]:
-    """Per card id: its kind, equal for cards the rules cannot tell apart.
-
-    Gold and dynamite keep their card id; a miner's kind is its value and the
-    seat its colour works for (unowned colours share one kind per value).
-    """
-    owners = colour_owners(num_players)
-    kinds = []
-    for card in range(NUM_CARD_TYPES):
-        if IS_MINER[card]:
-            owner = owners[COLOUR[card]]
-            kinds.append(5 + 4 * (num_players if owner < 0 else owner) + VALUE[card] - 2)
-        else:
-            kinds.append(card)
-    return kinds
 
 
 class _Node:
@@ -243,7 +227,7 @@ class ISMCTSAgent(SeededPolicy):
         self.exploration = float(exploration)
         self.material = float(material)
         self.widening = None if widening is None else float(widening)
-        self._kinds: dict[int, list[int]] = {}
+        self._kinds: dict[int, tuple[int, ...]] = {}
 
     def __repr__(self) -> str:
         return (f"ISMCTSAgent(iterations={self.iterations}, horizon={self.horizon}, exploration={self.exploration}, "
@@ -267,7 +251,7 @@ class ISMCTSAgent(SeededPolicy):
             return Decision(legal[0], only, only)
         kinds = self._kinds.get(view.num_players)
         if kinds is None:
-            kinds = self._kinds[view.num_players] = card_kinds(view.num_players)
+            kinds = self._kinds[view.num_players] = card_kinds(view.num_players, colour_owners(view.num_players))
         unknown = [p for p, card in enumerate(view.cards) if card == UNKNOWN]
         unseen = [card for card in range(NUM_CARD_TYPES) for _ in range(view.unseen[card])]
         if len(unseen) != len(unknown):
@@ -575,4 +559,4 @@ def _rollout_position(sim: _Table, rng: random.Random) -> int | None:
     return rng.choice([p for p in known if p != face_up])
 
 
-__all__ = ["ISMCTSAgent", "card_kinds"]
+__all__ = ["ISMCTSAgent"]

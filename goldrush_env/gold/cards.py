@@ -44,8 +44,6 @@ NUM_CARD_TYPES = 25
 DYNAMITE = 4
 _FIRST_MINER = 5
 
-GOLD, MINER, BOMB = "gold", "miner", "dynamite"
-
 
 def gold(value: int) -> int:
     """The id of a gold card worth ``value`` (1..4)."""
@@ -63,20 +61,60 @@ def miner(colour: int, value: int) -> int:
     return _FIRST_MINER + 4 * colour + (value - 2)
 
 
-# Lookup tables indexed by card id: what kind it is, its value (gold value,
-# miner strength, 0 for dynamite), its colour (-1 unless a miner), its code.
-KIND: tuple[str, ...] = (GOLD,) * 4 + (BOMB,) + (MINER,) * 20
+# Lookup tables indexed by card id: whether it is gold or a miner, its value
+# (gold value, miner strength, 0 for dynamite), its colour (-1 unless a miner), its code.
+IS_GOLD: tuple[bool, ...] = (True,) * 4 + (False,) * (NUM_CARD_TYPES - 4)
+IS_MINER: tuple[bool, ...] = (False,) * _FIRST_MINER + (True,) * (NUM_CARD_TYPES - _FIRST_MINER)
 VALUE: tuple[int, ...] = (1, 2, 3, 4, 0) + MINER_VALUES * NUM_COLOURS
 COLOUR: tuple[int, ...] = (-1,) * 5 + tuple(c for c in range(NUM_COLOURS) for _ in MINER_VALUES)
 CODE: tuple[str, ...] = tuple(
-    f"G{VALUE[c]}" if KIND[c] == GOLD else "D" if c == DYNAMITE else f"M{COLOUR[c]}{VALUE[c]}"
+    f"G{VALUE[c]}" if IS_GOLD[c] else "D" if c == DYNAMITE else f"M{COLOUR[c]}{VALUE[c]}"
     for c in range(NUM_CARD_TYPES)
 )
-IS_GOLD: tuple[bool, ...] = tuple(k == GOLD for k in KIND)
-IS_MINER: tuple[bool, ...] = tuple(k == MINER for k in KIND)
 
 _BY_CODE = {code: card for card, code in enumerate(CODE)}
 _BY_CODE["-"] = EMPTY
+
+# --- kinds of card ----------------------------------------------------------------
+# A card's kind is all the rules can tell of it: gold of a value, dynamite, or a miner of a value working for a
+# seat or for nobody. Two cards of one kind act alike wherever they lie, so a player may reason about kinds
+# instead of cards. Kinds are numbered as card ids are, gold 1-4 then dynamite (0-4), then the miners by seat
+# (5 + 4 * seat + value - 2), nobody's after the seats; how seats are counted is what tells the two tables below
+# apart.
+
+
+def _kind(card: int, seat: int, nobody: int) -> int:
+    """The kind of ``card`` working for ``seat`` (-1: nobody, numbered as seat ``nobody``)."""
+    if not IS_MINER[card]:
+        return card
+    return _FIRST_MINER + len(MINER_VALUES) * (nobody if seat < 0 else seat) + VALUE[card] - MINER_VALUES[0]
+
+
+def card_kinds(num_players: int, owners: Sequence[int]) -> tuple[int, ...]:
+    """Per card id, its kind at a table of ``num_players`` whose colours work for ``owners`` (per colour, a seat
+    or -1: :func:`goldrush_env.gold.engine.colour_owners`), seats by number and nobody's miners after them:
+    ``5 + 4 * (num_players + 1)`` kinds, the numbering of the searches over kinds."""
+    return tuple(_kind(card, owners[COLOUR[card]], num_players) for card in range(NUM_CARD_TYPES))
+
+
+_OWNERS = ["me"] + [f"opponent_{k}" for k in range(1, MAX_PLAYERS)] + ["unowned"]
+CATEGORY_NAMES: tuple[str, ...] = tuple(
+    [f"gold_{v}" for v in GOLD_VALUES] + ["dynamite"]
+    + [f"miner_{owner}_{v}" for owner in _OWNERS for v in MINER_VALUES]
+)
+"""The 29 categories: a card's kind as one seat sees it, seats counted from that seat (``me``, then
+``opponent_k`` for the k-th seat to play after it) and nobody's miners (``unowned``) after :data:`MAX_PLAYERS`
+seats, so that a category means the same at any table and from any seat (the observation's card planes)."""
+NUM_CATEGORIES = len(CATEGORY_NAMES)
+
+
+def category_table(num_players: int, owners: Sequence[int]) -> list[list[int]]:
+    """``table[seat][card]``: the category of a card as seen from ``seat`` (:data:`CATEGORY_NAMES`), at a table of
+    ``num_players`` whose colours work for ``owners``."""
+    return [[_kind(card, -1 if owners[COLOUR[card]] < 0 else (owners[COLOUR[card]] - seat) % num_players,
+                   MAX_PLAYERS) for card in range(NUM_CARD_TYPES)]
+            for seat in range(num_players)]
+
 
 # How many of each card the box holds (69 cards less the 5 mine entrances).
 BOX_COUNT: tuple[int, ...] = (5, 7, 7, 5, 5) + (2, 2, 2, 1) * NUM_COLOURS
