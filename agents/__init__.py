@@ -1,39 +1,88 @@
 """Players for goldrush-env, from random to strong, in every game, all following the
 :class:`goldrush_env.policy.Policy` protocol (``reset(seed)``, ``act(view)``).
 
-Each game's players live in a package of their own, ``goldrush_agents.<game>`` (:mod:`goldrush_agents.gold`,
-:mod:`goldrush_agents.piecepack`), which lists them: ``AGENTS`` (scripted players by name), ``MODELS``
-(the shipped trained models by name), ``MODEL_FILES`` (the model files its trained player reads) and
-``model`` (that player). :func:`make_agent` reads one grammar for all of them:
-``make_agent("greedy", seed=1)`` builds a player by name (of the default game, Gold, unless ``game=`` says
-otherwise); ``"ppo"`` is a shipped model, a path ending in a model file's suffix any trained model, and a
-``"module:Class"`` import path any class that follows the protocol. Any of them may end in keyword arguments for
-its constructor in brackets, ``"ismcts[iterations=500,horizon=2]"``: each value is read as a Python literal
-(``500``, ``0.3``, ``None``, ``True``), or else kept as text.
+Each game's players live in a package of its own that declares itself under the entry point group
+:data:`PLAYERS_GROUP` (this distribution's: :mod:`goldrush_agents.gold`, :mod:`goldrush_agents.piecepack`), and
+:func:`players_of` reads what it lists (:class:`Players`). A game with no players package still has ``random``.
+:func:`make_agent` reads one grammar for all of them: ``make_agent("greedy", seed=1)`` builds a player by name
+(of the default game, Gold, unless ``game=`` says otherwise); ``"ppo"`` is a shipped model, a path ending in a
+model file's suffix any trained model, and a ``"module:Class"`` import path any class that follows the protocol.
+Any of them may end in keyword arguments for its constructor in brackets, ``"ismcts[iterations=500,horizon=2]"``:
+each value is read as a Python literal (``500``, ``0.3``, ``None``, ``True``), or else kept as text.
 """
 
 from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 import inspect
+from dataclasses import dataclass, field
+from functools import cache
 from types import ModuleType
 from typing import Any, Callable
 
-from goldrush_env._moved import moved
 from goldrush_env.errors import GoldRushError, excerpt
-from goldrush_env.games import DEFAULT_GAME
+from goldrush_env.games import DEFAULT_GAME, group_entries
 from goldrush_env.games import spec as game_spec
-from goldrush_env.policy import Policy
+from goldrush_env.policy import Policy, RandomPolicy
 
-from goldrush_agents import _moved
+PLAYERS_GROUP = "goldrush_agents.players"
+"""The entry point group a game's players package declares itself in: ``name = "package.module"``, the game's
+name and the module that lists its players."""
 
 
-def players_of(game: str = DEFAULT_GAME) -> ModuleType:
-    """The package of ``game``'s players, ``goldrush_agents.<game>`` (a game's players live there by convention:
-    docs/adding-a-game.md); an unknown game is refused with the games there are."""
+@dataclass(frozen=True)
+class Players:
+    """A game's players, as its players package lists them (every name but ``AGENTS`` may be left out):
+
+    * ``AGENTS``: the scripted players by name, weakest first (``random`` is there even if left out);
+    * ``OPPONENTS``: the names a model is measured against by default (``goldrush_train.evaluate``), weakest
+      first; a person plays the last of them unless told otherwise (``goldrush play``);
+    * ``MODELS``: the shipped trained models by name, ``MODEL_FILES`` the suffixes of the model files its trained
+      player reads, and ``model``, that player (``model(path, seed=...)``);
+    * ``play_batched``: a tournament's games all at once (:func:`goldrush_agents.tournament.run_tournament`).
+
+    The package may also hold the game's part of the ``goldrush`` command (a module ``cli``) and of the web
+    server (a module ``web``), found by :meth:`part`; a game without them gets the plain ones.
+    """
+
+    game: str
+    agents: dict[str, Callable[..., Any]]
+    opponents: tuple[str, ...] = ("random",)
+    models: dict[str, Any] = field(default_factory=dict)
+    model_files: tuple[str, ...] = ()
+    model: Callable[..., Any] | None = None
+    play_batched: Callable[..., Any] | None = None
+    package: ModuleType | None = None
+
+    def part(self, name: str) -> ModuleType | None:
+        """The players package's module ``name`` (``"cli"``, ``"web"``), or None if it has none."""
+        package = self.package
+        if package is None or not hasattr(package, "__path__"):
+            return None
+        if importlib.util.find_spec(f"{package.__name__}.{name}") is None:
+            return None
+        return importlib.import_module(f"{package.__name__}.{name}")
+
+
+@cache
+def players_of(game: str = DEFAULT_GAME) -> Players:
+    """The players of ``game`` (:class:`Players`); an unknown game is refused with the games there are."""
     game_spec(game)
-    return importlib.import_module(f"{__name__}.{game}")
+    entries = {entry.value for entry in group_entries(PLAYERS_GROUP) if entry.name == game}
+    if len(entries) > 1:
+        raise GoldRushError(f"two installed packages declare the players of {game!r}: {sorted(entries)}")
+    if not entries:
+        return Players(game, {"random": RandomPolicy})
+    package = importlib.import_module(entries.pop())
+    if not isinstance(getattr(package, "AGENTS", None), dict):
+        raise GoldRushError(f"{package.__name__}, the players of {game!r}, must list its players in a dict AGENTS")
+    return Players(game, {"random": RandomPolicy, **package.AGENTS},
+                   opponents=tuple(getattr(package, "OPPONENTS", ("random",))),
+                   models=dict(getattr(package, "MODELS", {})), model_files=tuple(getattr(package, "MODEL_FILES", ())),
+                   model=getattr(package, "model", None), play_batched=getattr(package, "play_batched", None),
+                   package=package)
 
 
 def split_entrants(text: str) -> list[str]:
@@ -115,15 +164,15 @@ def make_agent(spec: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
     module docstring)."""
     players = players_of(game)
     name, options = parse_spec(spec)
-    if name in players.AGENTS:
-        return _build(spec, players.AGENTS[name], options, seed=seed)
-    if name in players.MODELS or name.endswith(players.MODEL_FILES):
-        return _build(spec, players.model, options, players.MODELS.get(name, name), seed=seed)
+    if name in players.agents:
+        return _build(spec, players.agents[name], options, seed=seed)
+    if players.model is not None and (name in players.models or name.endswith(players.model_files)):
+        return _build(spec, players.model, options, players.models.get(name, name), seed=seed)
     if ":" not in name:
-        raise GoldRushError(f"unknown agent {excerpt(name)}: expected one of {sorted(players.AGENTS)}, "
-                            f"{' or '.join(map(repr, players.MODELS))} (the shipped models), a model file "
-                            f"({', '.join(players.MODEL_FILES)}) or 'package.module:Class' (the players of "
-                            f"{game_spec(game).title})")
+        models = (f", {' or '.join(map(repr, players.models))} (the shipped models), a model file "
+                  f"({', '.join(players.model_files)})") if players.model is not None else ""
+        raise GoldRushError(f"unknown agent {excerpt(name)}: expected one of {sorted(players.agents)}{models} or "
+                            f"'package.module:Class' (the players of {game_spec(game).title})")
     module_name, _, class_name = name.partition(":")
     try:
         factory = getattr(importlib.import_module(module_name), class_name)
@@ -138,15 +187,4 @@ def make_agent(spec: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
     return agent
 
 
-moved(_moved.MODULES)
-_DEFAULT_NAMES = ("AGENTS", "RandomAgent", "GreedyAgent", "ExpertAgent", "ISMCTSAgent")
-"""The default game's players, offered here as well (0.2.0 had them here)."""
-
-
-def __getattr__(name: str) -> Any:
-    if name in _DEFAULT_NAMES:
-        return getattr(players_of(DEFAULT_GAME), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = ["make_agent", "players_of", "parse_spec", "split_entrants", *_DEFAULT_NAMES]
+__all__ = ["make_agent", "players_of", "Players", "PLAYERS_GROUP", "parse_spec", "split_entrants"]

@@ -25,12 +25,8 @@ class GameResult:
     turns: int
     truncated: bool
     record: dict[str, Any] = field(repr=False)
-    """The game's record (``Game.to_record()``) plus who played, the seed and the environment's options."""
-
-    @property
-    def gold_cards(self) -> tuple[int, ...]:
-        """Gold's tie-break under its 0.2.0 name (:attr:`tiebreak`)."""
-        return self.tiebreak
+    """The game's record (``Game.to_record()``) plus the game's name, who played, the seed and the environment's
+    options."""
 
 
 def play_game(players: Sequence[Policy], seed: int, *, game: str = DEFAULT_GAME, first_player: int | None = None,
@@ -43,7 +39,7 @@ def play_game(players: Sequence[Policy], seed: int, *, game: str = DEFAULT_GAME,
     rules = spec(game)
     rules.check_players(len(players), "the number of players")
     names = tuple(names or (getattr(p, "name", type(p).__name__) for p in players))
-    env = rules.load("raw_aec")(num_players=len(players), **config)
+    env = rules.raw_env(num_players=len(players), **config)
     env.reset(seed=seed, options=None if first_player is None else {"first_player": first_player})
     player_seeds = np.random.SeedSequence(seed).spawn(len(players))
     for player, player_seed in zip(players, player_seeds):
@@ -57,7 +53,7 @@ def play_game(players: Sequence[Policy], seed: int, *, game: str = DEFAULT_GAME,
         except GoldRushError as error:
             raise type(error)(f"{names[seat]} (seat {seat}) made an illegal move: {error}") from None
     record = state.to_record()
-    record.update({rules.record_names: list(names), "seed": seed, "config": dict(config)})
+    record.update({"game": rules.name, rules.record_names: list(names), "seed": seed, "config": dict(config)})
     if first_player is not None:
         record.setdefault("first_player", first_player)
     result = state.result()

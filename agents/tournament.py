@@ -161,9 +161,14 @@ class TournamentResult:
     def spec(self) -> GameSpec:
         return spec(self.game)
 
+    @property
+    def tiebreak(self) -> str:
+        """The name of the game's tie-break as a column (``tiebreak`` for a game that names none)."""
+        return self.spec.tiebreak or "tiebreak"
+
     def table(self) -> str:
         """The standings as a text table, best rating first, then the pairings."""
-        tiebreak = self.spec.tiebreak.split("_")[0]
+        tiebreak = self.tiebreak.split("_")[0]
         lines = [f"{'agent':<28} {'games':>6} {'win rate':>9} {'95% CI':>15} {'score':>6} {tiebreak:>5} "
                  f"{'rating':>7}" + (f" {'match wins':>10}" if self.match_mode else "")]
         for s in sorted(self.standings.values(), key=lambda s: -s.rating):
@@ -185,7 +190,7 @@ class TournamentResult:
     def _standing_json(self, standing: Standing) -> dict[str, Any]:
         """A standing as results.json has it: the tie-break under the game's name for it (``gold_cards``)."""
         data = asdict(standing)
-        data[self.spec.tiebreak] = data.pop("tiebreak")
+        data[self.tiebreak] = data.pop("tiebreak")
         return {**data, "win_rate": standing.win_rate, "ci95": standing.interval}
 
     def to_json(self) -> dict[str, Any]:
@@ -213,13 +218,13 @@ class TournamentResult:
         with open(paths[1], "w", newline="") as handle:
             writer = csv.writer(handle)
             writer.writerow(["agent", "games", "wins", "win_rate", "ci_low", "ci_high", "mean_score",
-                             f"mean_{self.spec.tiebreak}", "rating"])
+                             f"mean_{self.tiebreak}", "rating"])
             for s in self.standings.values():
                 writer.writerow([s.name, s.games, s.wins, s.win_rate, *s.interval, s.score / max(s.games, 1),
                                  s.tiebreak / max(s.games, 1), s.rating])
         with open(paths[2], "w", newline="") as handle:
             writer = csv.writer(handle)
-            writer.writerow(["seed", "first_player", "players", "scores", self.spec.tiebreak, "winners", "turns",
+            writer.writerow(["seed", "first_player", "players", "scores", self.tiebreak, "winners", "turns",
                              "truncated"])
             for r in self.results:
                 writer.writerow([r.record["seed"], r.record["first_player"], " ".join(r.names),
@@ -261,7 +266,7 @@ def run_tournament(entrants: Sequence[str], num_players: int = 2, games: int = 2
     ``max_turns``, ...).
 
     ``match_mode`` also scores matches, for a game whose rules have them (Gold's D6). ``batched=True``, for a
-    game whose players can play many games at once (Gold: ``goldrush_agents.gold.play_batched``), plays all
+    game whose players can play many games at once (their ``play_batched``: Gold's), plays all
     games at once in this process: the same deals and start players, every game still recorded and
     replayable, much faster for ``random``, ``greedy`` and trained models.
     """
@@ -271,13 +276,13 @@ def run_tournament(entrants: Sequence[str], num_players: int = 2, games: int = 2
     rules.check_players(num_players)
     if match_mode and not rules.match:
         raise GoldRushError(f"match_mode: {rules.title} has no rule for matches of several games")
-    play_many = getattr(players_of(game), "play_batched", None)
+    play_many = players_of(game).play_batched
     if batched and play_many is None:
         raise GoldRushError(f"batched: the players of {rules.title} cannot play many games at once")
     for name in dict.fromkeys(entrants):
         make_agent(name, game=game)  # refuse an unknown entrant before starting any work
     if config:
-        rules.load("raw_aec")(num_players=num_players, **config)  # refuse an unknown option the same way
+        rules.raw_env(num_players=num_players, **config)  # refuse an unknown option the same way
     fixtures = schedule(entrants, num_players, games, seed)
     entrants = list(dict.fromkeys(entrants))
     if batched:

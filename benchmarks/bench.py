@@ -42,6 +42,7 @@ import numpy as np
 from pettingzoo.classic import connect_four_v3
 
 import goldrush_env
+import goldrush_env.gold
 from goldrush_agents.gold.batched import batched_policy
 from goldrush_env.gold.batched import BatchedGames, random_in_masks, numba_available
 from goldrush_env.gold.engine import Game
@@ -88,7 +89,7 @@ def engine_flips(steps: int, seed: int) -> float:
 def gym_steps(steps: int, seed: int, opponents: str) -> float:
     from goldrush_agents import make_agent
 
-    env = goldrush_env.GoldRushEnv(opponents=make_agent(opponents, seed=seed))
+    env = goldrush_env.gold.GoldRushEnv(opponents=make_agent(opponents, seed=seed))
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     start = time.perf_counter()
@@ -132,10 +133,10 @@ def cases(steps: int, batch_steps: int) -> dict[str, tuple[str, Callable[[int], 
     table = {
         "connect_four_v3 env() (reference)": ("steps", lambda s: aec_steps(connect_four_v3.env, steps, s)),
         "engine alone (Game), 2 players": ("flips", lambda s: engine_flips(5 * steps, s)),
-        "AEC env(), 2 players": ("steps", lambda s: aec_steps(goldrush_env.env, steps, s)),
-        "AEC raw_env, 2 players": ("steps", lambda s: aec_steps(goldrush_env.raw_env, steps, s)),
+        "AEC env(), 2 players": ("steps", lambda s: aec_steps(goldrush_env.gold.env, steps, s)),
+        "AEC raw_env, 2 players": ("steps", lambda s: aec_steps(goldrush_env.gold.raw_env, steps, s)),
         "AEC env(), 4 players, human memory": ("steps", lambda s: aec_steps(
-            lambda: goldrush_env.env(num_players=4, memory="human"), steps, s)),
+            lambda: goldrush_env.gold.env(num_players=4, memory="human"), steps, s)),
         "piecepack AEC env(), 3 players": ("steps", lambda s: aec_steps(
             lambda: piecepack_aec.env(num_players=3), steps // 2, s)),
         "piecepack AEC env(), 4 players": ("steps", lambda s: aec_steps(
@@ -167,7 +168,7 @@ def profile_env_step(steps: int) -> str:
     """The functions where an ``env()`` step spends its own time, with their shares."""
     profiler = cProfile.Profile()
     profiler.enable()
-    aec_steps(goldrush_env.env, steps, 0)
+    aec_steps(goldrush_env.gold.env, steps, 0)
     profiler.disable()
     stats = pstats.Stats(profiler, stream=io.StringIO())
     total = stats.total_tt

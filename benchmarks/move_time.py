@@ -10,7 +10,7 @@ import argparse
 import time
 
 from goldrush_agents import make_agent, split_entrants
-from goldrush_env import raw_env
+from goldrush_env.gold import raw_env
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -17,7 +17,7 @@ import numpy as np
 from PIL import Image
 
 from goldrush_agents import make_agent
-from goldrush_env import raw_env
+from goldrush_env.gold import raw_env
 from goldrush_env.gold.render import CARD_H, CARD_W, GAP, MARGIN, to_rgb
 
 OUT = Path(__file__).parent / "img"

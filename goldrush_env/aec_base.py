@@ -1,7 +1,7 @@
-"""What the two PettingZoo environments share: the agents and their spaces, the rewards, drawing and closing.
+"""What every game's PettingZoo environment shares: the agents and their spaces, the rewards, drawing and closing.
 
-:class:`goldrush_env.gold.aec.raw_env` (Gold) and :class:`goldrush_env.piecepack.aec.raw_env` (Gold Rush on the
-piecepack) subclass :class:`TableEnv`: ``player_0``, ``player_1``, ... with a ``Dict`` observation space
+:class:`goldrush_env.gold.aec.raw_env` (Gold), :class:`goldrush_env.piecepack.aec.raw_env` (Gold Rush on the
+piecepack) and :class:`goldrush_env.rules_env.raw_env` (any game, from its rules alone) subclass :class:`TableEnv`: ``player_0``, ``player_1``, ... with a ``Dict`` observation space
 (the game's vector and an int8 action mask) and a ``Discrete`` action space each; the ``"win"`` and
 ``"score"`` rewards; ``render()`` in the modes ``"ansi"``, ``"rgb_array"`` and ``"human"`` (a pygame window).
 A subclass says which picture to draw (:meth:`TableEnv.render_subject`) with which module
@@ -38,7 +38,7 @@ class TableEnv(AECEnv, EzPickle):
     """The module that draws :meth:`render_subject`: ``to_rgb(subject)`` and ``to_text(subject)``."""
 
     def __init__(self, kwargs: dict[str, Any], config: Any, observation: spaces.Box, num_actions: int,
-                 state_space: spaces.Box) -> None:
+                 state_space: spaces.Box | None) -> None:
         EzPickle.__init__(self, **kwargs)
         AECEnv.__init__(self)
         self.config = config
@@ -49,7 +49,8 @@ class TableEnv(AECEnv, EzPickle):
             "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
         }) for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
-        self.state_space = state_space
+        if state_space is not None:  # a game with a global state vector for centralised critics (state())
+            self.state_space = state_space
         self.render_mode = config.render_mode
         self.game: Any = None
         self._np_random: np.random.Generator | None = None

@@ -4,6 +4,7 @@ import json
 import os
 import shutil
 import socket
+import sys
 import tempfile
 import threading
 import time
@@ -13,6 +14,38 @@ import hypothesis.configuration
 import pytest
 
 DATA = Path(__file__).parent / "data"
+PLUGINS = Path(__file__).parent / "plugins"
+
+
+def plug_in(projects: list[Path]) -> list[str]:
+    """Put each project (a folder with a pyproject.toml) on the path as an installed plug-in: its folder, and the
+    metadata ``pip install`` would write for it (a ``.dist-info`` with the entry points its pyproject.toml
+    declares), in a temporary folder removed at the end. Returns the folders added, first on ``sys.path`` and
+    on ``PYTHONPATH`` (for the processes the tests start)."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+    site = Path(tempfile.mkdtemp(prefix="goldrush-plugins-"))
+    atexit.register(shutil.rmtree, site, ignore_errors=True)
+    folders = [str(site)]
+    for project in projects:
+        meta = tomllib.loads((project / "pyproject.toml").read_text())["project"]
+        info = site / f"{meta['name'].replace('-', '_')}-{meta['version']}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {meta['name']}\nVersion: {meta['version']}\n")
+        groups = [f"[{group}]\n" + "".join(f"{name} = {value}\n" for name, value in entries.items())
+                  for group, entries in meta.get("entry-points", {}).items()]
+        (info / "entry_points.txt").write_text("\n".join(groups))
+        folders.append(str(project))
+    sys.path[:0] = folders
+    os.environ["PYTHONPATH"] = os.pathsep.join(folders + [p for p in [os.environ.get("PYTHONPATH")] if p])
+    return folders
+
+
+# The games of tests/plugins/ (Nim, Kuhn poker) are packages of their own, plugged in as an installed game would
+# be, before anything imports goldrush_env: every test that loops over the registry plays them too.
+PLUGIN_PATHS = plug_in(sorted(path for path in PLUGINS.iterdir() if (path / "pyproject.toml").exists()))
 
 # Hypothesis keeps its examples and caches in a temporary folder, removed at the end, not in .hypothesis/ of the
 # working folder.
@@ -86,7 +119,7 @@ def random_views(num_players: int = 2, games: int = 2) -> list:
     """The view of the seat to move at every flip of ``games`` games of random legal flips (seeds 0, 1, ...)."""
     import numpy as np
 
-    from goldrush_env import raw_env
+    from goldrush_env.gold import raw_env
 
     env = raw_env(num_players=num_players)
     seen = []
@@ -125,7 +158,7 @@ def aec_twins(games):
     """One AEC ``raw_env`` per game of a :class:`~goldrush_env.gold.batched.BatchedGames`, dealt the same table."""
     import goldrush_env
 
-    envs = [goldrush_env.raw_env(num_players=games.num_players, max_turns=games.max_turns)
+    envs = [goldrush_env.gold.raw_env(num_players=games.num_players, max_turns=games.max_turns)
             for _ in range(games.num_games)]
     for g, env in enumerate(envs):
         env.reset(options={"layout": games.table[g].tolist(), "first_player": int(games.current_player[g])})

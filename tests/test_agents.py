@@ -6,7 +6,8 @@ import re
 import numpy as np
 import pytest
 
-from goldrush_agents import AGENTS, make_agent, parse_spec, split_entrants
+from goldrush_agents import make_agent, parse_spec, split_entrants
+from goldrush_agents.gold import AGENTS
 from goldrush_agents.arena import play_game
 from goldrush_agents.gold.expert import ExpertAgent
 from goldrush_agents.gold.greedy import GreedyAgent
@@ -214,7 +215,7 @@ def test_small_ladder_greedy_beats_random_and_expert_beats_random():
 
 @pytest.mark.parametrize("name", ["greedy", "expert"])
 def test_scripted_agents_are_gymnasium_opponents(name):
-    from goldrush_env import GoldRushEnv
+    from goldrush_env.gold import GoldRushEnv
 
     env = GoldRushEnv(num_players=3, opponents=[make_agent(name), make_agent(name)], seat="random",
                       memory="human")

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from goldrush_agents.cli import build_parser, main
+from goldrush_env.games import specs
 
 
 def goldrush(*args, stdin=""):
@@ -51,7 +52,7 @@ def test_replay_refuses_a_tampered_or_missing_record(tmp_path):
 @pytest.mark.parametrize("content, complaint", [
     ('{"players": [1', "is not a game record: a record is JSON, and this file stops being JSON at line 1, column 15"),
     (b"\xff\xfe\x00binary", "cannot read {!r}: it is not a text file"),
-    ("[1, 2]", "is not a record of any game here (Gold, Gold Rush (piecepack))"),
+    ("[1, 2]", f"is not a record of any game here ({', '.join(game.title for game in specs())})"),
 ])
 def test_replay_says_in_words_why_a_file_is_no_record(tmp_path, capsys, content, complaint):
     path = tmp_path / "game.json"
@@ -261,10 +262,10 @@ def test_module_demo_says_what_it_is_and_ends_once(capsys):
 
     assert demo(["--players", "3", "--seed", "0"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("A game of Gold between 3 seats that flip at random")
-    assert "seed 0" in out.splitlines()[0]
+    assert out.startswith("A game of Gold between 3 seats that act at random")
+    assert "seed 0" in out.splitlines()[0] and "seat 2: flip " in out and "flips" in out  # the move, then the event
     assert out.count("game over after") == 1
-    assert out.rstrip().splitlines()[-1].startswith("gold cards (")
+    assert out.rstrip().splitlines()[-1].startswith("game over after")
     with pytest.raises(SystemExit) as stop:
         demo(["--seed", "-1"])
     assert stop.value.code == 2 and "argument --seed: expected an int >= 0, got -1" in capsys.readouterr().err

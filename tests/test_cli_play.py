@@ -7,6 +7,7 @@ import re
 import pytest
 
 import goldrush_env
+import goldrush_env.gold
 from goldrush_env.gold.cards import DYNAMITE, card_code
 from goldrush_env.gold.render import legend, square_name
 from conftest import typist
@@ -63,7 +64,7 @@ def test_without_a_seed_the_deal_is_fresh_and_its_printed_seed_replays_it(tmp_pa
 
 def test_illegal_squares_are_named_as_squares():
     seed = 7
-    env = goldrush_env.raw_env(num_players=2)
+    env = goldrush_env.gold.raw_env(num_players=2)
     env.reset(seed=seed)
     layout = env.game.to_dict()["layout"]
     dynamite = layout.index(card_code(DYNAMITE))

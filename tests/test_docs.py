@@ -166,7 +166,7 @@ def test_the_ids_carry_the_last_version_of_each_history():
     import goldrush_env
     from goldrush_env.gold import aec, gym_env
 
-    for module, env_id in ((aec, goldrush_env.PETTINGZOO_ID), (gym_env, goldrush_env.GYM_ID)):
+    for module, env_id in ((aec, "goldrush_env/gold-v0"), (gym_env, "GoldRush-v0")):
         history = module.__doc__.split("## Version History", 1)[1]
         versions = [int(v) for v in re.findall(r"^\* v(\d+):", history, flags=re.M)]
         assert versions and int(env_id.rsplit("-v", 1)[1]) == max(versions), (module.__name__, env_id)

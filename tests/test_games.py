@@ -8,18 +8,21 @@ the same way at once.
 from __future__ import annotations
 
 import ast
+import importlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import gymnasium
 import numpy as np
+import pettingzoo
 import pytest
 
 import goldrush_env
 from goldrush_env.errors import GoldRushError
-from goldrush_env.games import GAMES, spec, specs
+from goldrush_env.games import DEFAULT_GAME, GROUP, group_entries, names, spec, specs
 from goldrush_env.protocol import Result, Rules
 
 ROOT = Path(__file__).parent.parent
@@ -45,9 +48,9 @@ def random_game(game_spec, num_players: int, seed: int):
 def test_every_rules_engine_follows_the_protocol(game_spec):
     for num_players in range(game_spec.min_players, game_spec.max_players + 1):
         game, steps = random_game(game_spec, num_players, seed=num_players)
-        assert isinstance(game, Rules) and game.num_players == num_players and steps > 10
+        assert isinstance(game, Rules) and game.num_players == num_players and steps >= game.turn > 0
         result = game.result()
-        assert isinstance(result, Result) and len(result.scores) == num_players
+        assert isinstance(result, Result) and len(result.scores) == len(result.tiebreak) == num_players
         assert result.winners and all(result.scores[s] == max(result.scores) for s in result.winners)
         assert game.is_over or game.is_truncated
         again = type(game).from_record(json.loads(json.dumps(game.to_record())))  # a record is plain JSON
@@ -56,6 +59,8 @@ def test_every_rules_engine_follows_the_protocol(game_spec):
         assert copy.result() == result and copy is not game
         with pytest.raises(GoldRushError):
             game.known_to(num_players)
+        for first in range(num_players):  # every game may be started by any seat (tournaments rotate the start)
+            assert type(game).new(num_players, 5, first_player=first).current_player == first
 
 
 @pytest.mark.parametrize("game_spec", GAME_SPECS, ids=IDS)
@@ -63,31 +68,45 @@ def test_a_seed_deals_the_same_game_and_an_illegal_action_changes_nothing(game_s
     rules = game_spec.load("rules")
     first, second = (rules.new(game_spec.default_players, 7) for _ in range(2))
     assert first.to_record() == second.to_record()
-    first.step(int(np.flatnonzero(first.legal_mask())[0]))  # at Gold's start every card may be flipped
-    illegal = int(np.flatnonzero(~first.legal_mask())[0])
+    first.step(int(np.flatnonzero(first.legal_mask())[0]))
+    mask = first.legal_mask()
+    refused = [len(mask), -1, *np.flatnonzero(~mask)[:1].tolist()]  # out of range, and one the rules forbid now
     before = first.to_record()
-    with pytest.raises(GoldRushError):
-        first.step(illegal)
-    assert first.to_record() == before
+    for action in refused:
+        with pytest.raises(GoldRushError):
+            first.step(action)
+        assert first.to_record() == before
 
 
 @pytest.mark.parametrize("game_spec", GAME_SPECS, ids=IDS)
 def test_a_record_is_known_by_its_own_game_only(game_spec):
     game, _ = random_game(game_spec, game_spec.default_players, seed=3)
     record = game.to_record()
+    from goldrush_agents.arena import play_game
+    from goldrush_agents import make_agent
+
+    players = [make_agent("random", game=game_spec.name) for _ in range(game_spec.default_players)]
+    played = play_game(players, 3, game=game_spec.name).record  # the arena's record names its game
+    assert played["game"] == game_spec.name
     for other in GAME_SPECS:
-        assert other.load("is_record")(record) is (other is game_spec)
-    assert not game_spec.load("is_record")([record])
+        assert other.owns_record(played) is (other is game_spec)
+        if game_spec.is_record:  # a game that knows its records by their content knows them without the name too
+            assert other.owns_record(record) is (other is game_spec)
+    assert not game_spec.owns_record([record])
 
 
 @pytest.mark.parametrize("game_spec", GAME_SPECS, ids=IDS)
 def test_every_game_has_its_environments_and_ids(game_spec):
-    package = __import__(goldrush_env.GAMES[game_spec.name], fromlist=["env"])
-    assert package.GAME is game_spec and package.env is game_spec.load("aec")  # goldrush_env.<game>.env()
-    env = package.env(num_players=game_spec.default_players)
+    env = game_spec.env(num_players=game_spec.default_players)
     env.reset(seed=1)
     observation, *_ = env.last()
     assert observation["action_mask"].any()
+    raw = game_spec.raw_env(num_players=game_spec.default_players)
+    raw.reset(seed=1)
+    assert isinstance(raw.game, Rules) and raw.view(raw.game.current_player).action_mask.any()
+    made = pettingzoo.make("aec", game_spec.pettingzoo_id or f"goldrush_env/{game_spec.name}-v0")
+    made.reset(seed=1)
+    assert made.observe(made.agent_selection)["action_mask"].any()
     for gym_id in game_spec.gym_ids:
         made = gymnasium.make(gym_id)
         observation, info = made.reset(seed=1)
@@ -95,7 +114,6 @@ def test_every_game_has_its_environments_and_ids(game_spec):
     assert game_spec.check_players(game_spec.default_players) == game_spec.default_players
     with pytest.raises(GoldRushError, match=f"must be {game_spec.players_text} for"):
         game_spec.check_players(game_spec.max_players + 1)
-    assert callable(game_spec.load("text")) and callable(game_spec.load("raw_aec"))
 
 
 @pytest.mark.parametrize("game_spec", GAME_SPECS, ids=IDS)
@@ -104,62 +122,56 @@ def test_every_game_has_a_demo(game_spec, capsys):
 
     assert demo(["--game", game_spec.name, "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"A game of {game_spec.title.split(' (')[0]}") and "seed 1" in out.splitlines()[0]
+    assert out.startswith(f"A game of {game_spec.title} between") and "seed 1" in out.splitlines()[0]
     assert "winner" in out.rstrip().splitlines()[-1]
     assert demo(["--game", "chess"]) == 2
-    assert "--game must be one of ['gold', 'piecepack'], got 'chess'" in capsys.readouterr().err
+    assert f"--game must be one of {names()}, got 'chess'" in capsys.readouterr().err
 
 
 def test_the_registry_names_each_game_once_and_refuses_others():
-    assert [game.name for game in GAME_SPECS] == list(GAMES) and goldrush_env.games.DEFAULT_GAME == IDS[0]
-    with pytest.raises(GoldRushError, match=r"unknown game 'chess': the games are \['gold', 'piecepack'\]"):
+    assert names()[0] == DEFAULT_GAME and len(set(names())) == len(names()) and IDS == names()
+    assert {"gold", "piecepack"} <= set(names())  # this distribution's own, declared in pyproject.toml
+    with pytest.raises(GoldRushError, match=rf"unknown game 'chess': the games are \{re.escape(str(names()))[1:]}"):
         spec("chess")
 
 
-def test_the_default_games_names_stay_at_the_top_of_the_package():
-    assert goldrush_env.env is spec(goldrush_env.games.DEFAULT_GAME).load("aec")
-    assert goldrush_env.Game is spec(goldrush_env.games.DEFAULT_GAME).load("rules")
-    assert goldrush_env.PIECEPACK_GYM_ID in gymnasium.registry and goldrush_env.GYM_ID in gymnasium.registry
-
-
-def test_old_module_paths_import_as_the_moved_modules_with_a_warning():
-    code = ("import warnings; warnings.simplefilter('always')\n"
-            "import goldrush_env.engine as old, goldrush_env.gold.engine as new\n"
-            "from goldrush_env.view import PlayerView\n"
-            "assert old is new and PlayerView.__module__ == 'goldrush_env.gold.view'\n"
-            "print(old.Game.__name__)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "Game"
-    assert "goldrush_env.engine has moved to goldrush_env.gold.engine" in done.stderr
-    assert "goldrush_env.view has moved to goldrush_env.gold.view" in done.stderr
-
-
-def test_old_player_paths_and_names_still_work():
-    code = ("import warnings; warnings.simplefilter('always')\n"
-            "import goldrush_agents, goldrush_agents.search as old, goldrush_agents.gold.search as new\n"
-            "from goldrush_agents.piecepack import make_piecepack_agent, play_piecepack_game\n"
-            "assert old is new and goldrush_agents.AGENTS is goldrush_agents.gold.AGENTS\n"
-            "players = [make_piecepack_agent(n) for n in ('economist', 'random', 'random')]\n"
-            "print(sorted(play_piecepack_game(players, 3, seed=1)))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "['record', 'scores', 'winners']"
-    assert "goldrush_agents.search has moved to goldrush_agents.gold.search" in done.stderr
+def test_no_compatibility_shims_remain():
+    """0.3.0 dropped the import hook that let old module paths import (pre-1.0, docs/versions.md)."""
+    product = [path for folder in ("goldrush_env", "agents", "train") for path in (ROOT / folder).rglob("*.py")]
+    assert not [path for path in product if path.stem == "_moved"]
+    assert not [path for path in product if "meta_path" in path.read_text()]
+    done = subprocess.run([sys.executable, "-c", "import goldrush_env.engine"], capture_output=True, text=True)
+    assert "No module named 'goldrush_env.engine'" in done.stderr
+    assert not hasattr(goldrush_env, "env") and not hasattr(goldrush_env, "Game")
 
 
 # --- the shared layer never asks which game -------------------------------------------------------------
 
-SHARED_EXEMPT = {"goldrush_env/games.py", "goldrush_env/_moved.py", "agents/_moved.py"}
-"""The registry lists the games; the compatibility modules list what moved. No other shared module names one."""
+SHARED_EXEMPT = {"goldrush_env/games.py"}
+"""The registry names the default game. No other shared module names one."""
 GOLD_ONLY = ("agents/web/",)
 """The browser server's modules name the games they serve: Gold's page and API (``games.py``) and Gold Rush's
 (``piecepack.py``) are written for each game, with the store, the limits and the request checks shared."""
 
 
+def game_packages() -> dict[str, Path]:
+    """Every installed game's packages (the one that declares it and its players package), by module name, with
+    the folder (or file) that holds each."""
+    from goldrush_agents import PLAYERS_GROUP
+
+    found = {}
+    for entry in group_entries(GROUP) + group_entries(PLAYERS_GROUP):
+        module = importlib.import_module(entry.module)
+        path = Path(module.__file__)
+        found[entry.module] = path.parent if path.name == "__init__.py" else path
+    return found
+
+
 def names_a_game(path: Path) -> list[str]:
     """Where a module names a game in code (docstrings aside): a string that is a game's name or a path into its
     package, or an import from a game's package."""
-    games = set(GAMES)
-    packages = tuple(GAMES.values()) + tuple(f"goldrush_agents.{name}" for name in GAMES)
+    games = set(names())
+    packages = tuple(game_packages())
     tree = ast.parse(path.read_text())
     docstrings = {id(node.body[0].value) for node in ast.walk(tree)
                   if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
@@ -181,10 +193,9 @@ def names_a_game(path: Path) -> list[str]:
 
 def shared_modules() -> list[Path]:
     """The modules of ``goldrush_env`` and ``goldrush_agents`` (folder ``agents/``) outside the games' packages."""
-    game_dirs = [ROOT.joinpath(*package.split(".")) for package in GAMES.values()]
-    game_dirs += [ROOT / "agents" / name for name in GAMES]
+    game_paths = list(game_packages().values())
     paths = sorted((ROOT / "goldrush_env").rglob("*.py")) + sorted((ROOT / "agents").rglob("*.py"))
-    return [path for path in paths if not any(d in path.parents for d in game_dirs)
+    return [path for path in paths if not any(p == path or p in path.parents for p in game_paths)
             and str(path.relative_to(ROOT)) not in SHARED_EXEMPT
             and not str(path.relative_to(ROOT)).startswith(GOLD_ONLY)]
 
@@ -238,14 +249,3 @@ def test_the_script_check_sees_a_function_level_import(tmp_path):
     script = tmp_path / "x.py"
     script.write_text("def f():\n    from goldrush_train.ppo import Args\n    from goldrush_train import recipe\n")
     assert {"goldrush_train.ppo", "goldrush_train.recipe"} <= imported_modules(script)
-
-
-def test_no_module_of_ours_imports_an_old_path():
-    from goldrush_agents import _moved as agents_moved
-    from goldrush_env import _moved as env_moved
-
-    old = set(agents_moved.MODULES) | set(env_moved.MODULES)
-    paths = [path for folder in ("goldrush_env", "agents", "train", "benchmarks")
-             for path in (ROOT / folder).rglob("*.py")]
-    found = {str(path.relative_to(ROOT)): sorted(imported_modules(path) & old) for path in paths}
-    assert {path: modules for path, modules in found.items() if modules} == {}

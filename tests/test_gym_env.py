@@ -8,7 +8,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
-from goldrush_env import GoldRushEnv, RandomPolicy
+from goldrush_env import RandomPolicy
+from goldrush_env.gold import GoldRushEnv
 from goldrush_env.gold.encoder import OBSERVATION_SIZE
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_env.gold.view import UNKNOWN

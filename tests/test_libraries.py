@@ -4,14 +4,16 @@ import gymnasium as gym
 import pytest
 
 import goldrush_env
+import goldrush_env.gold
 from goldrush_env.errors import GoldRushError, UnknownOptionError
+from goldrush_env.gold.variants import OBSERVATION_TYPES
 
 
 def test_an_unknown_option_is_a_type_error_in_pythons_words():
     """Libraries probe a constructor with optional keywords and catch Python's TypeError (TorchRL's GymEnv
     passes ``frameskip=``); ours is that TypeError and still a GoldRushError naming the options."""
-    for make in (goldrush_env.env, goldrush_env.raw_env, lambda **kw: gym.make("goldrush_env:GoldRush-v0", **kw),
-                 lambda **kw: goldrush_env.GoldRushVectorEnv(2, **kw)):
+    for make in (goldrush_env.gold.env, goldrush_env.gold.raw_env, lambda **kw: gym.make("goldrush_env:GoldRush-v0", **kw),
+                 lambda **kw: goldrush_env.gold.GoldRushVectorEnv(2, **kw)):
         with pytest.raises(UnknownOptionError, match="got an unexpected keyword argument 'frameskip'") as caught:
             make(frameskip=4)
         assert isinstance(caught.value, TypeError) and isinstance(caught.value, GoldRushError)
@@ -24,4 +26,4 @@ def test_torchrls_gymenv_makes_the_registered_id():
 
     env = GymEnv("goldrush_env:GoldRush-v0", observation="pairs", categorical_action_encoding=True)
     data = env.rollout(3)
-    assert data["observation"].shape == (3, goldrush_env.gold.encoder.PAIRS_OBSERVATION_SIZE)  # the option reached it
+    assert data["observation"].shape == (3, OBSERVATION_TYPES["pairs"].size)  # the option reached it

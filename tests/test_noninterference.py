@@ -17,11 +17,12 @@ import numpy as np
 import pytest
 
 import goldrush_env
+import goldrush_env.gold
 from goldrush_env.gold.cards import EMPTY
 
 
 def _play(options: dict, layout: list[int], seed: int, actions: list[int]):
-    env = goldrush_env.raw_env(**options)
+    env = goldrush_env.gold.raw_env(**options)
     env.reset(seed=seed, options={"layout": layout})
     for action in actions:
         env.step(action)
@@ -41,7 +42,7 @@ def _seen_by_seats(env) -> dict[str, tuple]:
 
 def _random_turns(options: dict, seed: int, rng: np.random.Generator) -> tuple[list[int], list[int]]:
     """A dealt table and the flips of one random game on it."""
-    dealer = goldrush_env.raw_env(**options)
+    dealer = goldrush_env.gold.raw_env(**options)
     dealer.reset(seed=seed)
     layout, actions = list(dealer.game.table), []
     env = _play(options, layout, seed, [])  # dealt as the replays are, so that kinds draw the same positions

@@ -399,10 +399,10 @@ def test_registered_in_gymnasium_and_pettingzoo():
 
     import goldrush_env
 
-    env = gym.make(goldrush_env.PIECEPACK_GYM_ID, num_players=4)
+    env = gym.make("GoldRushPiecepack-v0", num_players=4)
     observation, info = env.reset(seed=0)
     assert observation.shape == env.observation_space.shape and info["action_mask"].shape == (488,)
     assert env.unwrapped.game_env.game.num_players == 4
-    game = pettingzoo.make("aec", goldrush_env.PIECEPACK_PETTINGZOO_ID, num_players=3)
+    game = pettingzoo.make("aec", "goldrush_env/piecepack-v0", num_players=3)
     game.reset(seed=0)
     assert game.possible_agents == ["player_0", "player_1", "player_2"]

@@ -5,14 +5,15 @@ import copy
 
 import numpy as np
 import pytest
+from goldrush_agents import make_agent
+from goldrush_agents.arena import play_game
 from goldrush_agents.piecepack import (
-    PIECEPACK_AGENTS,
+    AGENTS,
+    MODELS,
     PiecepackEconomist,
     PiecepackRandom,
     PiecepackTrained,
     PiecepackView,
-    make_piecepack_agent,
-    play_piecepack_game,
     shipped_model,
     view_of,
 )
@@ -26,7 +27,11 @@ from goldrush_env.piecepack.engine import Game
 
 
 def lineup(names, seed):
-    return [make_piecepack_agent(name, seed=seed + s) for s, name in enumerate(names)]
+    return [make_agent(name, seed=seed + s, game="piecepack") for s, name in enumerate(names)]
+
+
+def play(players, seed):
+    return play_game(players, seed, game="piecepack")
 
 
 class Checked:
@@ -48,8 +53,8 @@ class Checked:
 @pytest.mark.parametrize("players", [3, 4])
 def test_random_plays_only_legal_actions(players):
     for seed in range(150):
-        game = play_piecepack_game([Checked(PiecepackRandom()) for _ in range(players)], players, seed)
-        assert Game.from_record(game["record"]).is_over  # the engine refuses any illegal action anyway
+        game = play([Checked(PiecepackRandom()) for _ in range(players)], seed)
+        assert Game.from_record(game.record).is_over  # the engine refuses any illegal action anyway
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -57,22 +62,22 @@ def test_economist_plays_only_legal_actions(players):
     for seed in range(25):
         names = ["economist" if s == seed % players else "random" for s in range(players)]
         checked = [Checked(player) for player in lineup(names, seed)]
-        result = play_piecepack_game(checked, players, seed)
-        assert Game.from_record(result["record"]).final() == result["record"]["final"]
+        result = play(checked, seed)
+        assert Game.from_record(result.record).final() == result.record["final"]
         assert checked[seed % players].inner.fallbacks == 0  # its own rules chose every action
     for seed in range(25):
         economists = [PiecepackEconomist() for _ in range(players)]
-        play_piecepack_game([Checked(player) for player in economists], players, seed)
+        play([Checked(player) for player in economists], seed)
         assert sum(player.fallbacks for player in economists) == 0
 
 
 @pytest.mark.parametrize("names", [("economist", "random", "random"), ("random",) * 4])
 def test_same_seed_same_game(names):
-    first = play_piecepack_game(lineup(names, 0), len(names), 7)
-    again = play_piecepack_game(lineup(names, 99), len(names), 7)  # play_piecepack_game reseeds the players
-    assert first["record"] == again["record"]
-    other = play_piecepack_game(lineup(names, 0), len(names), 8)
-    assert other["record"]["actions"] != first["record"]["actions"]
+    first = play(lineup(names, 0), 7)
+    again = play(lineup(names, 99), 7)  # play_game reseeds the players
+    assert first.record == again.record
+    other = play(lineup(names, 0), 8)
+    assert other.record["actions"] != first.record["actions"]
 
 
 def test_economist_reads_only_its_view():
@@ -121,18 +126,18 @@ def test_economist_beats_random(players):
     for i in range(games):
         seat = i % players
         names = ["economist" if s == seat else "random" for s in range(players)]
-        result = play_piecepack_game(lineup(names, i), players, 1000 + i)
-        wins += 1 / len(result["winners"]) if seat in result["winners"] else 0.0
+        result = play(lineup(names, i), 1000 + i)
+        wins += 1 / len(result.winners) if seat in result.winners else 0.0
     low, _ = wilson_interval(wins, games)
     assert low > 1 / players, (wins, games)
 
 
 def test_registry_and_unknown_name():
-    assert set(PIECEPACK_AGENTS) == {"random", "economist", "search", "ppo"}
-    assert isinstance(make_piecepack_agent("economist", seed=1), PiecepackEconomist)
+    assert {*AGENTS, *MODELS} == {"random", "economist", "search", "ppo"}
+    assert isinstance(make_agent("economist", seed=1, game="piecepack"), PiecepackEconomist)
     with pytest.raises(GoldRushError, match=r"unknown agent 'greedy': expected one of \['economist', 'random', 'search'\], "
                                              r"'ppo' \(the shipped models\).*\(the players of Gold Rush \(piecepack\)\)"):
-        make_piecepack_agent("greedy")
+        make_agent("greedy", game="piecepack")
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -143,15 +148,15 @@ def test_the_shipped_models_play_only_legal_actions_and_beat_random(players):
         seat = i % players
         names = ["ppo" if s == seat else "random" for s in range(players)]
         checked = [Checked(player) for player in lineup(names, i)]
-        result = play_piecepack_game(checked, players, 2000 + i)
+        result = play(checked, 2000 + i)
         assert checked[seat].actions > 0
-        wins += 1 / len(result["winners"]) if seat in result["winners"] else 0.0
+        wins += 1 / len(result.winners) if seat in result.winners else 0.0
     low, _ = wilson_interval(wins, games)
     assert low > 1 / players, (wins, games)
 
 
 def test_a_trained_model_plays_by_path_and_refuses_other_files(tmp_path):
-    player = make_piecepack_agent(str(shipped_model(3)), seed=0)
+    player = make_agent(str(shipped_model(3)), seed=0, game="piecepack")
     assert isinstance(player, PiecepackTrained) and player.path == shipped_model(3)
     game = Game.new(3, seed=0)
     view = view_of(game, game.current_player)
@@ -159,7 +164,7 @@ def test_a_trained_model_plays_by_path_and_refuses_other_files(tmp_path):
     assert logits.shape == (A.NUM_ACTIONS,) and player.act(view) == int(np.where(view.action_mask, logits,
                                                                                    -np.inf).argmax())
     with pytest.raises(GoldRushError, match="no model file at"):
-        make_piecepack_agent(str(tmp_path / "missing.npz"))
+        make_agent(str(tmp_path / "missing.npz"), game="piecepack")
     gold = tmp_path / "gold.npz"
     np.savez(gold, **{"actor.0.weight": np.zeros((64, 10), np.float32), "actor.0.bias": np.zeros(64, np.float32)})
     with pytest.raises(GoldRushError, match="not a piecepack model"):
@@ -169,11 +174,6 @@ def test_a_trained_model_plays_by_path_and_refuses_other_files(tmp_path):
                        "config.game": "piecepack"})
     with pytest.raises(GoldRushError, match=r"maps \(10, 488\).*needs \(1443, 488\)"):
         PiecepackTrained(small)
-
-
-def test_game_needs_one_player_per_seat():
-    with pytest.raises(GoldRushError, match="3-player game needs 3 players"):
-        play_piecepack_game(lineup(["random"] * 4, 0), 3, 0)
 
 
 def decision(phase, **changes):

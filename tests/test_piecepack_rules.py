@@ -449,12 +449,12 @@ def test_impossible_setups_are_refused(change, message):
 def test_a_dealt_game_can_be_given_its_start_player():
     drawn = Game.new(4, seed=11).to_record()
     for start in range(4):
-        record = Game.new(4, seed=11, start=start).to_record()
+        record = Game.new(4, seed=11, first_player=start).to_record()
         assert record["start"] == start
         assert {k: v for k, v in record.items() if k != "start"} == {k: v for k, v in drawn.items() if k != "start"}
     for start in (4, -1, 1.0, True):
-        with pytest.raises(SetupError, match=rf"start must be None or a seat from 0 to 3, got {start!r}"):
-            Game.new(4, seed=11, start=start)
+        with pytest.raises(SetupError, match=rf"first_player must be None or a seat from 0 to 3, got {start!r}"):
+            Game.new(4, seed=11, first_player=start)
 
 
 def test_records_that_do_not_replay_are_refused():

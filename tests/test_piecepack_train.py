@@ -33,6 +33,7 @@ def test_a_tiny_run_writes_the_model_and_the_summary(tmp_path, capsys):
 
 def test_imitation_copies_the_economist_and_the_export_plays_as_the_policy(tmp_path, capsys, monkeypatch):
     import torch
+    from goldrush_agents import make_agent
     from goldrush_agents import piecepack as players
 
     from goldrush_env.piecepack.engine import Game
@@ -53,7 +54,7 @@ def test_imitation_copies_the_economist_and_the_export_plays_as_the_policy(tmp_p
     from sb3_contrib import MaskablePPO
 
     model = MaskablePPO.load(run_dir / "final.zip", device="cpu")
-    player = players.make_piecepack_agent(str(run_dir / "model.npz"))
+    player = make_agent(str(run_dir / "model.npz"), game="piecepack")
     game = Game.new(3, seed=5)
     for _ in range(30):
         view = players.view_of(game, game.current_player)

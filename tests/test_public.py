@@ -4,7 +4,7 @@ independent recursion (tests/optimal_reference.py)."""
 import numpy as np
 import pytest
 
-from goldrush_env import raw_env
+from goldrush_env.gold import raw_env
 from goldrush_env.errors import GoldRushError
 from goldrush_env.gold.cards import TABLES
 from goldrush_agents import make_agent

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import goldrush_env
+import goldrush_env.gold
 from goldrush_env.gold.engine import colour_owners
 from goldrush_env.gold.render import FELT, HIGHLIGHT, legend, ownership, parse_square, square_name, to_rgb, to_text
 from goldrush_env.window import Window
@@ -16,7 +17,7 @@ TABLE = layout_of({0: "G3", 9: "M25", 20: "D", 63: "G1", **dict(zip(range(40, 52
 
 
 def started(**config):
-    env = goldrush_env.raw_env(num_players=2, **config)
+    env = goldrush_env.gold.raw_env(num_players=2, **config)
     env.reset(options={"layout": TABLE})
     return env
 
@@ -66,7 +67,7 @@ def test_human_mode_draws_the_picture_in_a_window_as_the_game_is_played(monkeypa
     frames = []
     show = Window.show
     monkeypatch.setattr(Window, "show", lambda self, frame: (frames.append(frame), show(self, frame)))
-    env = unpaced(goldrush_env.env(render_mode="human"))
+    env = unpaced(goldrush_env.gold.env(render_mode="human"))
     env.reset(seed=3)
     assert len(frames) == 1 and env.unwrapped._window.is_open
     env.step(0)
@@ -94,8 +95,8 @@ def test_human_mode_in_the_gymnasium_env_shows_the_opponents_flips_too(monkeypat
 
 
 def test_the_window_is_paced_at_render_fps():
-    assert goldrush_env.raw_env.metadata["render_fps"] == gym.make("goldrush_env:GoldRush-v0").metadata["render_fps"]
-    env = goldrush_env.raw_env(render_mode="human")
+    assert goldrush_env.gold.raw_env.metadata["render_fps"] == gym.make("goldrush_env:GoldRush-v0").metadata["render_fps"]
+    env = goldrush_env.gold.raw_env(render_mode="human")
     env.reset(seed=0)
     assert env._window.fps == env.metadata["render_fps"] == 2
     env.close()
@@ -103,7 +104,7 @@ def test_the_window_is_paced_at_render_fps():
 
 def test_human_mode_without_pygame_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "pygame", None)
-    env = goldrush_env.raw_env(render_mode="human")
+    env = goldrush_env.gold.raw_env(render_mode="human")
     with pytest.raises(goldrush_env.GoldRushError, match=r'pip install "goldrush-env\[render\]"'):
         env.reset(seed=0)
 

@@ -15,7 +15,8 @@ import re
 import numpy as np
 import pytest
 
-from goldrush_agents import AGENTS, make_agent
+from goldrush_agents import make_agent
+from goldrush_agents.gold import AGENTS
 from goldrush_agents.arena import play_game
 from goldrush_agents.gold.search import SCORE_SCALE, WIN_SPREAD, ISMCTSAgent, _Node, _Table
 from goldrush_env.gold.aec import raw_env

@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from goldrush_env import raw_env
+from goldrush_env.gold import raw_env
 from goldrush_env.errors import GoldRushError
 from goldrush_agents import make_agent
 from goldrush_env.gold.cards import TABLES

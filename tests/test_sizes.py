@@ -179,8 +179,8 @@ def test_evaluate_reports_both_directions_from_three_players_on(capsys):
         evaluate_script.main(["ppo", "--game", "piecepack", "--agents", "economist", "--batched"])
     assert "--batched: the players of Gold Rush" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        evaluate_script.main(["ppo", "--agents", "greedy", "--memory", "human", "--batched"])
-    assert "--batched plays with perfect memory, got --memory human" in capsys.readouterr().err
+        evaluate_script.main(["ppo", "--agents", "greedy", "--option", "memory=human", "--batched"])
+    assert "a batched tournament plays with perfect memory" in capsys.readouterr().err
 
 
 def test_scratch_ships_only_the_2_player_model_learned_from_scratch(tmp_path):

@@ -8,6 +8,7 @@ from pettingzoo.test import state_test
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 import goldrush_env
+import goldrush_env.gold
 from goldrush_env.gold.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS
 from goldrush_env.gold.state import STATE_SIZE, STATE_SLICES, state_index_table
 
@@ -18,8 +19,8 @@ def test_pettingzoos_state_test_passes(num_players, memory):
     """All three parts, the parallel one on PettingZoo's own turn-based conversion; no warning either."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        state_test(goldrush_env.env(num_players=num_players, memory=memory),
-                   turn_based_aec_to_parallel(goldrush_env.env(num_players=num_players, memory=memory)),
+        state_test(goldrush_env.gold.env(num_players=num_players, memory=memory),
+                   turn_based_aec_to_parallel(goldrush_env.gold.env(num_players=num_players, memory=memory)),
                    num_cycles=200)
 
 
@@ -56,7 +57,7 @@ def _check(env):
 @pytest.mark.parametrize("options", [dict(num_players=2), dict(num_players=4, memory="human"),
                                      dict(num_players=3, table="quarter", max_turns=None)])
 def test_the_state_is_the_whole_truth_flip_by_flip(options):
-    env = goldrush_env.env(**options)
+    env = goldrush_env.gold.env(**options)
     env.reset(seed=7)
     rng = np.random.default_rng(7)
     _check(env)
@@ -73,7 +74,7 @@ def test_the_state_is_the_whole_truth_flip_by_flip(options):
 
 def test_the_state_shows_what_no_observation_does():
     """At the deal no seat knows a card, yet the state holds the whole table; it is the same for every seat."""
-    env = goldrush_env.raw_env()
+    env = goldrush_env.gold.raw_env()
     env.reset(seed=0)
     state = env.state()
     assert state[STATE_SLICES["cards"]].reshape(NUM_CARD_TYPES + 1, NUM_POSITIONS)[1:].sum() == 64
@@ -88,4 +89,4 @@ def test_the_state_table_is_in_the_env_docstring():
 
 def test_state_before_reset_is_refused():
     with pytest.raises(goldrush_env.GoldRushError, match="call reset"):
-        goldrush_env.raw_env().state()
+        goldrush_env.gold.raw_env().state()

@@ -8,6 +8,7 @@ import pytest
 from pettingzoo.test import api_test
 
 import goldrush_env
+import goldrush_env.gold
 from goldrush_agents.arena import play_game
 from goldrush_agents import make_agent
 from goldrush_env.gold.cards import BOX_COUNT, EMPTY, GOLD_RUSH_THRESHOLD, TABLES, VALUE, table_size
@@ -78,8 +79,8 @@ def test_an_unknown_table_is_refused_by_name():
 
 @pytest.mark.parametrize("table", ["half", "quarter"])
 def test_the_pettingzoo_env_plays_a_smaller_table(table):
-    api_test(goldrush_env.env(num_players=3, table=table), num_cycles=200)
-    env = goldrush_env.raw_env(num_players=2, table=table)
+    api_test(goldrush_env.gold.env(num_players=3, table=table), num_cycles=200)
+    env = goldrush_env.gold.raw_env(num_players=2, table=table)
     env.reset(seed=4)
     assert env.game.cards_left == TABLES[table].num_cards and env.view(0).rush_at == TABLES[table].rush_at
 

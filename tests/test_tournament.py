@@ -167,7 +167,7 @@ def test_a_piecepack_tournament_rotates_starts_and_is_reproducible():
     ({"memory": "human"}, r"unknown option\(s\) \['memory'\]"),
     ({"match_mode": True}, r"Gold Rush \(piecepack\) has no rule for matches"),
     ({"batched": True}, r"the players of Gold Rush \(piecepack\) cannot play many games at once"),
-    ({"game": "chess"}, r"unknown game 'chess': the games are \['gold', 'piecepack'\]"),
+    ({"game": "chess"}, r"unknown game 'chess': the games are \['gold', .*'piecepack'\]"),
 ])
 def test_a_piecepack_tournament_refuses_what_belongs_to_gold(kwargs, message):
     kwargs = {"num_players": 3, "game": "piecepack", **kwargs}

@@ -289,7 +289,7 @@ def test_evaluate_command_plays_the_game_it_is_given(capsys):
 
 
 def test_a_trained_model_is_a_gymnasium_opponent(tmp_path):
-    from goldrush_env import GoldRushEnv
+    from goldrush_env.gold import GoldRushEnv
 
     torch.manual_seed(0)
     path = tmp_path / "model.npz"

@@ -13,12 +13,13 @@ import pytest
 from pettingzoo.utils import wrappers
 
 import goldrush_env
+import goldrush_env.gold
 from goldrush_env.wrappers import ClassicChecks
 
 
 def standard_chain(**kwargs):
     """What ``env()`` would be with PettingZoo's wrappers, as its classic games build it."""
-    wrapped = wrappers.TerminateIllegalWrapper(goldrush_env.raw_env(**kwargs), illegal_reward=-1)
+    wrapped = wrappers.TerminateIllegalWrapper(goldrush_env.gold.raw_env(**kwargs), illegal_reward=-1)
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(wrapped))
 
 
@@ -59,23 +60,23 @@ def state(env):
 
 
 def test_env_is_one_order_enforcing_layer_over_the_raw_env():
-    env = goldrush_env.env()
+    env = goldrush_env.gold.env()
     assert isinstance(env, ClassicChecks) and isinstance(env, wrappers.OrderEnforcingWrapper)
-    assert isinstance(env.unwrapped, goldrush_env.raw_env) and env.env is env.unwrapped
+    assert isinstance(env.unwrapped, goldrush_env.gold.raw_env) and env.env is env.unwrapped
     assert str(env) == str(standard_chain()) == "goldrush_v0"
 
 
 @pytest.mark.parametrize("name", ["agents", "agent_selection", "rewards", "terminations", "truncations", "infos",
                                   "num_agents"])
 def test_attributes_before_reset_are_refused_alike(name):
-    ours, theirs = outcome(lambda: getattr(goldrush_env.env(), name)), outcome(lambda: getattr(standard_chain(), name))
+    ours, theirs = outcome(lambda: getattr(goldrush_env.gold.env(), name)), outcome(lambda: getattr(standard_chain(), name))
     assert ours == theirs and ours[0][0] == "raised" and ours[0][1] == "AttributeError"
 
 
 @pytest.mark.parametrize("call", [lambda e: e.step(0), lambda e: e.observe("player_0"), lambda e: e.last(),
                                   lambda e: e.agent_iter()])
 def test_calls_before_reset_are_refused_alike(call):
-    ours, theirs = outcome(lambda: call(goldrush_env.env())), outcome(lambda: call(standard_chain()))
+    ours, theirs = outcome(lambda: call(goldrush_env.gold.env())), outcome(lambda: call(standard_chain()))
     assert ours == theirs and ours[0][0] == "raised"
 
 
@@ -118,7 +119,7 @@ def mixed_actions(seed, illegal_at):
 @pytest.mark.parametrize("kwargs", [dict(num_players=2), dict(num_players=3, reward="score"),
                                     dict(num_players=4, memory="human", max_turns=30)])
 def test_games_with_misuse_run_identically(seed, illegal_at, kwargs):
-    ours, theirs = goldrush_env.env(**kwargs), standard_chain(**kwargs)
+    ours, theirs = goldrush_env.gold.env(**kwargs), standard_chain(**kwargs)
     ours.reset(seed=seed)
     theirs.reset(seed=seed)
     log_ours = drive(ours, mixed_actions(seed, illegal_at))
@@ -135,7 +136,7 @@ def test_games_with_misuse_run_identically(seed, illegal_at, kwargs):
 
 def test_an_illegal_flip_ends_the_game_alike_and_reset_starts_afresh():
     logs = []
-    for env in (goldrush_env.env(num_players=3), standard_chain(num_players=3)):
+    for env in (goldrush_env.gold.env(num_players=3), standard_chain(num_players=3)):
         env.reset(seed=5)
         env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
         events = [outcome(lambda: env.step(env.unwrapped.game.face_up)), state(env)]  # the face-up card again
@@ -149,7 +150,7 @@ def test_an_illegal_flip_ends_the_game_alike_and_reset_starts_afresh():
 
 
 def test_agent_iter_is_order_enforced_alike():
-    for env in (goldrush_env.env(), standard_chain()):
+    for env in (goldrush_env.gold.env(), standard_chain()):
         env.reset(seed=0)
         iterator = iter(env.agent_iter())
         next(iterator)

@@ -14,15 +14,16 @@ alone against the model.
 
 from __future__ import annotations
 
+import ast
 import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal, Sequence
+from typing import Annotated, Any, Sequence
 
 from goldrush_agents import players_of, split_entrants
 from goldrush_env.errors import GoldRushError
-from goldrush_env.games import DEFAULT_GAME, GAMES, spec
+from goldrush_env.games import DEFAULT_GAME, names, spec
 from goldrush_train.cli import check_agent, check_agents, command
 from goldrush_train.evaluation import Row, evaluate, table
 
@@ -39,31 +40,41 @@ class Args:
 
     model: Annotated[str, tyro.conf.Positional, tyro.conf.arg(metavar="MODEL")]
     """The entrant to evaluate: a model file (.npz or MaskablePPO .zip), 'ppo' or 'scratch' (the shipped models) or an agent name."""
-    agents: str = "random,greedy,expert"
-    """Opponents, comma-separated (names, model files or package.module:Class)."""
+    agents: str | None = None
+    """Opponents, comma-separated (names, model files or package.module:Class); default: the game's own
+    (Gold: random,greedy,expert)."""
     game: str = DEFAULT_GAME
-    """The game: gold, or piecepack (Gold Rush)."""
+    """The game, by its name in the registry (``goldrush tournament --help`` lists them)."""
     players: int | None = None
-    """Players per game (Gold: 2 to 5, default 2; Gold Rush: 3 or 4, default 3)."""
+    """Players per game (default: the game's default number)."""
     games: int = 2000
     """Games against each opponent."""
     seed: int = 0
     """Seeds the deals and the players."""
     workers: int | None = None
     """Processes to play on (default: all cores)."""
-    memory: Literal["perfect", "human"] | None = None
-    """Memory model of every seat, an option of Gold (default: perfect)."""
+    option: tuple[str, ...] = ()
+    """An option of the game's environment, NAME=VALUE (Gold: memory=human, table=half); repeat for more."""
     batched: bool = False
     """Play all games at once, for a game whose players can (Gold's batched engine: perfect memory; fast with
     random, greedy and trained models, in one process: --workers is then unused)."""
     out: str | None = None
     """Also write the rows to this JSON file."""
 
-
     @property
-    def options(self) -> dict[str, str]:
-        """The game's environment options given (only ``memory``, Gold's)."""
-        return {} if self.memory is None else {"memory": self.memory}
+    def options(self) -> dict[str, Any]:
+        """The game's environment options given with --option, each value read as a Python literal or else kept
+        as text (``max_turns=80`` is an int, ``memory=human`` the text ``"human"``)."""
+        options: dict[str, Any] = {}
+        for item in self.option:
+            name, equals, text = (part.strip() for part in item.partition("="))
+            if not equals or not name.isidentifier():
+                raise GoldRushError(f"--option must be NAME=VALUE, got {item!r}")
+            try:
+                options[name] = ast.literal_eval(text)
+            except (ValueError, SyntaxError):
+                options[name] = text
+        return options
 
     @property
     def tournament_options(self) -> dict[str, Any]:
@@ -72,20 +83,20 @@ class Args:
 
     def check(self) -> None:
         """Refuse values that cannot work, naming them, before any game is played."""
-        if self.game not in GAMES:
-            raise GoldRushError(f"--game must be one of {list(GAMES)}, got {self.game!r}")
+        if self.game not in names():
+            raise GoldRushError(f"--game must be one of {names()}, got {self.game!r}")
         game = spec(self.game)
+        if self.agents is None:
+            self.agents = ",".join(players_of(self.game).opponents)
         if self.players is None:
             self.players = game.default_players
         game.check_players(self.players, "--players")
         try:  # one table, dealt here: an option the game does not take is refused before any game is played
-            game.load("raw_aec")(num_players=self.players, **self.options)
+            game.raw_env(num_players=self.players, **self.options)
         except GoldRushError as error:
-            raise GoldRushError(f"--memory, with --game {self.game}: {error}") from None
-        if self.batched and getattr(players_of(self.game), "play_batched", None) is None:
+            raise GoldRushError(f"--option, with --game {self.game}: {error}") from None
+        if self.batched and players_of(self.game).play_batched is None:
             raise GoldRushError(f"--batched: the players of {game.title} cannot play many games at once")
-        if self.batched and self.memory not in (None, "perfect"):
-            raise GoldRushError(f"--batched plays with perfect memory, got --memory {self.memory}")
         if self.games < 1:
             raise GoldRushError(f"--games must be an int >= 1, got {self.games}")
         if self.workers is not None and self.workers < 1:
@@ -107,8 +118,8 @@ def main(argv: Sequence[str] | None = None) -> list[Row]:
                     seed=args.seed, workers=args.workers, progress=True, game=args.game, **args.options,
                     **args.tournament_options)
     print(table(rows))
-    memory = f", {args.memory} memory" if args.memory else ""
-    print(f"({spec(args.game).title}, {args.players} players{memory}, seed {args.seed}, "
+    options = "".join(f", {name}={value}" for name, value in args.options.items())
+    print(f"({spec(args.game).title}, {args.players} players{options}, seed {args.seed}, "
           f"{time.perf_counter() - start:.0f} s)")
     if args.out:
         out = Path(args.out)

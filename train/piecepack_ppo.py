@@ -121,9 +121,9 @@ class Args:
             raise GoldRushError(f"--teacher: {error}") from None
         names = [name.strip() for name in self.opponents.split(",")]
         for name in names:
-            if name not in players_of("piecepack").AGENTS and name not in players_of("piecepack").MODELS:
+            if name not in players_of("piecepack").agents and name not in players_of("piecepack").models:
                 raise GoldRushError(f"--opponents: unknown piecepack agent {name!r}: expected one or more of "
-                                    f"{[*players_of('piecepack').AGENTS, *players_of('piecepack').MODELS]}, "
+                                    f"{[*players_of('piecepack').agents, *players_of('piecepack').models]}, "
                                     "comma-separated")
         return names
 

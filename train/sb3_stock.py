@@ -30,7 +30,7 @@ from goldrush_train.stock import StockArgs, evaluate_at, progress_line, write_ou
 
 
 class TutorialSelfPlay(gym.Env):
-    """PettingZoo's SB3 action-mask tutorial's pattern over ``goldrush_env.env()``: one policy plays every seat.
+    """PettingZoo's SB3 action-mask tutorial's pattern over ``goldrush_env.gold.env()``: one policy plays every seat.
 
     A step plays the action for the seat to move and returns the observation of the seat to move next, with the
     reward, termination and truncation of the seat that moved, as the tutorial's ``SB3ActionMaskWrapper`` does;
@@ -39,7 +39,7 @@ class TutorialSelfPlay(gym.Env):
     def __init__(self, **options: Any) -> None:
         import goldrush_env
 
-        self.aec = goldrush_env.env(**options)
+        self.aec = goldrush_env.gold.env(**options)
         seat = self.aec.possible_agents[0]
         self.observation_space = self.aec.observation_space(seat)["observation"]
         self.action_space = self.aec.action_space(seat)
@@ -66,7 +66,7 @@ class Args(StockArgs):
 
     env: Literal["gymnasium", "tutorial-self-play"] = "gymnasium"
     """``gymnasium``: the learner at one seat of GoldRush-v0, the others random. ``tutorial-self-play``:
-    PettingZoo's SB3 tutorial pattern, one policy playing every seat of ``goldrush_env.env()``."""
+    PettingZoo's SB3 tutorial pattern, one policy playing every seat of ``goldrush_env.gold.env()``."""
 
 
 def train(args: Args) -> dict[str, Any]:

@@ -2,8 +2,8 @@
 
 :data:`DESCRIPTION` is what ``goldrush --help`` says, with examples. Every game of the registry plays with
 ``--game NAME`` (Gold by default); ``replay`` knows each game's records by themselves. The game's own part (its
-options, how a game is printed, a person's turn at the prompt) is its players package's ``cli`` module
-(``goldrush_agents.<game>.cli``); ``serve`` is :mod:`goldrush_agents.web`.
+options, how a game is printed, a person's turn at the prompt) is the module ``cli`` of its players package, or
+else the plain part of :mod:`goldrush_agents.cli.plain`; ``serve`` is :mod:`goldrush_agents.web`.
 """
 
 from __future__ import annotations
@@ -15,11 +15,10 @@ import os
 import secrets
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any, Sequence, TextIO
 
 from goldrush_env.errors import GoldRushError
-from goldrush_env.games import DEFAULT_GAME, GAMES, GameSpec, spec, specs
+from goldrush_env.games import DEFAULT_GAME, GameSpec, names, spec, specs
 
 from goldrush_agents import make_agent, players_of, split_entrants
 from goldrush_agents.arena import play_game
@@ -41,14 +40,15 @@ records by themselves. 'goldrush COMMAND --help' lists a command's options."""
 """What ``goldrush --help`` says: plain text, for a terminal."""
 
 
-def game_cli(game: str) -> ModuleType:
-    """A game's part of the command line: ``goldrush_agents.<game>.cli``."""
-    import importlib
+def game_cli(game: str) -> Any:
+    """A game's part of the command line: the module ``cli`` of its players package, or else the plain part made
+    from the game protocol (:class:`~goldrush_agents.cli.plain.PlainPart`)."""
+    from goldrush_agents.cli.plain import PlainPart
 
-    return importlib.import_module(f"{players_of(game).__name__}.cli")
+    return players_of(game).part("cli") or PlainPart(spec(game))
 
 
-def _game_options(args: argparse.Namespace, fill_players: bool = True) -> tuple[GameSpec, ModuleType]:
+def _game_options(args: argparse.Namespace, fill_players: bool = True) -> tuple[GameSpec, Any]:
     """The game asked for, its part of the command line, and its own options' values on ``args`` (defaults
     filled in, ``--players`` too unless ``fill_players`` is false). An option of another game given a value is
     refused by name."""
@@ -129,7 +129,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         raise GoldRushError(f"{args.file!r} is not a game record: a record is JSON, and this file stops being "
                             f"JSON at line {error.lineno}, column {error.colno}") from None
     for rules in specs():
-        if rules.load("is_record")(record):
+        if rules.owns_record(record):
             game_cli(rules.name).print_record(record, out, delay=args.delay)
             return 0
     raise GoldRushError(f"{args.file!r} is not a record of any game here ({', '.join(s.title for s in specs())})")
@@ -160,7 +160,8 @@ def cmd_tournament(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 def cmd_play(args: argparse.Namespace, out: TextIO = sys.stdout, read=input) -> int:
     """A person at one seat against agents, in the terminal."""
     _, part = _game_options(args)
-    opponents = _checked(_opponents(args.opponents or part.DEFAULT_OPPONENTS, args.players), args.game)
+    default = players_of(args.game).opponents[-1]
+    opponents = _checked(_opponents(args.opponents or default, args.players), args.game)
     if not 0 <= args.seat < args.players:
         raise GoldRushError(f"--seat must be a seat from 0 to {args.players - 1}, got {args.seat}")
     seed = _seed(args, out)
@@ -205,7 +206,8 @@ def cmd_serve(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
               if getattr(args, name) is not None}
     app = create_app(models=args.model or (), **limits)  # refuses a model file that cannot be played, before listening
     url = f"http://{args.host}:{args.port}/"
-    print(f"Gold in the browser at {url} (Ctrl-C stops the server)", file=out, flush=True)
+    print(f"{', '.join(game.title for game in specs())} in the browser at {url} (Ctrl-C stops the server)", file=out,
+          flush=True)
     if args.open:
         import threading
         import webbrowser
@@ -252,8 +254,8 @@ def _agents_help() -> str:
     games = []
     for rules in specs():
         players = players_of(rules.name)
-        games.append(f"{rules.title}: {', '.join([*players.AGENTS, *players.MODELS])} or model files "
-                     f"({', '.join(players.MODEL_FILES)})")
+        files = f" or model files ({', '.join(players.model_files)})" if players.model_files else ""
+        games.append(f"{rules.title}: {', '.join([*players.agents, *players.models])}{files}")
     return f"agent names ({'; '.join(games)}) or package.module:Class paths, comma-separated"
 
 
@@ -265,7 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
                        f"{r.default_players})" for r in specs())
 
     def game_options(sub: argparse.ArgumentParser, command: str, seed_help: str, seed: int | None = None) -> None:
-        sub.add_argument("--game", choices=list(GAMES), default=DEFAULT_GAME,
+        sub.add_argument("--game", choices=names(), default=DEFAULT_GAME,
                          help=f"the game ({titles}); default %(default)s")
         sub.add_argument("--seed", type=at_least(0), default=seed, help=seed_help)
         registered = set()
@@ -283,7 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="play against agents in the terminal")
     play.add_argument("--players", type=int, default=None, help=players_help)
-    defaults = ", ".join(f"{game_cli(r.name).DEFAULT_OPPONENTS} in {r.title}" for r in specs())
+    defaults = ", ".join(f"{players_of(r.name).opponents[-1]} in {r.title}" for r in specs())
     play.add_argument("--opponents", default=None,
                       help=f"one name for all, or one per seat (default: {defaults}); {agents_help}")
     play.add_argument("--seat", type=int, default=0, help="your seat (seat 0 starts)")
@@ -322,7 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
                             help="with --out: also each game's record, games/game-00001.json ..., which goldrush "
                                  "replay and the Replay tab of goldrush serve read")
     tournament.add_argument("--no-progress", action="store_true", help="no progress bar")
-    batched = ", ".join(r.title for r in specs() if hasattr(players_of(r.name), "play_batched"))
+    batched = ", ".join(r.title for r in specs() if players_of(r.name).play_batched is not None)
     tournament.add_argument("--batched", action="store_true",
                             help=f"play all games at once (games whose players can: {batched}; the same deals; fast "
                                  "for random, greedy and trained models; perfect memory only)")
@@ -330,7 +332,7 @@ def build_parser() -> argparse.ArgumentParser:
                                            "tournament gives the same results every time it is run)", seed=0)
     tournament.set_defaults(run=cmd_tournament)
 
-    serve = commands.add_parser("serve", help="play, watch and replay Gold in the browser (needs the web extra)")
+    serve = commands.add_parser("serve", help="play, watch and replay the games in the browser (needs the web extra)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
     serve.add_argument("--port", type=at_least(0), default=8000, help="port (default: %(default)s)")
     serve.add_argument("--open", action="store_true", help="open the page in the web browser")

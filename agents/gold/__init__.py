@@ -38,6 +38,8 @@ AGENTS: dict[str, Callable[..., Any]] = {
 }
 """The scripted players by name, weakest first (the ladder in ``docs/agents.md`` measures each against the one
 below it)."""
+OPPONENTS = ("random", "greedy", "expert")
+"""What a model is measured against by default, weakest first; a person plays ``expert`` unless told otherwise."""
 MODELS: dict[str, Path | None] = {"ppo": None, "scratch": SHIPPED_SCRATCH_MODEL}
 """The shipped models by name: ``ppo``, the model of the table's number of players (:func:`shipped_model`,
 chosen game by game), and ``scratch`` (2 players, learned with no teacher)."""
@@ -54,5 +56,5 @@ def play_batched(*args: Any, **kwargs: Any) -> Any:
     return play_fixtures(*args, **kwargs)
 
 
-__all__ = ["AGENTS", "MODELS", "MODEL_FILES", "model", "play_batched", "RandomAgent", "GreedyAgent", "ExpertAgent",
+__all__ = ["AGENTS", "OPPONENTS", "MODELS", "MODEL_FILES", "model", "play_batched", "RandomAgent", "GreedyAgent", "ExpertAgent",
            "ISMCTSAgent", "TrainedPolicy", "ModelSizeWarning", "shipped_model"]

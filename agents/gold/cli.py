@@ -23,8 +23,6 @@ from goldrush_agents import make_agent
 from goldrush_agents.cli import at_least
 
 _DEFAULTS = EnvConfig()
-DEFAULT_OPPONENTS = "expert"
-"""Who a person plays against unless ``--opponents`` says otherwise."""
 OPTIONS: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
     ("--memory", {"default": _DEFAULTS.memory, "choices": ["perfect", "human"],
                   "help": "what every seat remembers, the agents' and yours: perfect, every card seen; human, a "
@@ -130,4 +128,4 @@ def play(args: argparse.Namespace, names: list[str], seed: int, out: TextIO, rea
     return dict(game.to_record(), players=names, seed=seed, config=config(args))
 
 
-__all__ = ["OPTIONS", "DEFAULT_OPPONENTS", "config", "event_line", "print_record", "play"]
+__all__ = ["OPTIONS", "config", "event_line", "print_record", "play"]

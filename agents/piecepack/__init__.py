@@ -18,7 +18,7 @@ alone, never the game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from goldrush_env.piecepack.aec import PiecepackView
@@ -43,6 +43,9 @@ AGENTS: dict[str, Callable[..., Any]] = {
     "search": PiecepackSearch,
 }
 """The scripted players by name, weakest first."""
+OPPONENTS = ("random", "economist")
+"""What a model is measured against by default, weakest first; a person plays ``economist`` unless told
+otherwise."""
 MODELS: dict[str, Any] = {"ppo": None}
 """The shipped models by name: ``ppo``, the model for the table's number of players, chosen at its first move."""
 MODEL_FILES = (".npz",)
@@ -57,33 +60,5 @@ def view_of(game: Game, seat: int) -> PiecepackView:
     return PiecepackView(seat, knowledge, game.legal_mask(), observation_vector(knowledge))
 
 
-# --- the names of 0.2.0 -------------------------------------------------------------------------------
-
-PIECEPACK_AGENTS: dict[str, Callable[..., Any]] = {**AGENTS, "ppo": PiecepackTrained}
-"""Every player by name (0.2.0's table; :data:`AGENTS` and :data:`MODELS` now)."""
-
-
-def make_piecepack_agent(name: str, seed: int | None = None) -> Any:
-    """A player by name: ``goldrush_agents.make_agent(name, game="piecepack", seed=seed)``, which it now is."""
-    from goldrush_agents import make_agent
-
-    return make_agent(name, seed=seed, game="piecepack")
-
-
-def play_piecepack_game(players: Sequence[Any], num_players: int, seed: int, *,
-                        start: int | None = None) -> dict[str, Any]:
-    """One game (0.2.0's arena): ``goldrush_agents.arena.play_game`` now plays every game. Returns ``scores``,
-    ``winners`` and ``record``."""
-    from goldrush_agents.arena import play_game
-
-    if len(players) != num_players:
-        from goldrush_env.errors import GoldRushError
-
-        raise GoldRushError(f"a {num_players}-player game needs {num_players} players, got {len(players)}")
-    result = play_game(players, seed, game="piecepack", first_player=start)
-    return {"scores": list(result.scores), "winners": list(result.winners), "record": result.record}
-
-
-__all__ = ["AGENTS", "MODELS", "MODEL_FILES", "model", "view_of", "PiecepackRandom", "PiecepackEconomist",
-           "PiecepackTrained", "PiecepackView", "shipped_model", "PIECEPACK_AGENTS", "make_piecepack_agent",
-           "play_piecepack_game"]
+__all__ = ["AGENTS", "OPPONENTS", "MODELS", "MODEL_FILES", "model", "view_of", "PiecepackRandom", "PiecepackEconomist",
+           "PiecepackSearch", "PiecepackTrained", "PiecepackView", "shipped_model"]

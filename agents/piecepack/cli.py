@@ -20,8 +20,6 @@ from goldrush_env.piecepack.words import action_words, event_words
 from goldrush_agents import make_agent
 from goldrush_agents.piecepack import view_of
 
-DEFAULT_OPPONENTS = "economist"
-"""Who a person plays against unless ``--opponents`` says otherwise."""
 OPTIONS: list[tuple[str, dict[str, Any], tuple[str, ...]]] = []
 """The game's own options of the commands: none (its environment's options are its rules)."""
 
@@ -112,4 +110,4 @@ def _list(legal: Sequence[int], known: dict[str, Any], out: TextIO) -> None:
         print(f"  {action:>3}  {action_words(action, known)}", file=out)
 
 
-__all__ = ["OPTIONS", "DEFAULT_OPPONENTS", "config", "print_record", "play"]
+__all__ = ["OPTIONS", "config", "print_record", "play"]

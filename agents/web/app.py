@@ -1,7 +1,8 @@
-"""The Starlette app of ``goldrush serve``: the page, its script and style, and the JSON API under ``/api``.
+"""The Starlette app of ``goldrush serve``, built by looping over the registry of games: the index page, each
+game's page, and one JSON API with the same routes for every game under ``/api/<game>/``.
 
 Requests are read and checked in the event loop (:mod:`goldrush_agents.web.inputs`), counted against the limits
-(:class:`~goldrush_agents.web.games.Store`), and only then do agents move, in worker threads: games with a search
+(:class:`~goldrush_agents.web.store.Store`), and only then do agents move, in worker threads: games with a search
 player on a few threads of their own, the rest on others, so a crowd of searches cannot hold up a quick game.
 One request per game runs at a time; the others for that game wait without holding a thread.
 """
@@ -10,11 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
 import uvicorn
@@ -25,15 +24,15 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from goldrush_env.gold.cards import TABLES
 from goldrush_env.errors import GoldRushError, excerpt
+from goldrush_env.games import specs
 
-from goldrush_agents import make_agent
-from goldrush_agents.web import games, inputs, piecepack
-from goldrush_agents.web.inputs import WEB_AGENTS, WebError
+from goldrush_agents import make_agent, players_of
+from goldrush_agents.web import inputs
+from goldrush_agents.web.game import STATIC, Plan, Session, WebGame
+from goldrush_agents.web.inputs import WebError
 from goldrush_agents.web.limits import Limits
-
-STATIC = Path(__file__).with_name("static")
+from goldrush_agents.web.store import Store
 SECURITY_HEADERS = [
     # Scripts and styles come only from the server's own files: text a record smuggles into the page cannot run.
     (b"content-security-policy", b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -63,61 +62,104 @@ class Workers:
             self.busy -= 1
 
 
+def web_parts(models: Sequence[str] = ()) -> dict[str, WebGame]:
+    """Every game of the registry as the server plays it: its players package's web part (the module ``web``, whose
+    ``WEB`` is a :class:`~goldrush_agents.web.game.WebGame`), or else the plain one. ``models``: trained model
+    files, each offered to the games whose trained player reads it (a file that no game can play is refused)."""
+    offered: dict[str, list[str]] = {game.name: [] for game in specs()}
+    for path in models:
+        if not isinstance(path, str) or not path:
+            raise GoldRushError(f"a model to offer is the path of a model file, got {excerpt(path)}")
+        problems = []
+        for game in specs():
+            suffixes = players_of(game.name).model_files
+            if not suffixes or not path.endswith(suffixes):
+                continue
+            try:
+                make_agent(path, game=game.name)
+            except GoldRushError as error:
+                problems.append(f"{game.title}: {error}")
+            else:
+                offered[game.name].append(path)
+        if not any(path in paths for paths in offered.values()):
+            suffixes = sorted({suffix for game in specs() for suffix in players_of(game.name).model_files})
+            raise GoldRushError(f"no game can play the model {excerpt(path)} (model files: {', '.join(suffixes)})"
+                                + "".join(f"; {problem}" for problem in problems))
+    parts = {}
+    for game in specs():
+        players = players_of(game.name)
+        module = players.part("web")
+        kind = WebGame if module is None else module.WEB
+        parts[game.name] = kind(game, players, tuple(offered[game.name]))
+    return parts
+
+
 def create_app(models: Sequence[str] = (), *, clock: Callable[[], float] = time.monotonic,
                **limits: Any) -> Starlette:
-    """The web app of ``goldrush serve``: the page at ``/`` and the JSON API under ``/api`` (docs/web.md).
+    """The web app of ``goldrush serve`` (docs/web.md): the index page at ``/``, each game's page at ``/<game>``,
+    and the JSON API of every game under ``/api/<game>/``, the same routes for every game of the registry.
 
-    ``models``: trained model files (``.npz``, ``.zip``) the page may name as players, by these paths, beside
-    :data:`~goldrush_agents.web.inputs.WEB_AGENTS`; each is loaded once here, so a file that cannot be played is
-    refused before the server starts. ``limits``: any of :class:`~goldrush_agents.web.limits.Limits` by name
-    (``max_games=100``, ``idle_seconds=600``, ...). ``clock`` (seconds) is there for tests.
+    ``models``: trained model files the pages may name as players, by these paths, beside each game's own players;
+    each is loaded here, so a file that cannot be played is refused before the server starts. ``limits``: any of
+    :class:`~goldrush_agents.web.limits.Limits` by name (``max_games=100``, ``idle_seconds=600``, ...). ``clock``
+    (seconds) is there for tests.
     """
     bounds = Limits.of(**limits)
-    for path in models:
-        if not isinstance(path, str) or not path.endswith((".npz", ".zip")):
-            raise GoldRushError(f"a model to offer is the path of a .npz or .zip file, got {excerpt(path)}")
-        make_agent(path)
-    store = games.Store(bounds, clock, tuple(models))
+    parts = web_parts(models)
+    store = Store(bounds, clock)
     searching = Workers(bounds.search_workers, bounds.max_waiting, "goldrush-search")
     quick = Workers(bounds.quick_workers, bounds.max_waiting, "goldrush-quick")
 
     def workers(session_or_plan: Any) -> Workers:
         return searching if session_or_plan.searches else quick
 
-    async def page(request: Request) -> FileResponse:
+    def part(request: Request) -> WebGame:
+        name = request.path_params["game"]
+        if name not in parts:
+            raise WebError(f"no game {excerpt(name, 40)} on this server: the games are {list(parts)}", 404)
+        return parts[name]
+
+    def session(request: Request, kind: str | None = None) -> Session:
+        return store.get(request.path_params["game_id"], part(request).name, kind)
+
+    async def index(request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
-    async def piecepack_page(request: Request) -> FileResponse:
-        return FileResponse(STATIC / "piecepack.html")
+    async def page(request: Request) -> FileResponse:
+        return FileResponse(part(request).page)
+
+    async def games(request: Request) -> JSONResponse:
+        return JSONResponse({"games": [{"game": web.name, "title": web.spec.title, "page": f"/{web.name}",
+                                        "players": web.spec.players_text} for web in parts.values()]})
 
     async def agents(request: Request) -> JSONResponse:
-        return JSONResponse({"agents": [*WEB_AGENTS, *store.models], "tables": list(TABLES),
-                             "memory": list(games.MEMORY_MODES), "limits": dataclasses.asdict(bounds)})
+        return JSONResponse(part(request).info(bounds))
 
-    async def start(request: Request, plan: games.Plan | piecepack.Plan) -> JSONResponse:
+    async def start(request: Request, plan: Plan, web: WebGame) -> JSONResponse:
         client = request.client.host if request.client else "unknown"
         store.reserve(client)
-        begin = piecepack.start if isinstance(plan, piecepack.Plan) else games.start
         try:
-            session = await workers(plan).run(begin, plan, client, store.is_closing)
+            made = await workers(plan).run(web.start, plan, client, store.is_closing)
         except BaseException:
             store.release(client)
             raise
-        state = session.state()
-        store.admit(session)
-        return JSONResponse({"id": session.id, "events": state["events"] if session.seat is not None else [],
+        state = made.state()
+        store.admit(made)
+        return JSONResponse({"id": made.id, "events": state["events"] if made.seat is not None else [],
                              "state": state})
 
     async def create_game(request: Request) -> JSONResponse:
-        return await start(request, games.plan_game(await inputs.read_json(request, bounds), store.models, bounds))
+        web = part(request)
+        return await start(request, web.plan_game(await inputs.read_json(request, bounds), bounds), web)
 
     async def create_watch(request: Request) -> JSONResponse:
-        return await start(request, games.plan_watch(await inputs.read_json(request, bounds), store.models, bounds))
+        web = part(request)
+        return await start(request, web.plan_watch(await inputs.read_json(request, bounds), bounds), web)
 
-    async def get_state(request: Request, kind: str, game: str = "gold") -> JSONResponse:
-        session = store.get(request.path_params["game_id"], kind, game)
-        async with session.lock:
-            return JSONResponse({"id": session.id, "state": session.state()})
+    async def get_state(request: Request, kind: str) -> JSONResponse:
+        held = session(request, kind)
+        async with held.lock:
+            return JSONResponse({"id": held.id, "state": held.state()})
 
     async def get_game(request: Request) -> JSONResponse:
         return await get_state(request, "play")
@@ -125,69 +167,36 @@ def create_app(models: Sequence[str] = (), *, clock: Callable[[], float] = time.
     async def get_watch(request: Request) -> JSONResponse:
         return await get_state(request, "watch")
 
-    async def move(session: games.Session, work: Callable[..., Any], *args: Any) -> JSONResponse:
-        async with session.lock:
-            result = await workers(session).run(work, *args, store.is_closing)
-        store.settle(session)
+    async def move(held: Session, work: Callable[..., Any], *args: Any) -> JSONResponse:
+        async with held.lock:
+            result = await workers(held).run(work, *args, store.is_closing)
+        store.settle(held)
         return JSONResponse(result)
 
-    async def flip_card(request: Request) -> JSONResponse:
-        session = store.get(request.path_params["game_id"], "play")
-        body = inputs.fields(await inputs.read_json(request, bounds), {"position": None})
-        if body["position"] is None:
-            raise WebError("position is missing: a square such as 'c4' or a position from 0 to 63")
-        return await move(session, session.flip, inputs.position(body["position"]))
+    async def act(request: Request) -> JSONResponse:
+        held = session(request, "play")
+        body = inputs.fields(await inputs.read_json(request, bounds), {"action": None})
+        if body["action"] is None:
+            raise WebError("action is missing: one of the state's legal actions")
+        return await move(held, held.act, held.web.read_action(body["action"]))
 
     async def step_watch(request: Request) -> JSONResponse:
-        session = store.get(request.path_params["game_id"], "watch")
-        return await move(session, session.step)
+        held = session(request, "watch")
+        inputs.fields(await inputs.read_json(request, bounds), {})
+        return await move(held, held.step)
 
     async def game_record(request: Request) -> JSONResponse:
-        session = store.get(request.path_params["game_id"])
-        async with session.lock:
-            return JSONResponse(session.record())
+        held = session(request)
+        async with held.lock:
+            return JSONResponse(held.record())
 
     async def delete_game(request: Request) -> JSONResponse:
-        store.remove(request.path_params["game_id"])
+        store.remove(request.path_params["game_id"], part(request).name)
         return JSONResponse({"deleted": request.path_params["game_id"]})
 
     async def replay_record(request: Request) -> JSONResponse:
-        return JSONResponse(await quick.run(games.replay, await inputs.read_json(request, bounds), bounds))
-
-    # Gold Rush on a piecepack: the same store, limits and workers, under /api/piecepack.
-    async def piecepack_agents(request: Request) -> JSONResponse:
-        return JSONResponse({"agents": list(piecepack.WEB_AGENTS), "limits": dataclasses.asdict(bounds)})
-
-    async def piecepack_create_game(request: Request) -> JSONResponse:
-        return await start(request, piecepack.plan_game(await inputs.read_json(request, bounds), bounds))
-
-    async def piecepack_create_watch(request: Request) -> JSONResponse:
-        return await start(request, piecepack.plan_watch(await inputs.read_json(request, bounds), bounds))
-
-    async def piecepack_get_game(request: Request) -> JSONResponse:
-        return await get_state(request, "play", piecepack.GAME)
-
-    async def piecepack_get_watch(request: Request) -> JSONResponse:
-        return await get_state(request, "watch", piecepack.GAME)
-
-    async def piecepack_act(request: Request) -> JSONResponse:
-        session = store.get(request.path_params["game_id"], "play", piecepack.GAME)
-        body = inputs.fields(await inputs.read_json(request, bounds), {"action": None})
-        if body["action"] is None:
-            raise WebError("action is missing: an action id from 0 to 487, one of the state's legal actions")
-        return await move(session, session.act, piecepack.action(body["action"]))
-
-    async def piecepack_step(request: Request) -> JSONResponse:
-        session = store.get(request.path_params["game_id"], "watch", piecepack.GAME)
-        return await move(session, session.step)
-
-    async def piecepack_record(request: Request) -> JSONResponse:
-        session = store.get(request.path_params["game_id"], None, piecepack.GAME)
-        async with session.lock:
-            return JSONResponse(session.record())
-
-    async def piecepack_replay(request: Request) -> JSONResponse:
-        return JSONResponse(await quick.run(piecepack.replay, await inputs.read_json(request, bounds), bounds))
+        web = part(request)
+        return JSONResponse(await quick.run(web.replay, await inputs.read_json(request, bounds), bounds))
 
     async def refused(request: Request, error: Exception) -> JSONResponse:
         status = error.status if isinstance(error, WebError) else 400
@@ -216,35 +225,29 @@ def create_app(models: Sequence[str] = (), *, clock: Callable[[], float] = time.
             pool.pool.shutdown(wait=False, cancel_futures=True)
 
     routes = [
-        Route("/", page),
+        Route("/", index),
+        *[Mount(f"/static/{name}", StaticFiles(directory=web.static), name=f"static-{name}")
+          for name, web in parts.items() if web.static is not None],
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
-        Route("/api/agents", agents),
-        Route("/api/games", create_game, methods=["POST"]),
-        Route("/api/games/{game_id}", get_game, methods=["GET"]),
-        Route("/api/games/{game_id}", delete_game, methods=["DELETE"]),
-        Route("/api/games/{game_id}/flip", flip_card, methods=["POST"]),
-        Route("/api/games/{game_id}/record", game_record, methods=["GET"]),
-        Route("/api/watch", create_watch, methods=["POST"]),
-        Route("/api/watch/{game_id}", get_watch, methods=["GET"]),
-        Route("/api/watch/{game_id}/step", step_watch, methods=["POST"]),
-        Route("/api/replay", replay_record, methods=["POST"]),
-        Route("/piecepack", piecepack_page),
-        Route("/api/piecepack/agents", piecepack_agents),
-        Route("/api/piecepack/games", piecepack_create_game, methods=["POST"]),
-        Route("/api/piecepack/games/{game_id}", piecepack_get_game, methods=["GET"]),
-        Route("/api/piecepack/games/{game_id}", delete_game, methods=["DELETE"]),
-        Route("/api/piecepack/games/{game_id}/act", piecepack_act, methods=["POST"]),
-        Route("/api/piecepack/games/{game_id}/record", piecepack_record, methods=["GET"]),
-        Route("/api/piecepack/watch", piecepack_create_watch, methods=["POST"]),
-        Route("/api/piecepack/watch/{game_id}", piecepack_get_watch, methods=["GET"]),
-        Route("/api/piecepack/watch/{game_id}/step", piecepack_step, methods=["POST"]),
-        Route("/api/piecepack/replay", piecepack_replay, methods=["POST"]),
+        Route("/api/games", games),
+        Route("/api/{game}/agents", agents),
+        Route("/api/{game}/games", create_game, methods=["POST"]),
+        Route("/api/{game}/games/{game_id}", get_game, methods=["GET"]),
+        Route("/api/{game}/games/{game_id}", delete_game, methods=["DELETE"]),
+        Route("/api/{game}/games/{game_id}/act", act, methods=["POST"]),
+        Route("/api/{game}/games/{game_id}/record", game_record, methods=["GET"]),
+        Route("/api/{game}/watch", create_watch, methods=["POST"]),
+        Route("/api/{game}/watch/{game_id}", get_watch, methods=["GET"]),
+        Route("/api/{game}/watch/{game_id}/step", step_watch, methods=["POST"]),
+        Route("/api/{game}/replay", replay_record, methods=["POST"]),
+        Route("/{game}", page),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={GoldRushError: refused, HTTPException: http_error, Exception: failed})
     app.add_middleware(_SecurityHeaders)
     app.state.store = store
     app.state.limits = bounds
+    app.state.games = parts
     return app
 
 
@@ -289,4 +292,4 @@ def serve(app: Starlette, host: str, port: int, grace_seconds: float = 3.0, out:
                           timeout_graceful_shutdown=grace_seconds)).run()
 
 
-__all__ = ["create_app", "serve", "Workers", "SECURITY_HEADERS"]
+__all__ = ["create_app", "serve", "web_parts", "Workers", "SECURITY_HEADERS"]

@@ -1,37 +1,40 @@
-"""Reading requests strictly: the body within its size and depth, each field's type and range, agent lists
-within their costs. Every refusal is a :class:`WebError` that names the value (a short excerpt of it) and what is
-allowed; nothing here does any work for a game.
+"""Reading requests strictly, for every game: the body (JSON, within its size and depth), each field's type and
+range, agent lists within their costs. Every refusal is a :class:`WebError` that names the value (a short excerpt
+of it) and what is allowed; nothing here does any work for a game.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from starlette.requests import Request
 
-from goldrush_env.gold.cards import MAX_PLAYERS, NUM_POSITIONS
 from goldrush_env.errors import GoldRushError, excerpt
-from goldrush_env.gold.render import parse_square
 
 from goldrush_agents import parse_spec, split_entrants
-from goldrush_agents.gold import AGENTS, MODELS
 from goldrush_agents.web.limits import MAX_SEED, Limits
 
-OFFLINE = ("optimal",)
-"""Players no request may name: ``optimal`` solves its table first, minutes of a core and gigabytes of memory."""
-WEB_AGENTS = tuple(name for name in (*AGENTS, *MODELS) if name not in OFFLINE)
-"""The players a request may name, each optionally with options in brackets (``ismcts[iterations=200]``).
-A request cannot name a file or an import path (it should not make the server read files or import modules):
-model files are offered by whoever starts the server, ``create_app(models=...)`` (``goldrush serve --model``)."""
-WEB_OPTIONS = {"selfplay": ("depth",)}
-"""The options a request may give these players (the others would name files)."""
-TWO_PLAYERS = ("selfplay",)
-"""Players of 2-player games only."""
-SEARCHES = ("ismcts",)
-"""The players whose moves cost what their options say: each gets a time budget a move (``seconds``) and a
-cap on its ``iterations``, from the server's :class:`Limits`."""
+
+@dataclass(frozen=True)
+class AgentRules:
+    """Which of a game's players a request may name, and how. A request never names a file or an import path (it
+    should not make the server read files or import modules): model files are offered by whoever starts the
+    server (``goldrush serve --model``)."""
+
+    offline: tuple[str, ...] = ()
+    """Players no request may name (they cost minutes of a core or gigabytes of memory to start)."""
+    options: dict[str, tuple[str, ...] | None] = field(default_factory=dict)
+    """The options a request may give a player, by name: a tuple of option names, or None for any of its
+    constructor's (the constructor refuses an unknown one); a player not listed gets :attr:`other_options`."""
+    other_options: tuple[str, ...] | None = ()
+    """The options of the players :attr:`options` does not list: none, unless a game says otherwise."""
+    searches: tuple[str, ...] = ()
+    """Players whose games move on the server's search workers."""
+    budgeted: tuple[str, ...] = ()
+    """Of the searches, those whose every move gets the server's time budget (``seconds``) and a cap on its
+    ``iterations``, from the server's :class:`Limits`."""
 
 
 class WebError(GoldRushError):
@@ -44,8 +47,13 @@ class WebError(GoldRushError):
 
 
 async def read_json(request: Request, limits: Limits) -> Any:
-    """The request's JSON body (``{}`` when empty), refused beyond ``max_body_bytes`` (413) before it is all read,
-    or beyond ``max_depth`` levels of nesting (400)."""
+    """The request's JSON body (``{}`` when empty), refused unless it says it is JSON (415: a page of another site
+    cannot send that without the browser asking this server first), beyond ``max_body_bytes`` (413) before it is
+    all read, or beyond ``max_depth`` levels of nesting (400)."""
+    kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if kind != "application/json":
+        raise WebError(f"a request's body is JSON, sent with Content-Type: application/json; got "
+                       f"{excerpt(kind or 'no Content-Type', 60)}", 415)
     declared = request.headers.get("content-length")
     if declared is not None and not declared.isdigit():
         raise WebError(f"Content-Length must be a number of bytes, got {excerpt(declared)}")
@@ -114,16 +122,6 @@ def seed(value: Any) -> int | None:
     return None if value is None else integer("seed", value, 0, MAX_SEED)
 
 
-def position(value: Any) -> int:
-    """A position from 0 to 63, or a square name such as ``"c4"``."""
-    if isinstance(value, str):
-        try:
-            return parse_square(value)
-        except ValueError:
-            raise WebError(f"position {excerpt(value)} is not a square: columns a-h, rows 1-8, e.g. 'c4'") from None
-    return integer("position", value, 0, NUM_POSITIONS - 1)
-
-
 @dataclass(frozen=True)
 class AgentSpec:
     """A player a request named: ``name`` as the request gave it (shown to people), ``spec`` as it is built
@@ -134,24 +132,26 @@ class AgentSpec:
     searches: bool
 
 
-def agents(name: str, value: Any, offered: Sequence[str], limits: Limits) -> list[AgentSpec]:
-    """The players of a comma-separated string or a list of strings, each a web agent (with options in brackets,
-    within ``limits``) or a model file the server offers."""
+def agents(name: str, value: Any, game: Any, limits: Limits) -> list[AgentSpec]:
+    """The players of a comma-separated string or a list of strings, each one of ``game``'s web agents (with options
+    in brackets, as its :class:`AgentRules` allow, within ``limits``) or a model file the server offers for it.
+    ``game`` is the :class:`~goldrush_agents.web.game.WebGame`."""
+    seats = game.spec.max_players
     if isinstance(value, str):
         if len(value) > limits.max_text:
             raise WebError(f"{name} is {len(value):,} characters long, over the {limits.max_text} allowed: "
                            f"{excerpt(value)}")
         specs = _split(name, value)
     elif isinstance(value, list) and all(isinstance(item, str) for item in value):
-        if len(value) > MAX_PLAYERS:
-            raise WebError(f"{name} lists {len(value):,} agents: a table has at most {MAX_PLAYERS} seats")
+        if len(value) > seats:
+            raise WebError(f"{name} lists {len(value):,} agents: a table of {game.spec.title} has at most {seats} seats")
         specs = [item.strip() for item in value]
         if not all(specs):
             raise WebError(f"{name} has an empty name: {excerpt(value)}")
     else:
         raise WebError(f"{name} must be a string of agent names (comma-separated) or a list of them, "
                        f"got {excerpt(value)}")
-    return [_agent(name, spec, offered, limits) for spec in specs]
+    return [_agent(name, spec, game, limits) for spec in specs]
 
 
 def _split(name: str, text: str) -> list[str]:
@@ -161,33 +161,35 @@ def _split(name: str, text: str) -> list[str]:
         raise WebError(f"{name}: {error}") from None
 
 
-def _agent(field: str, text: str, offered: Sequence[str], limits: Limits) -> AgentSpec:
+def _agent(field_name: str, text: str, game: Any, limits: Limits) -> AgentSpec:
+    rules: AgentRules = game.rules
     if len(text) > limits.max_text:
-        raise WebError(f"an agent in {field} is {len(text):,} characters long, over the {limits.max_text} allowed: "
-                       f"{excerpt(text)}")
-    if text in offered:
+        raise WebError(f"an agent in {field_name} is {len(text):,} characters long, over the {limits.max_text} "
+                       f"allowed: {excerpt(text)}")
+    if text in game.offered:
         return AgentSpec(text, text, False)  # a model file the server offers, by its path as given
     try:
         agent, options = parse_spec(text)
     except GoldRushError as error:
-        raise WebError(f"{field}: {error}") from None
-    if agent not in WEB_AGENTS and agent not in offered:
-        raise WebError(f"unknown agent {excerpt(agent)} in {field}: expected one of {[*WEB_AGENTS, *offered]}, "
-                       "optionally with options in brackets, as in 'ismcts[iterations=200]'")
-    allowed = WEB_OPTIONS.get(agent)
+        raise WebError(f"{field_name}: {error}") from None
+    if agent not in game.agents:
+        raise WebError(f"unknown agent {excerpt(agent)} in {field_name}: the players of {game.spec.title} are "
+                       f"{[*game.agents, *game.offered]}, optionally with options in brackets where a player takes "
+                       "them, as in 'ismcts[iterations=200]'")
+    allowed = rules.options.get(agent, rules.other_options)
     if allowed is not None and not set(options) <= set(allowed):
-        raise WebError(f"{excerpt(text)} in {field}: a request may give {agent} the options {list(allowed)} only, "
-                       f"got {sorted(options)}")
-    if agent not in SEARCHES:
-        return AgentSpec(text, text, False)  # make_agent refuses a bad option by name when the game is made
+        what = f"the options {list(allowed)} only" if allowed else "no options"
+        raise WebError(f"{excerpt(text)} in {field_name}: a request may give {agent} {what}, got {sorted(options)}")
+    if agent not in rules.budgeted:
+        return AgentSpec(text, text, agent in rules.searches)  # make_agent refuses a bad option when the game starts
     iterations = options.get("iterations")
     if _number(iterations) and iterations > limits.max_iterations:
-        raise WebError(f"{excerpt(text)} in {field}: iterations={iterations!r} is over this server's limit of "
+        raise WebError(f"{excerpt(text)} in {field_name}: iterations={iterations!r} is over this server's limit of "
                        f"{limits.max_iterations} a move")
     if "seconds" not in options:
         options["seconds"] = limits.move_seconds
     elif options["seconds"] is None or (_number(options["seconds"]) and options["seconds"] > limits.move_seconds):
-        raise WebError(f"{excerpt(text)} in {field}: seconds={options['seconds']!r} is over this server's time "
+        raise WebError(f"{excerpt(text)} in {field_name}: seconds={options['seconds']!r} is over this server's time "
                        f"budget of {limits.move_seconds:g} seconds a move")
     built = f"{agent}[{','.join(f'{key}={option!r}' for key, option in options.items())}]"
     return AgentSpec(text, built, True)
@@ -197,5 +199,4 @@ def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-__all__ = ["WEB_AGENTS", "WEB_OPTIONS", "OFFLINE", "TWO_PLAYERS", "SEARCHES", "WebError", "AgentSpec", "read_json", "fields", "integer", "choice", "seed",
-           "position", "agents"]
+__all__ = ["AgentRules", "WebError", "AgentSpec", "read_json", "fields", "integer", "choice", "seed", "agents"]

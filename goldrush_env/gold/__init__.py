@@ -19,10 +19,11 @@ GAME = GameSpec(
     gym="goldrush_env.gold.gym_env:GoldRushEnv", vector="goldrush_env.gold.vector:GoldRushVectorEnv",
     pettingzoo_id="goldrush_env/gold-v0",
     gym_ids={"GoldRush-v0": {}, "GoldRushHalf-v0": {"table": "half"}, "GoldRushQuarter-v0": {"table": "quarter"}},
-    text="goldrush_env.gold.render:to_text", is_record="goldrush_env.gold.engine:is_record",
+    action_text="goldrush_env.gold.render:action_text", is_record="goldrush_env.gold.engine:is_record",
+    record_names="players",
     tiebreak="gold_cards", match="goldrush_env.gold.match:match_winners",
 )
-"""Gold in the registry of games (:mod:`goldrush_env.games`)."""
+"""Gold in the registry of games (:mod:`goldrush_env.games`; pyproject.toml declares it)."""
 
 _LAZY = {
     "env": "aec", "raw_env": "aec", "Game": "engine", "FlipEvent": "engine", "Outcome": "engine",

@@ -19,6 +19,12 @@ from goldrush_env.gold.cards import (
 from goldrush_env.gold.engine import colour_owners
 from goldrush_env.gold.view import UNKNOWN, PlayerView
 
+
+def action_text(position: int, known: object = None) -> str:
+    """An action in words: the square it flips (``"flip c4"``)."""
+    return f"flip {square_name(position)}"
+
+
 def check_square(answer: str, view: PlayerView) -> tuple[int | None, str | None]:
     """The position a person typed (``"c4"``) and why it cannot be flipped now (None if it can), in the board's
     terms: what ``goldrush play`` and ``goldrush serve`` tell a person."""

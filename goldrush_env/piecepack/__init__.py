@@ -17,10 +17,10 @@ GAME = GameSpec(
     aec="goldrush_env.piecepack.aec:env", raw_aec="goldrush_env.piecepack.aec:raw_env",
     gym="goldrush_env.piecepack.gym_env:PiecepackEnv", pettingzoo_id="goldrush_env/piecepack-v0",
     gym_ids={"GoldRushPiecepack-v0": {}},
-    text="goldrush_env.piecepack.render:to_text", is_record="goldrush_env.piecepack.engine:is_record",
-    record_names="names", tiebreak="food",
+    text="goldrush_env.piecepack.render:to_text", picture="goldrush_env.piecepack.render:to_rgb",
+    is_record="goldrush_env.piecepack.engine:is_record", tiebreak="food",
 )
-"""The piecepack game in the registry of games (:mod:`goldrush_env.games`)."""
+"""The piecepack game in the registry of games (:mod:`goldrush_env.games`; pyproject.toml declares it)."""
 
 _LAZY = {
     "Game": "engine", "Event": "engine", "Phase": "engine",

@@ -293,7 +293,7 @@ class raw_env(TableEnv):
                           "'first_player'", stacklevel=2)
         n = self.config.num_players
         if record is None:
-            game = Game.new(n, self._np_random, start=first_player)
+            game = Game.new(n, self._np_random, first_player=first_player)
         else:
             if not isinstance(record, dict) or record.get("players") != n:
                 raise PiecepackError(f"options['record'] must be a record of a {n}-player game (its 'players' "

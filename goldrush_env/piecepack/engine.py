@@ -243,22 +243,23 @@ class Game:
 
     @classmethod
     def new(cls, num_players: int, seed: int | np.random.Generator | None = None, *,
-            start: int | None = None) -> Game:
+            first_player: int | None = None) -> Game:
         """A game dealt at random: tiles shuffled, each row's coins shuffled (P6), the start player (P5)
         and every die drawn from ``seed`` (an int, a Generator which is advanced, or ``None`` for fresh
-        entropy). ``start`` seats the start player instead of the draw, which is still made: one seed
+        entropy). ``first_player`` seats the start player instead of the draw, which is still made: one seed
         deals the same pieces and dice whoever starts (tournaments rotate the start this way)."""
         if not _is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
             raise SetupError(f"num_players must be {MIN_PLAYERS} or {MAX_PLAYERS} (P1), got {num_players!r}")
-        if start is not None and (not _is_int(start) or not 0 <= start < num_players):
-            raise SetupError(f"start must be None or a seat from 0 to {num_players - 1}, got {start!r}")
+        if first_player is not None and (not _is_int(first_player) or not 0 <= first_player < num_players):
+            raise SetupError(f"first_player must be None or a seat from 0 to {num_players - 1}, got "
+                             f"{first_player!r}")
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         tiles = [BOX[i] for i in rng.permutation(NUM_PLOTS)]
         coins = []
         for row in range(4):
             coins += [code_of(ROW_SUIT[row], rank) for rank in rng.permutation(6)]
         drawn = int(rng.integers(num_players))
-        return cls(num_players, tiles, coins, drawn if start is None else int(start), rng=rng)
+        return cls(num_players, tiles, coins, drawn if first_player is None else int(first_player), rng=rng)
 
     @classmethod
     def from_record(cls, record: dict, *, rng: np.random.Generator | None = None, check: bool = True) -> Game:

@@ -1,4 +1,4 @@
-// What both pages of goldrush serve (Gold's and Gold Rush's) use: building elements from text, never from HTML.
+// What every page of goldrush serve uses: building elements from text, never from HTML, and asking the API.
 "use strict";
 // An element with attributes (a "data-x" key sets a data attribute, "class" the class) and children (text or nodes).
 function el(tag, attributes = {}, ...children) {
@@ -10,4 +10,22 @@ function el(tag, attributes = {}, ...children) {
   }
   node.append(...children.map((child) => (child instanceof Node ? child : document.createTextNode(String(child)))));
   return node;
+}
+
+class ApiError extends Error {
+  constructor(message, status) { super(message); this.status = status; }
+}
+
+// A call to the server's JSON API (each page's game under /api/<game>/); an error answer throws an ApiError with the server's message. A POST always
+// sends a JSON body (the server refuses any other, so that a page of another site cannot drive it).
+async function api(method, path, body, asText = false) {
+  if (method === "POST" && body === undefined) body = {};
+  const response = await fetch(path, {method, headers: {"Content-Type": "application/json"},
+                                      body: body === undefined ? undefined : JSON.stringify(body)});
+  const text = await response.text();
+  let data;
+  try { data = JSON.parse(text); } catch { data = {error: `the server answered ${response.status}`}; }
+  if (!response.ok) throw new ApiError(data.error || `the server answered ${response.status}`, response.status);
+  if (typeof hideError === "function") hideError();  // the page's error box: an answer clears the last error
+  return asText ? text : data;
 }

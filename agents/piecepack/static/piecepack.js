@@ -14,15 +14,6 @@ const PHASES = {
 };
 const ui = { mode: "play", play: null, watch: null, replay: null, picked: null, busy: false };
 
-async function api(method, path, body) {
-  const response = await fetch(path, {
-    method, headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
-  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
-  return data;
-}
 function showError(error) { $("error").textContent = error.message || String(error); $("error").classList.remove("hidden"); }
 function hideError() { $("error").classList.add("hidden"); }
 

@@ -27,20 +27,6 @@ const icon = (name) => $("icon-" + name).content.firstElementChild.cloneNode(tru
 
 function delay() { return SPEEDS[+$("speed").value][0]; }
 
-class ApiError extends Error {
-  constructor(message, status) { super(message); this.status = status; }
-}
-
-async function api(method, path, body, asText = false) {
-  const response = await fetch(path, {method, headers: {"Content-Type": "application/json"},
-                                      body: body === undefined ? undefined : JSON.stringify(body)});
-  const text = await response.text();
-  let data;
-  try { data = JSON.parse(text); } catch { data = {error: `the server answered ${response.status}`}; }
-  if (!response.ok) throw new ApiError(data.error || `the server answered ${response.status}`, response.status);
-  hideError();
-  return asText ? text : data;
-}
 function showError(error) { const box = $("error"); box.textContent = error.message || String(error); box.classList.remove("hidden"); }
 function hideError() { $("error").classList.add("hidden"); }
 function showNotice(text) { const box = $("notice"); box.textContent = text; box.classList.toggle("hidden", !text); }
@@ -256,8 +242,9 @@ async function startPlay(event) {
   try {
     const body = {players: +$("players").value, opponents: $("opponents").value, seat: +$("seat").value,
                   memory: $("memory").value, table: $("table").value, seed: seedFrom("seed")};
-    if (ui.play && ui.play.id && !ui.play.state.finished) api("DELETE", `/api/games/${ui.play.id}`).catch(() => {});
-    const data = await api("POST", "/api/games", body);
+    const data = await api("POST", "/api/gold/games", body);
+    // Only now that the new game is dealt is the old one let go: a refused deal leaves the game in play as it was.
+    if (ui.play && ui.play.id && !ui.play.state.finished) api("DELETE", `/api/gold/games/${ui.play.id}`).catch(() => {});
     showNotice("");
     const events = data.events, view = freshView(data);
     // Start from the deal: the agents' opening flips (when you do not start) are then shown one by one.
@@ -288,7 +275,7 @@ async function flipPosition(position) {
   view.current = view.state.current_player;
   drawView(view);  // no card is clickable until the answer is shown
   try {
-    const data = await api("POST", `/api/games/${view.id}/flip`, {position});
+    const data = await api("POST", `/api/gold/games/${view.id}/act`, {action: position});
     await animate(view, data.events, data.state);
   } catch (error) {
     view.busy = false;
@@ -303,8 +290,8 @@ async function startWatch(event) {
   if (event) event.preventDefault();
   try {
     const body = {agents: $("watch-agents").value, table: $("watch-table").value, seed: seedFrom("watch-seed")};
-    if (ui.watch) { ui.watch.playing = false; api("DELETE", `/api/games/${ui.watch.id}`).catch(() => {}); }
-    ui.watch = freshView(await api("POST", "/api/watch", body));
+    if (ui.watch) { ui.watch.playing = false; api("DELETE", `/api/gold/games/${ui.watch.id}`).catch(() => {}); }
+    ui.watch = freshView(await api("POST", "/api/gold/watch", body));
     saved.set("watch", ui.watch.id);
     showNotice("");
     $("watch-play").disabled = $("watch-step").disabled = false;
@@ -318,7 +305,7 @@ async function stepWatch() {
   if (!view || view.busy || view.state.finished) return false;
   view.busy = true;
   try {
-    const data = await api("POST", `/api/watch/${view.id}/step`);
+    const data = await api("POST", `/api/gold/watch/${view.id}/step`);
     await animate(view, data.events, data.state);
   } catch (error) {
     view.busy = false; view.playing = false; $("watch-play").textContent = "Play";
@@ -345,7 +332,7 @@ async function resume(kind) {
   const id = saved.get(kind);
   if (!id) return;
   try {
-    const data = await api("GET", kind === "play" ? `/api/games/${encodeURIComponent(id)}` : `/api/watch/${encodeURIComponent(id)}`);
+    const data = await api("GET", kind === "play" ? `/api/gold/games/${encodeURIComponent(id)}` : `/api/gold/watch/${encodeURIComponent(id)}`);
     ui[kind] = freshView(data);
     if (kind === "watch") {
       $("watch-play").disabled = false;
@@ -365,7 +352,7 @@ async function loadReplay(index = 0) {
   try { record = JSON.parse(text); }
   catch (error) { showError(new Error("the record is not valid JSON: " + error.message)); return; }
   try {
-    ui.replay = {data: await api("POST", "/api/replay", record), index};
+    ui.replay = {data: await api("POST", "/api/gold/replay", record), index};
     if (text.length < 200000) saved.set("replay", text);
     $("replay-slider").max = ui.replay.data.frames.length - 1;
     for (const id of ["replay-first", "replay-back", "replay-forward", "replay-last", "replay-slider"]) $(id).disabled = false;
@@ -427,7 +414,7 @@ function fillSeats() {
 
 function recordText() {
   const view = ui[ui.mode];
-  return api("GET", `/api/games/${view.id}/record`, undefined, true);  // as sent: a large seed stays exact
+  return api("GET", `/api/gold/games/${view.id}/record`, undefined, true);  // as sent: a large seed stays exact
 }
 
 function typedSquare(event) {
@@ -495,7 +482,7 @@ function init() {
     else if (ui.mode === "replay" && ui.replay && event.key === "ArrowRight") showFrame(ui.replay.index + 1);
     else if (ui.mode === "replay" && ui.replay && event.key === "ArrowLeft") showFrame(ui.replay.index - 1);
   });
-  api("GET", "/api/agents").then((data) => {
+  api("GET", "/api/gold/agents").then((data) => {
     $("agent-names").replaceChildren(...data.agents.map((name) => el("option", {value: name})));
   }).catch(() => {});
   const mode = saved.get("mode");
