@@ -11,6 +11,7 @@ action, and ``observation``, the seat's flat vector: all that
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -23,6 +24,22 @@ class Policy(Protocol):
 
     def act(self, view: Any) -> int:
         """A legal action (``view.action_mask[action]`` is set) for the seat whose view this is."""
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What one seat knows, as most games' players read it (Gold's players read a richer view of their own):
+    scripted players read ``knowledge`` (``known_to(seat)`` of the game's rules), learned ones ``observation``, the
+    seat's flat vector; ``action_mask`` (bool) is all False when the seat is not to act."""
+
+    seat: int
+    knowledge: Any
+    action_mask: np.ndarray
+    observation: np.ndarray
+
+    @property
+    def legal_actions(self) -> np.ndarray:
+        return np.flatnonzero(self.action_mask)
 
 
 class SeededPolicy:

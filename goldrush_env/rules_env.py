@@ -30,24 +30,8 @@ from goldrush_env.errors import GoldRushError
 from goldrush_env.games import GameSpec, spec
 from goldrush_env.learner import OneLearnerEnv, never_empty
 from goldrush_env.options import RENDER_MODES, REWARDS, Options
-from goldrush_env.policy import Policy
+from goldrush_env.policy import Policy, SeatView
 from goldrush_env.wrappers import ClassicChecks
-
-
-@dataclass(frozen=True)
-class SeatView:
-    """What one seat knows, as policies read it (``act(view) -> int``): scripted players read ``knowledge``
-    (``Game.known_to(seat)``), learned ones ``observation``; ``action_mask`` (bool) is all False when the seat is
-    not to act."""
-
-    seat: int
-    knowledge: Any
-    action_mask: np.ndarray
-    observation: np.ndarray
-
-    @property
-    def legal_actions(self) -> np.ndarray:
-        return np.flatnonzero(self.action_mask)
 
 
 @dataclass(frozen=True)
@@ -171,7 +155,7 @@ class raw_env(TableEnv):
         return not game.is_finished and 0 <= int(action) < self._num_actions and bool(self._mask[action])
 
     def view(self, agent: str | int) -> SeatView:
-        """The :class:`SeatView` of an agent (name or seat)."""
+        """The :class:`~goldrush_env.policy.SeatView` of an agent (name or seat)."""
         seat = self.agent_name_mapping[agent] if isinstance(agent, str) else int(agent)
         game = self._require_game()
         return SeatView(seat, game.known_to(seat), self.action_mask(self.possible_agents[seat]),
@@ -214,7 +198,7 @@ class GymEnv(OneLearnerEnv):
         return never_empty(self.game_env.action_mask(self._agent))
 
     def view(self) -> SeatView:
-        """The learner's :class:`SeatView`."""
+        """The learner's :class:`~goldrush_env.policy.SeatView`."""
         return self.game_env.view(self.seat)
 
     def observe_learner(self) -> tuple[np.ndarray, dict[str, Any]]:
@@ -223,4 +207,4 @@ class GymEnv(OneLearnerEnv):
         return self.game_env.observe(self._agent)["observation"], info
 
 
-__all__ = ["env", "raw_env", "GymEnv", "RulesConfig", "SeatView", "render_modes"]
+__all__ = ["env", "raw_env", "GymEnv", "RulesConfig", "render_modes"]

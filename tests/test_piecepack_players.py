@@ -13,7 +13,6 @@ from goldrush_agents.piecepack import (
     PiecepackEconomist,
     PiecepackRandom,
     PiecepackTrained,
-    PiecepackView,
     shipped_model,
     view_of,
 )
@@ -24,6 +23,7 @@ from goldrush_env.piecepack import actions as A
 from goldrush_env.piecepack.components import FOOD, ORE
 from goldrush_env.piecepack.encoder import observation_vector
 from goldrush_env.piecepack.engine import Game
+from goldrush_env.policy import SeatView
 
 
 def lineup(names, seed):
@@ -91,7 +91,7 @@ def test_economist_reads_only_its_view():
             knowledge = copy.deepcopy(game.known_to(seat))
             for piece in knowledge["identities"]:
                 assert seat in knowledge["assayed_by"][piece]  # its own assays, nothing more
-            view = PiecepackView(seat, knowledge, game.legal_mask(), observation_vector(knowledge))
+            view = SeatView(seat, knowledge, game.legal_mask(), observation_vector(knowledge))
             action = economist.act(view)
             assert knowledge == game.known_to(seat), "the player changed what it was shown"
             game.step(action)
@@ -188,7 +188,7 @@ def decision(phase, **changes):
         mask[[A.WAREHOUSE_PROTECT, A.WAREHOUSE_DECLINE]] = True
     elif phase == "claim":
         mask[[A.claim(p) for p in range(24) if knowledge["owners"][p] < 0]] = True
-    return PiecepackView(0, knowledge, mask, observation_vector(knowledge))
+    return SeatView(0, knowledge, mask, observation_vector(knowledge))
 
 
 def test_economist_answers_offers_by_worth():

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from goldrush_env.piecepack.aec import PiecepackView
+from goldrush_env.policy import SeatView
 from goldrush_env.piecepack.encoder import observation_vector
 from goldrush_env.piecepack.engine import Game
 from goldrush_env.policy import RandomPolicy
@@ -54,11 +54,11 @@ model = PiecepackTrained
 """The trained player: ``model(path, seed=...)``, ``path`` None for the shipped model of the table's size."""
 
 
-def view_of(game: Game, seat: int) -> PiecepackView:
+def view_of(game: Game, seat: int) -> SeatView:
     """The view of ``seat`` now, as the environments give it: only what that seat knows, plus the legal mask."""
     knowledge = game.known_to(seat)
-    return PiecepackView(seat, knowledge, game.legal_mask(), observation_vector(knowledge))
+    return SeatView(seat, knowledge, game.legal_mask(), observation_vector(knowledge))
 
 
 __all__ = ["AGENTS", "OPPONENTS", "MODELS", "MODEL_FILES", "model", "view_of", "PiecepackRandom", "PiecepackEconomist",
-           "PiecepackSearch", "PiecepackTrained", "PiecepackView", "shipped_model"]
+           "PiecepackSearch", "PiecepackTrained", "shipped_model"]

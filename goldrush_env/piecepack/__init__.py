@@ -18,6 +18,7 @@ GAME = GameSpec(
     gym="goldrush_env.piecepack.gym_env:PiecepackEnv", pettingzoo_id="goldrush_env/piecepack-v0",
     gym_ids={"GoldRushPiecepack-v0": {}},
     text="goldrush_env.piecepack.render:to_text", picture="goldrush_env.piecepack.render:to_rgb",
+    action_text="goldrush_env.piecepack.words:action_words",
     is_record="goldrush_env.piecepack.engine:is_record", tiebreak="food",
 )
 """The piecepack game in the registry of games (:mod:`goldrush_env.games`; pyproject.toml declares it)."""

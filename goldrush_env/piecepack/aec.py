@@ -206,6 +206,7 @@ from goldrush_env.piecepack.encoder import (
 )
 from goldrush_env.piecepack.engine import Game
 from goldrush_env.piecepack.errors import PiecepackError
+from goldrush_env.policy import SeatView
 from goldrush_env.wrappers import ClassicChecks
 
 RENDER_VIEWS = ("active", "public", "table")
@@ -239,27 +240,6 @@ class PiecepackConfig(Options):
         if not (self.render_view in RENDER_VIEWS or is_int(self.render_view)
                 and 0 <= self.render_view < self.num_players):
             refuse("render_view", f"one of {RENDER_VIEWS} or a seat from 0 to {self.num_players - 1}")
-
-
-@dataclass(frozen=True)
-class PiecepackView:
-    """What one seat knows, for policies (``act(view) -> int``): scripted players read ``knowledge``,
-    learned ones ``observation``.
-
-    ``knowledge`` is ``Game.known_to(seat)``: the public state with absolute seats (``holdings``,
-    ``owners``, ``buildings``, ``dice``, ``pending_offer`` ...) plus ``identities``, the codes of the
-    face-down pieces this seat assayed. ``action_mask`` is bool (488), all False when the seat is not to act;
-    ``observation`` is the seat's vector of the module docstring's index table.
-    """
-
-    seat: int
-    knowledge: dict[str, Any]
-    action_mask: np.ndarray
-    observation: np.ndarray
-
-    @property
-    def legal_actions(self) -> np.ndarray:
-        return np.flatnonzero(self.action_mask)
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -356,12 +336,14 @@ class raw_env(TableEnv):
         """Whether the agent to act may take ``action`` (an int from 0 to 487) now."""
         return not self._require_game().is_over and bool(self._mask[action])
 
-    def view(self, agent: str | int) -> PiecepackView:
-        """The :class:`PiecepackView` of an agent (name or seat)."""
+    def view(self, agent: str | int) -> SeatView:
+        """The :class:`~goldrush_env.policy.SeatView` of an agent (name or seat): its ``knowledge`` is
+        ``Game.known_to(seat)``, the public state with absolute seats (``holdings``, ``owners``, ``buildings``,
+        ``dice``, ``pending_offer`` ...) plus ``identities``, the codes of the face-down pieces this seat assayed."""
         seat = self.agent_name_mapping[agent] if isinstance(agent, str) else int(agent)
         game = self._require_game()
         knowledge = game.known_to(seat)
-        return PiecepackView(seat=seat, knowledge=knowledge,
+        return SeatView(seat=seat, knowledge=knowledge,
                              action_mask=self.action_mask(self.possible_agents[seat]),
                              observation=observation_vector(knowledge))
 

@@ -13,7 +13,7 @@ wrapper's sampler can draw the action its autoreset ignores). Game options are t
 with the same defaults.
 
 Opponents are policies with ``reset(seed)`` and ``act(view) -> int``, where
-``view`` is a :class:`~goldrush_env.piecepack.aec.PiecepackView` (``seat``,
+``view`` is a :class:`~goldrush_env.policy.SeatView` (``seat``,
 ``knowledge = game.known_to(seat)``, a bool ``action_mask`` and the seat's
 ``observation``); the default, :class:`goldrush_env.policy.RandomPolicy`,
 takes a uniformly random legal action from its own seeded generator.
@@ -37,11 +37,12 @@ from typing import Any
 import numpy as np
 
 from goldrush_env.learner import OneLearnerEnv, never_empty
-from goldrush_env.piecepack.aec import PiecepackView, raw_env
+from goldrush_env.piecepack.aec import raw_env
+from goldrush_env.policy import SeatView
 from goldrush_env.piecepack.errors import IllegalActionError, PiecepackError
 from goldrush_env.policy import Policy
 
-__all__ = ["PiecepackEnv", "PiecepackView"]
+__all__ = ["PiecepackEnv"]
 
 
 class PiecepackEnv(OneLearnerEnv):
@@ -66,8 +67,8 @@ class PiecepackEnv(OneLearnerEnv):
         (:func:`~goldrush_env.learner.never_empty`)."""
         return never_empty(self.game_env.action_mask(self._agent))
 
-    def view(self) -> PiecepackView:
-        """The learner's :class:`~goldrush_env.piecepack.aec.PiecepackView` (for scripted play or debugging)."""
+    def view(self) -> SeatView:
+        """The learner's :class:`~goldrush_env.policy.SeatView` (for scripted play or debugging)."""
         return self.game_env.view(self.seat)
 
     def observe_learner(self) -> tuple[np.ndarray, dict[str, Any]]:
