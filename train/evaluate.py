@@ -42,7 +42,7 @@ class Args:
     """The entrant to evaluate: a model file (.npz or MaskablePPO .zip), 'ppo' or 'scratch' (the shipped models) or an agent name."""
     agents: str | None = None
     """Opponents, comma-separated (names, model files or package.module:Class); default: the game's own
-    (Gold: random,greedy,expert)."""
+    (Gold: random,greedy,expert), the model itself left out."""
     game: str = DEFAULT_GAME
     """The game, by its name in the registry (``goldrush tournament --help`` lists them)."""
     players: int | None = None
@@ -87,7 +87,7 @@ class Args:
             raise GoldRushError(f"--game must be one of {names()}, got {self.game!r}")
         game = spec(self.game)
         if self.agents is None:
-            self.agents = ",".join(players_of(self.game).opponents)
+            self.agents = ",".join(name for name in players_of(self.game).opponents if name != self.model)
         if self.players is None:
             self.players = game.default_players
         game.check_players(self.players, "--players")
