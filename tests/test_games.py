@@ -149,9 +149,6 @@ def test_no_compatibility_shims_remain():
 
 SHARED_EXEMPT = {"goldrush_env/games.py"}
 """The registry names the default game. No other shared module names one."""
-GOLD_ONLY = ("agents/web/",)
-"""The browser server's modules name the games they serve: Gold's page and API (``games.py``) and Gold Rush's
-(``piecepack.py``) are written for each game, with the store, the limits and the request checks shared."""
 
 
 def game_packages() -> dict[str, Path]:
@@ -196,8 +193,7 @@ def shared_modules() -> list[Path]:
     game_paths = list(game_packages().values())
     paths = sorted((ROOT / "goldrush_env").rglob("*.py")) + sorted((ROOT / "agents").rglob("*.py"))
     return [path for path in paths if not any(p == path or p in path.parents for p in game_paths)
-            and str(path.relative_to(ROOT)) not in SHARED_EXEMPT
-            and not str(path.relative_to(ROOT)).startswith(GOLD_ONLY)]
+            and str(path.relative_to(ROOT)) not in SHARED_EXEMPT]
 
 
 TRAIN_SHARED = ("cli.py", "evaluation.py", "plots.py")
