@@ -28,9 +28,7 @@ from typing import Sequence
 
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import check_agent, check_agents, command
-# The data sets' functions moved to goldrush_train.decisions in 0.3.0; they import from here for one version.
-from goldrush_train.decisions import (FIELDS, TARGETS, collect, compare, file_digest, load, pretrain,  # noqa: F401
-                                      same_move, save, score)
+from goldrush_train.decisions import collect, file_digest, save
 
 
 @command("goldrush_train.imitation")
