@@ -13,7 +13,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from goldrush_agents.arena import play_game  # noqa: E402
 from goldrush_agents import make_agent  # noqa: E402
 from goldrush_agents.web import create_app  # noqa: E402
-from goldrush_agents.web.piecepack import MAX_ACTIONS, knowledge_json  # noqa: E402
+from goldrush_agents.piecepack.web import MAX_ACTIONS, knowledge_json  # noqa: E402
 from goldrush_env.piecepack.components import NUM_PIECES, NUM_PLOTS  # noqa: E402
 
 
@@ -105,9 +105,9 @@ def test_an_action_the_rules_refuse_changes_nothing(app, client):
 
 def test_each_game_answers_on_its_own_routes_only(client):
     piecepack = client.post("/api/piecepack/games", json={"opponents": "random"}).json()["id"]
-    gold = client.post("/api/games", json={"opponents": "random"}).json()["id"]
-    assert client.get(f"/api/games/{piecepack}").status_code == 404
-    assert client.post(f"/api/games/{piecepack}/flip", json={"position": 0}).status_code == 404
+    gold = client.post("/api/gold/games", json={"opponents": "random"}).json()["id"]
+    assert client.get(f"/api/gold/games/{piecepack}").status_code == 404
+    assert client.post(f"/api/gold/games/{piecepack}/act", json={"action": 0}).status_code == 404
     assert client.get(f"/api/piecepack/games/{gold}").status_code == 404
     assert client.post(f"/api/piecepack/games/{gold}/act", json={"action": 0}).status_code == 404
     assert client.delete(f"/api/piecepack/games/{piecepack}").status_code == 200
@@ -120,7 +120,7 @@ def test_a_watched_game_shows_every_piece_and_steps_to_its_end(client):
         len(data["state"]["knowledge"]["identities"]) == NUM_PIECES
     steps = 0
     while not data["state"]["over"]:
-        data = client.post(f"/api/piecepack/watch/{data['id']}/step").json()
+        data = client.post(f"/api/piecepack/watch/{data['id']}/step", json={}).json()
         steps += 1
     # The same seed gives the same game as goldrush watch (arena.play_game).
     players = [make_agent(name, game="piecepack") for name in ("economist", "ppo", "random")]

@@ -76,7 +76,7 @@ def play_to_the_end(page, app, seat: int) -> int:
         expect(page.locator("[data-testid=end-screen]:visible, [data-testid=choice]").first).to_be_visible()
         if end.is_visible():
             return moves
-        (session,) = [s for s in store.live.values() if s.game_name == "piecepack"]
+        (session,) = [s for s in store.live.values() if s.web.name == "piecepack"]
         known = session.env.game.known_to(seat)
         for piece, text in shown_pieces(page).items():
             code = known["face_up"].get(piece) or known["identities"].get(piece)
@@ -142,3 +142,9 @@ def test_a_bad_record_is_refused_in_words(page):
     page.fill("[data-testid=replay-input]", json.dumps({"tiles": [], "coins": []}))
     page.click("[data-testid=replay-load]")
     expect(page.locator("[data-testid=error]")).to_contain_text("the record cannot be replayed")
+
+
+def test_the_header_leads_to_every_game(page):
+    link = page.locator("[data-testid=other-game]")
+    expect(link).to_have_text("All games")
+    assert link.get_attribute("href") == "/"
