@@ -1,4 +1,5 @@
-"""The JSON API of ``goldrush serve`` (goldrush_agents.web), driven with Starlette's TestClient.
+"""Gold's JSON API on ``goldrush serve`` (``/api/gold/...``, goldrush_agents.gold.web), driven with Starlette's
+TestClient. tests/test_web_games.py checks what every game's API shares.
 
 The privacy checks do not trust the server's own filtering: what a seat may know is worked out here from
 the public history of flips (every flip is public, D9), and every card anywhere in a response is checked
@@ -26,7 +27,7 @@ from goldrush_env.gold.render import square_name  # noqa: E402
 
 from goldrush_agents import cli, make_agent  # noqa: E402
 from goldrush_agents.arena import play_game  # noqa: E402
-from goldrush_agents.web import IDLE_SECONDS, create_app  # noqa: E402
+from goldrush_agents.web import Limits, create_app  # noqa: E402
 
 
 def make_client(**options) -> TestClient:
@@ -39,7 +40,7 @@ def session_of(client: TestClient, game_id: str):
 
 
 PLAY_STATE_KEYS = {
-    "id", "mode", "seed", "table", "max_turns", "num_players", "names", "owners", "scores", "gold_cards",
+    "id", "mode", "game", "seed", "table", "max_turns", "num_players", "names", "owners", "scores", "gold_cards",
     "current_player", "face_up", "turn", "cards_left", "gold_rush", "rush_at", "finished", "over", "truncated",
     "winners", "seat", "memory", "cards", "legal", "your_turn", "events",
 }
@@ -108,7 +109,7 @@ def check_private(response: dict, game: Game, seat: int, memory: str) -> None:
 def play_through(client: TestClient, body: dict, rng: np.random.Generator) -> tuple[str, dict]:
     """A whole game through the API, the person flipping at random (by position or square name), every
     response checked."""
-    created = client.post("/api/games", json=body)
+    created = client.post("/api/gold/games", json=body)
     assert created.status_code == 200, created.text
     data = created.json()
     game_id, seat, memory = data["id"], body.get("seat", 0), body.get("memory", "perfect")
@@ -118,14 +119,14 @@ def play_through(client: TestClient, body: dict, rng: np.random.Generator) -> tu
     while not state["finished"]:
         position = int(rng.choice(state["legal"]))
         sent = square_name(position) if rng.random() < 0.5 else position
-        response = client.post(f"/api/games/{game_id}/flip", json={"position": sent})
+        response = client.post(f"/api/gold/games/{game_id}/act", json={"action": sent})
         assert response.status_code == 200, response.text
         data = response.json()
         check_private(data, game, seat, memory)
         assert data["events"][0]["position"] == position and data["events"][0]["player"] == seat
         assert all(e["player"] != seat for e in data["events"][1:])
         state = data["state"]
-        again = client.get(f"/api/games/{game_id}").json()
+        again = client.get(f"/api/gold/games/{game_id}").json()
         check_private(again, game, seat, memory)
         assert again["state"] == state
     assert state["winners"] == list(game.winners) and state["current_player"] is None
@@ -143,10 +144,10 @@ def play_through(client: TestClient, body: dict, rng: np.random.Generator) -> tu
 def test_a_whole_game_shows_the_person_only_what_its_seat_may_know(body):
     client = make_client()
     game_id, state = play_through(client, {**body, "seed": 5}, np.random.default_rng(1))
-    record = client.get(f"/api/games/{game_id}/record").json()
+    record = client.get(f"/api/gold/games/{game_id}/record").json()
     assert Game.from_dict(record).scores == tuple(state["scores"])
     assert record["players"][body.get("seat", 0)] == "you" and record["seed"] == 5
-    replayed = client.post("/api/replay", json=record)
+    replayed = client.post("/api/gold/replay", json=record)
     assert replayed.status_code == 200, replayed.text
     frames = replayed.json()["frames"]
     assert len(frames) == len(record["flips"]) + 1
@@ -155,11 +156,11 @@ def test_a_whole_game_shows_the_person_only_what_its_seat_may_know(body):
 
 def test_real_memory_forgets_what_was_flipped_before_the_last_turn():
     client = make_client()
-    data = client.post("/api/games", json={"opponents": "random", "memory": "real", "seed": 3}).json()
+    data = client.post("/api/gold/games", json={"opponents": "random", "memory": "real", "seed": 3}).json()
     game_id, game = data["id"], session_of(client, data["id"]).game
     for _ in range(6):
         legal = data["state"]["legal"]
-        data = client.post(f"/api/games/{game_id}/flip", json={"position": legal[len(legal) // 2]}).json()
+        data = client.post(f"/api/gold/games/{game_id}/act", json={"action": legal[len(legal) // 2]}).json()
     perfect = may_know(game, 0, "perfect")
     real = data["state"]["cards"]
     assert real == may_know(game, 0, "real")
@@ -170,63 +171,66 @@ def test_real_memory_forgets_what_was_flipped_before_the_last_turn():
 def test_the_same_seed_deals_the_same_game_and_agents_play_it_the_same():
     client = make_client()
     body = {"players": 3, "opponents": "expert", "seat": 2, "seed": 11, "table": "half"}
-    first, second = (client.post("/api/games", json=body).json() for _ in range(2))
+    first, second = (client.post("/api/gold/games", json=body).json() for _ in range(2))
     ids = first["id"], second["id"]
     assert ids[0] != ids[1]
     assert first["events"] == second["events"] and first["state"]["cards"] == second["state"]["cards"]
     for _ in range(5):
         position = first["state"]["legal"][0]
-        first = client.post(f"/api/games/{ids[0]}/flip", json={"position": position}).json()
-        second = client.post(f"/api/games/{ids[1]}/flip", json={"position": position}).json()
+        first = client.post(f"/api/gold/games/{ids[0]}/act", json={"action": position}).json()
+        second = client.post(f"/api/gold/games/{ids[1]}/act", json={"action": position}).json()
         assert first["events"] == second["events"]
         assert {**first["state"], "id": None} == {**second["state"], "id": None}
-    other = client.post("/api/games", json={**body, "seed": 12}).json()["id"]
+    other = client.post("/api/gold/games", json={**body, "seed": 12}).json()["id"]
     tables = [session_of(client, game_id).game.initial_layout for game_id in (ids[0], other)]
     assert tables[0] != tables[1]
 
 
 def test_bad_flips_are_refused_with_a_message_and_change_nothing():
     client = make_client()
-    data = client.post("/api/games", json={"opponents": "greedy", "seed": 1, "table": "quarter"}).json()
+    data = client.post("/api/gold/games", json={"opponents": "greedy", "seed": 1, "table": "quarter"}).json()
     game_id = data["id"]
-    first = client.post(f"/api/games/{game_id}/flip", json={"position": "a1"}).json()
-    before = client.get(f"/api/games/{game_id}").json()
+    first = client.post(f"/api/gold/games/{game_id}/act", json={"action": "a1"}).json()
+    before = client.get(f"/api/gold/games/{game_id}").json()
     empty = next(p for p, code in enumerate(before["state"]["cards"]) if code == "-")
     cases = [
-        ({"position": "a1"}, 409, "a1 is already face up"),
-        ({"position": empty}, 409, f"{square_name(empty)} is empty"),
-        ({"position": "z9"}, 400, "'z9' is not a square"),
-        ({"position": 64}, 400, "position must be an int from 0 to 63, got 64"),
-        ({"position": -1}, 400, "got -1"),
-        ({"position": True}, 400, "got True"),
-        ({"position": 2.0}, 400, "got 2.0"),
-        ({}, 400, "position is missing"),
-        ({"position": 3, "extra": 1}, 400, "unknown field 'extra'"),
+        ({"action": "a1"}, 409, "a1 is already face up"),
+        ({"action": empty}, 409, f"{square_name(empty)} is empty"),
+        ({"action": "z9"}, 400, "action 'z9' is not a square"),
+        ({"action": 64}, 400, "action must be an int from 0 to 63, got 64"),
+        ({"action": -1}, 400, "got -1"),
+        ({"action": True}, 400, "got True"),
+        ({"action": 2.0}, 400, "got 2.0"),
+        ({}, 400, "action is missing"),
+        ({"position": 3}, 400, "unknown field 'position'"),  # the field of the old /flip route
+        ({"action": 3, "extra": 1}, 400, "unknown field 'extra'"),
         ([3], 400, "must be a JSON object"),
     ]
     for body, status, words in cases:
-        response = client.post(f"/api/games/{game_id}/flip", json=body)
+        response = client.post(f"/api/gold/games/{game_id}/act", json=body)
         assert response.status_code == status, (body, response.text)
         assert words in response.json()["error"], (body, response.json())
-    response = client.post(f"/api/games/{game_id}/flip", content=b'{"position": ',
+    response = client.post(f"/api/gold/games/{game_id}/act", content=b'{"action": ',
                            headers={"content-type": "application/json"})
     assert response.status_code == 400 and "not valid JSON" in response.json()["error"]
-    assert client.get(f"/api/games/{game_id}").json() == before
+    assert client.get(f"/api/gold/games/{game_id}").json() == before
     assert first["state"]["face_up"] == 0 == before["state"]["face_up"]
 
 
 def test_unknown_and_stale_games_are_404():
     client = make_client()
-    for method, path in [("get", "/api/games/nope"), ("post", "/api/games/nope/flip"), ("delete", "/api/games/nope"),
-                         ("post", "/api/watch/nope/step"), ("get", "/api/games/nope/record")]:
-        response = getattr(client, method)(path, **({"json": {"position": 0}} if method == "post" else {}))
+    for method, path in [("get", "/api/gold/games/nope"), ("post", "/api/gold/games/nope/act"),
+                         ("delete", "/api/gold/games/nope"), ("post", "/api/gold/watch/nope/step"),
+                         ("get", "/api/gold/watch/nope"), ("get", "/api/gold/games/nope/record")]:
+        response = getattr(client, method)(path, **({"json": {"action": 0}} if path.endswith("act") else
+                                                     {"json": {}} if method == "post" else {}))
         assert response.status_code == 404 and "no " in response.json()["error"], (path, response.text)
-    data = client.post("/api/games", json={"opponents": "random", "seed": 2}).json()
-    assert client.delete(f"/api/games/{data['id']}").json() == {"deleted": data["id"]}
-    stale = client.post(f"/api/games/{data['id']}/flip", json={"position": 0})
+    data = client.post("/api/gold/games", json={"opponents": "random", "seed": 2}).json()
+    assert client.delete(f"/api/gold/games/{data['id']}").json() == {"deleted": data["id"]}
+    stale = client.post(f"/api/gold/games/{data['id']}/act", json={"action": 0})
     assert stale.status_code == 404 and data["id"] in stale.json()["error"]
     assert client.get("/api/nowhere").status_code == 404
-    assert client.put("/api/games").status_code == 405 and "PUT" in client.put("/api/games").json()["error"]
+    assert client.put("/api/gold/games").status_code == 405 and "PUT" in client.put("/api/gold/games").json()["error"]
 
 
 @pytest.mark.parametrize("body, words", [
@@ -252,7 +256,7 @@ def test_unknown_and_stale_games_are_404():
 ])
 def test_a_bad_new_game_is_refused_by_name(body, words):
     client = make_client()
-    response = client.post("/api/games", json=body)
+    response = client.post("/api/gold/games", json=body)
     assert response.status_code == 400, response.text
     assert words in response.json()["error"]
     assert client.app.state.store.live == {}
@@ -279,60 +283,60 @@ def test_two_games_at_once_are_independent():
 
 def test_a_flip_in_one_game_leaves_another_unchanged():
     client = make_client()
-    a, b = (client.post("/api/games", json={"opponents": "greedy", "seed": 4}).json() for _ in range(2))
-    client.post(f"/api/games/{a['id']}/flip", json={"position": "c4"})
-    assert client.get(f"/api/games/{b['id']}").json() == {"id": b["id"], "state": b["state"]}
+    a, b = (client.post("/api/gold/games", json={"opponents": "greedy", "seed": 4}).json() for _ in range(2))
+    client.post(f"/api/gold/games/{a['id']}/act", json={"action": "c4"})
+    assert client.get(f"/api/gold/games/{b['id']}").json() == {"id": b["id"], "state": b["state"]}
 
 
 def test_an_idle_game_is_dropped():
     now = [0.0]
     client = make_client(idle_seconds=10, clock=lambda: now[0])
-    game_id = client.post("/api/games", json={"opponents": "random", "seed": 1}).json()["id"]
+    game_id = client.post("/api/gold/games", json={"opponents": "random", "seed": 1}).json()["id"]
     now[0] = 9.0
-    assert client.get(f"/api/games/{game_id}").status_code == 200  # a request keeps it alive
+    assert client.get(f"/api/gold/games/{game_id}").status_code == 200  # a request keeps it alive
     now[0] = 18.0
-    assert client.post(f"/api/games/{game_id}/flip", json={"position": 0}).status_code == 200
+    assert client.post(f"/api/gold/games/{game_id}/act", json={"action": 0}).status_code == 200
     now[0] = 28.5
-    response = client.get(f"/api/games/{game_id}")
+    response = client.get(f"/api/gold/games/{game_id}")
     assert response.status_code == 404
     assert "a game in play after 10 seconds without a request" in response.json()["error"]
     assert client.app.state.store.live == {}
-    assert IDLE_SECONDS == 1800
+    assert Limits().idle_seconds == 1800
 
 
 def test_the_server_refuses_new_games_beyond_its_limit():
     client = make_client(max_games=2)
     for _ in range(2):
-        assert client.post("/api/games", json={"opponents": "random"}).status_code == 200
-    response = client.post("/api/games", json={"opponents": "random"})
+        assert client.post("/api/gold/games", json={"opponents": "random"}).status_code == 200
+    response = client.post("/api/gold/games", json={"opponents": "random"})
     assert response.status_code == 503 and "2 games" in response.json()["error"]
 
 
 def test_the_record_of_a_game_in_play_is_refused():
     client = make_client()
-    game_id = client.post("/api/games", json={"opponents": "random", "seed": 1}).json()["id"]
-    response = client.get(f"/api/games/{game_id}/record")
+    game_id = client.post("/api/gold/games", json={"opponents": "random", "seed": 1}).json()["id"]
+    response = client.get(f"/api/gold/games/{game_id}/record")
     assert response.status_code == 409 and "once it has ended" in response.json()["error"]
 
 
 def test_watch_a_game_flip_by_flip_to_the_end():
     client = make_client()
-    data = client.post("/api/watch", json={"agents": "greedy,expert", "seed": 9, "table": "half"}).json()
+    data = client.post("/api/gold/watch", json={"agents": "greedy,expert", "seed": 9, "table": "half"}).json()
     watch_id, state = data["id"], data["state"]
     game = session_of(client, watch_id).game
     assert state["mode"] == "watch" and state["cards"] == [card_code(c) for c in game.table]
-    assert client.post(f"/api/games/{watch_id}/flip", json={"position": 0}).status_code == 404  # not a played game
+    assert client.post(f"/api/gold/games/{watch_id}/act", json={"action": 0}).status_code == 404  # not a played game
     steps = 0
     while not state["finished"]:
-        data = client.post(f"/api/watch/{watch_id}/step").json()
+        data = client.post(f"/api/gold/watch/{watch_id}/step", json={}).json()
         assert len(data["events"]) == 1 and data["events"][0]["index"] == steps
         state, steps = data["state"], steps + 1
     assert steps == len(game.history) and state["winners"] == list(game.winners)
-    over = client.post(f"/api/watch/{watch_id}/step")
+    over = client.post(f"/api/gold/watch/{watch_id}/step", json={})
     assert over.status_code == 409 and "over" in over.json()["error"]
-    record = client.get(f"/api/games/{watch_id}/record").json()
+    record = client.get(f"/api/gold/games/{watch_id}/record").json()
     assert record["players"] == ["greedy", "expert"]
-    assert client.get(f"/api/watch/{watch_id}").json()["state"]["scores"] == list(game.scores)
+    assert client.get(f"/api/gold/watch/{watch_id}").json()["state"]["scores"] == list(game.scores)
     # the same seed, the same game as goldrush watch plays it
     played = play_game([make_agent("greedy"), make_agent("expert")], 9, names=["greedy", "expert"], table="half")
     assert record["flips"] == played.record["flips"] and record["layout"] == played.record["layout"]
@@ -341,13 +345,13 @@ def test_watch_a_game_flip_by_flip_to_the_end():
 @pytest.mark.parametrize("body, words", [
     ({}, "agents is missing"),
     ({"agents": "greedy"}, "needs 2 to 5 agents"),
-    ({"agents": ["greedy"] * 6}, "lists 6 agents: a table has at most 5 seats"),
+    ({"agents": ["greedy"] * 6}, "lists 6 agents: a table of Gold has at most 5 seats"),
     ({"agents": "greedy,chess"}, "unknown agent 'chess'"),
     ({"agents": "selfplay,greedy,greedy"}, "selfplay plays 2-player games only, got 3 players"),
     ({"agents": "greedy,,expert"}, "empty name"),
 ])
 def test_a_bad_watch_is_refused(body, words):
-    response = make_client().post("/api/watch", json=body)
+    response = make_client().post("/api/gold/watch", json=body)
     assert response.status_code == 400 and words in response.json()["error"], response.text
 
 
@@ -356,7 +360,7 @@ def test_replay_steps_through_a_saved_record_and_checks_it(tmp_path):
     assert cli.main(["watch", "--agents", "greedy,random,expert", "--seed", "4", "--save", str(path)]) == 0
     record = json.loads(path.read_text())
     client = make_client()
-    data = client.post("/api/replay", json=record).json()
+    data = client.post("/api/gold/replay", json=record).json()
     game = Game.from_dict(record)
     assert data["names"] == ["greedy", "random", "expert"]
     assert len(data["frames"]) == len(record["flips"]) + 1 == len(data["events"]) + 1
@@ -364,22 +368,26 @@ def test_replay_steps_through_a_saved_record_and_checks_it(tmp_path):
     assert [e["label"] for e in data["events"]] == record["events"]
     assert data["frames"][0]["cards"] == record["layout"]
     tampered = dict(record, events=["dynamite"] + record["events"][1:])
-    refused = client.post("/api/replay", json=tampered)
+    refused = client.post("/api/gold/replay", json=tampered)
     assert refused.status_code == 400 and "flip #0 replays as 'first'" in refused.json()["error"]
     for bad, words in [({"format": "piecepack"}, "not a record of a game of Gold"), ([1], "a record is a JSON object"),
                        (dict(record, flips=[0, 0]), "flip #1"), (dict(record, flips="0"), "flips must be a list")]:
-        response = client.post("/api/replay", json=bad)
+        response = client.post("/api/gold/replay", json=bad)
         assert response.status_code == 400 and words in response.json()["error"], response.text
 
 
 def test_the_page_is_served_and_fetches_nothing_from_elsewhere():
     client = make_client()
-    page = client.get("/")
+    page = client.get("/gold")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     for testid in ("board", "play-setup", "tab-watch", "tab-replay", "end-screen", "speed", "square-input"):
         assert f'data-testid="{testid}"' in page.text
     assert "http://" not in page.text and "https://" not in page.text and "//cdn" not in page.text
-    assert client.get("/api/agents").json()["agents"] == ["random", "greedy", "expert", "ismcts", "selfplay", "ppo", "scratch"]
+    assert '<script src="/static/gold/gold.js">' in page.text and client.get("/static/gold/gold.js").status_code == 200
+    index = client.get("/")  # the index of the games, which links to this page
+    assert index.status_code == 200 and 'data-testid="games"' in index.text
+    assert {"game": "gold", "title": "Gold", "page": "/gold", "players": "2 to 5"} in client.get("/api/games").json()["games"]
+    assert client.get("/api/gold/agents").json()["agents"] == ["random", "greedy", "expert", "ismcts", "selfplay", "ppo", "scratch"]
 
 
 def test_serve_runs_the_app_on_the_host_and_port(monkeypatch):
@@ -413,7 +421,7 @@ def test_an_agent_that_fails_gives_a_json_error_that_tells_nothing(monkeypatch):
 
     monkeypatch.setattr(GreedyAgent, "act", broken)
     client = TestClient(create_app(), raise_server_exceptions=False)
-    response = client.post("/api/games", json={"opponents": "greedy", "seat": 1})
+    response = client.post("/api/gold/games", json={"opponents": "greedy", "seat": 1})
     assert response.status_code == 500
     assert response.json() == {"error": "the server failed on this request: its log has the details"}
 
@@ -442,7 +450,7 @@ def test_goldrush_serve_serves_the_page_and_the_api():
             except OSError:
                 time.sleep(0.2)
         assert "<html" in page.lower() and "data-testid" in page
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/agents", timeout=5) as response:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/gold/agents", timeout=5) as response:
             assert "ppo" in json.loads(response.read())["agents"]
     finally:
         server.terminate()
@@ -457,23 +465,34 @@ def test_goldrush_serve_refuses_a_bad_port(capsys):
 
 def test_a_model_file_plays_only_when_the_server_offers_it(tmp_path):
     import shutil
+    from pathlib import Path
 
+    import goldrush_agents.piecepack
     from goldrush_agents.gold.trained import SHIPPED_MODEL
 
     model = str(tmp_path / "mine.npz")
     shutil.copyfile(SHIPPED_MODEL, model)
-    refused = make_client().post("/api/games", json={"opponents": model, "seed": 1})
+    refused = make_client().post("/api/gold/games", json={"opponents": model, "seed": 1})
     assert refused.status_code == 400 and "unknown agent" in refused.json()["error"]
     client = make_client(models=[model])
-    assert model in client.get("/api/agents").json()["agents"]
-    game = client.post("/api/games", json={"opponents": model, "seed": 1, "seat": 1}).json()
+    assert model in client.get("/api/gold/agents").json()["agents"]
+    game = client.post("/api/gold/games", json={"opponents": model, "seed": 1, "seat": 1}).json()
     assert game["state"]["names"] == [model, "you"] and game["events"]  # the model, seat 0, flipped first
     other = str(tmp_path / "other.npz")
     shutil.copyfile(SHIPPED_MODEL, other)  # a file the server does not offer stays refused
-    assert client.post("/api/games", json={"opponents": other}).status_code == 400
+    assert client.post("/api/gold/games", json={"opponents": other}).status_code == 400
+    # each file is offered to the games whose trained player reads it, and only to them
+    piecepack = str(tmp_path / "gold-rush.npz")
+    shutil.copyfile(Path(goldrush_agents.piecepack.__file__).with_name("models") / "piecepack_3p.npz", piecepack)
+    both = make_client(models=[model, piecepack])
+    offered = {game: both.get(f"/api/{game}/agents").json()["agents"] for game in both.app.state.games}
+    assert [game for game, agents in offered.items() if model in agents] == ["gold"]
+    assert [game for game, agents in offered.items() if piecepack in agents] == ["piecepack"]
+    refused = both.post("/api/piecepack/games", json={"opponents": model})
+    assert refused.status_code == 400 and "unknown agent" in refused.json()["error"]
     with pytest.raises(GoldRushError, match="no model file at"):
         create_app(models=[str(tmp_path / "missing.npz")])
-    with pytest.raises(GoldRushError, match="path of a .npz or .zip file, got 'greedy'"):
+    with pytest.raises(GoldRushError, match=r"no game can play the model 'greedy' \(model files: .npz, .zip\)"):
         create_app(models=["greedy"])
     assert cli.main(["serve", "--model", str(tmp_path / "missing.npz")]) == 2
 
@@ -484,7 +503,7 @@ def test_a_tournament_record_replays_in_the_replay_tab(tmp_path):
     result = run_tournament(["greedy", "random"], num_players=3, games=1, seed=5, workers=1)
     result.save(tmp_path, records=True)
     record = json.loads((tmp_path / "games" / "game-00001.json").read_text())
-    replayed = make_client().post("/api/replay", json=record)
+    replayed = make_client().post("/api/gold/replay", json=record)
     assert replayed.status_code == 200, replayed.text
     frames = replayed.json()["frames"]
     assert len(frames) == len(record["flips"]) + 1 and frames[-1]["scores"] == list(result.results[0].scores)
@@ -495,13 +514,13 @@ def test_the_event_log_says_what_each_flip_did_in_words():
     """Every outcome's line, with its gains, as the page prints it: the person is "you" and takes no "s"."""
     from conftest import BACKGROUND, layout_of
 
-    from goldrush_agents.web.games import events_json
+    from goldrush_agents.gold.web import events_json
 
     cards = {0: "M04", 1: "G3", 2: "M22", 3: "M13", 4: "G2", 5: "D", 6: "G1", 7: "G4", 8: "M12", 9: "G1",
              10: "M43", 11: "G2", 12: "M32", **BACKGROUND}
     game = Game(2, layout_of(cards))
     for position in (0, 1, 2, 3, 4, 5, 6, 7, 10, 11, 8, 9, 52, 62, 53, 63, 12, 6, 3, 7, 54):
-        game.flip(position)
+        game.step(position)
     events = events_json(game, ["you", "greedy"])
     at = square_name
     lines = {event["index"]: (event["text"], event["receiver"], event["gained"]) for event in events}
