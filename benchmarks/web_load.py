@@ -46,10 +46,10 @@ def client(port: int, body: dict, flips: list[float], reads: list[float], errors
         return data
 
     try:
-        data = call("POST", "/api/games", body, flips)
+        data = call("POST", "/api/gold/games", body, flips)
         while not data["state"]["finished"]:
-            data = call("POST", f"/api/games/{data['id']}/flip", {"position": data["state"]["legal"][0]}, flips)
-            call("GET", f"/api/games/{data['id']}", None, reads)
+            data = call("POST", f"/api/gold/games/{data['id']}/act", {"action": data["state"]["legal"][0]}, flips)
+            call("GET", f"/api/gold/games/{data['id']}", None, reads)
     except (RuntimeError, OSError) as error:
         errors.append(repr(error))
     finally:

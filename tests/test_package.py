@@ -158,6 +158,15 @@ def test_ladder_benchmark_runs_in_quick_mode():
     assert float(rows[0][2]) > 0.8  # greedy beats random nearly always
 
 
+def test_web_load_benchmark_plays_whole_games_through_the_server():
+    pytest.importorskip("uvicorn")  # goldrush serve's web extra
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "web_load.py"), "--clients", "2", "--table",
+                          "quarter"], capture_output=True, text=True, check=True, timeout=120).stdout
+    found = re.search(r"^2 games against greedy on the quarter table: ([\d,]+) requests in ", out, flags=re.M)
+    assert found and int(found.group(1).replace(",", "")) > 2 * 4, out  # a new game, flips and reads for each
+    assert out.rstrip().endswith("errors: 0"), out
+
+
 def test_the_main_job_benchmark_finds_the_readmes_command():
     command = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "main_job.py"), "--print-command"],
                              capture_output=True, text=True, check=True).stdout.strip()
