@@ -1,4 +1,6 @@
-"""The page of ``goldrush serve`` in a real browser: Playwright driving Debian's Chromium, headless.
+"""Gold's page of ``goldrush serve`` (``/gold``) and the index of the games in a real browser: Playwright driving
+Debian's Chromium, headless. The plain page of a game without a page of its own is tested in
+tests/test_web_games.py.
 
 Needs the dev extra (playwright) and ``/usr/bin/chromium`` (``apt-get install -y chromium``); the module is
 skipped without them. Games are dealt on the quarter table (16 cards) so that a whole game takes seconds.
@@ -28,10 +30,16 @@ def app():
 
 
 @pytest.fixture(scope="module")
-def url(app):
-    """The app on a free local port, served by uvicorn in a background thread."""
+def root(app):
+    """The app on a free local port, served by uvicorn in a background thread: its address, without a slash."""
     with served(app) as port:
-        yield f"http://127.0.0.1:{port}/"
+        yield f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture(scope="module")
+def url(root):
+    """Gold's page."""
+    return f"{root}/gold"
 
 
 @pytest.fixture(scope="module")
@@ -261,13 +269,13 @@ def test_4_nothing_a_replay_answer_holds_is_run_even_if_the_server_passed_it_on(
     from starlette.testclient import TestClient
 
     record = saved_record(tmp_path)
-    answer = TestClient(app).post("/api/replay", json=record).json()
+    answer = TestClient(app).post("/api/gold/replay", json=record).json()
     names = [HOSTILE[1], HOSTILE[2]]
     answer = {**answer, "seed": HOSTILE[0], "names": names,
               "frames": [{**frame, "names": names} for frame in answer["frames"]],
               "events": [{**event, "text": HOSTILE[event["index"] % 3], "name": HOSTILE[0],
                           "outcome": f'x" onmouseover="{PWNED}'} for event in answer["events"]]}
-    page.route("**/api/replay", lambda route: route.fulfill(json=answer))
+    page.route("**/api/gold/replay", lambda route: route.fulfill(json=answer))
     page.get_by_test_id("tab-replay").click()
     page.get_by_test_id("replay-input").fill(json.dumps(record))
     page.get_by_test_id("replay-load").click()
@@ -381,7 +389,7 @@ def test_8_a_game_the_server_dropped_clears_the_board_and_says_so_once(page, app
     instant(page)
     deal(page, opponents="greedy", seed=14)
     game_id = next(s.id for s in app.state.store.live.values() if s.names[1] == "greedy" and s.seed == 14)
-    app.state.store.remove(game_id)
+    app.state.store.remove(game_id, "gold")
     page.locator(".cell.legal").first.click()
     expect(page.get_by_test_id("notice")).to_contain_text("That game is no longer on the server")
     expect(page.get_by_test_id("error")).to_be_hidden()
@@ -392,7 +400,7 @@ def test_8_a_game_the_server_dropped_clears_the_board_and_says_so_once(page, app
     expect(page.get_by_test_id("notice")).to_be_hidden()
 
 
-def test_9_every_character_on_the_page_has_a_font_to_draw_it(url):
+def test_9_every_character_on_the_page_has_a_font_to_draw_it(root):
     """Debian's Chromium drew the old replay buttons (U+23EE, U+23ED) as empty boxes: no installed font has them.
     The page and the scripts and styles it loads, as served, are read for every character past ASCII."""
     import html
@@ -405,10 +413,10 @@ def test_9_every_character_on_the_page_has_a_font_to_draw_it(url):
         pytest.skip("fc-list (fontconfig) is not installed")
 
     def get(path: str) -> str:
-        with urllib.request.urlopen(url.rstrip("/") + path) as response:
+        with urllib.request.urlopen(root + path) as response:
             return response.read().decode()
 
-    page_text = get("/")
+    page_text = get("/gold")
     text = page_text + "".join(get(src) for src in re.findall(r'(?:src|href)="(/static/[^"]+)"', page_text))
     characters = {c for c in html.unescape(text) if ord(c) > 127}
     assert characters  # the page does draw some: the arrows, the middle dot
@@ -436,3 +444,83 @@ def test_9_each_tab_shows_its_own_hint(page):
         for other in ("play", "watch", "replay"):
             hint = expect(page.get_by_test_id(f"hint-{other}"))
             hint.to_be_visible() if other == mode else hint.to_be_hidden()
+
+
+# --- issue 56: a refused deal keeps the game in play; the index and the plain page of a game --------------------
+
+
+def test_a_deal_the_server_refuses_leaves_the_game_in_play_and_the_watched_game(page, app):
+    """A new game with an agent the server does not know is refused before anything is touched: the game in play
+    (and, in the Watch tab, the watched game) stays on the server and goes on."""
+    instant(page)
+    deal(page, opponents="greedy", seed=15)
+    page.locator(".cell.legal").first.click()
+    expect(page.locator("body")).to_have_attribute("data-busy", "false")
+    game_id = next(s.id for s in app.state.store.live.values() if s.names[1] == "greedy" and s.seed == 15)
+    before = board(page)
+    page.locator("[data-testid=play-setup] summary").click()
+    page.fill("[data-testid=opponents]", "grandmaster")
+    page.click("[data-testid=play-start]")
+    expect(page.get_by_test_id("error")).to_contain_text("unknown agent 'grandmaster'")
+    assert board(page) == before and game_id in app.state.store.live
+    page.locator(".cell.legal").first.click()  # the old game is still playable
+    expect(page.locator("body")).to_have_attribute("data-busy", "false")
+    expect(page.get_by_test_id("notice")).to_be_hidden()
+    assert board(page) != before and game_id in app.state.store.live
+
+    page.get_by_test_id("tab-watch").click()
+    page.fill("[data-testid=watch-agents]", "greedy,random")
+    page.select_option("[data-testid=watch-table]", "quarter")
+    page.get_by_test_id("watch-start").click()
+    page.get_by_test_id("watch-step").click()
+    expect(page.get_by_test_id("log").locator("li")).to_have_count(1)
+    page.fill("[data-testid=watch-agents]", "greedy,chess")
+    page.get_by_test_id("watch-start").click()
+    expect(page.get_by_test_id("error")).to_contain_text("unknown agent 'chess'")
+    page.get_by_test_id("watch-step").click()
+    expect(page.get_by_test_id("log").locator("li")).to_have_count(2)
+    expect(page.get_by_test_id("notice")).to_be_hidden()
+
+
+def test_the_index_leads_to_a_game_without_a_page_of_its_own_played_to_the_end_on_the_plain_page(browser, root,
+                                                                                                   tmp_path):
+    """Nim brings no page: the index links to the plain one, where a game is dealt, played to its end by clicking
+    the legal actions (buttons in the game's words), and saved as a record that replays."""
+    from goldrush_env.games import spec
+
+    context = browser.new_context(viewport={"width": 1000, "height": 750}, accept_downloads=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(root + "/")
+    for game in ("gold", "piecepack", "nim", "kuhn"):
+        expect(page.get_by_test_id(f"game-{game}")).to_have_attribute("href", f"/{game}")
+    page.get_by_test_id("game-nim").click()
+    expect(page.locator("#title")).to_have_text("Nim")
+    expect(page.get_by_test_id("opponents")).to_have_value("perfect")
+    page.fill("[data-testid=opponents]", "random")
+    page.fill("[data-testid=seed]", "4")
+    page.click("[data-testid=play-start]")
+    status = page.get_by_test_id("status")
+    expect(status).to_contain_text("your turn")
+    clicks = 0
+    while "Game over" not in status.inner_text():
+        before = status.inner_text()
+        buttons = page.locator("[data-testid=actions] button")
+        assert buttons.first.inner_text().startswith("take ")  # the action in the game's words
+        buttons.first.click()
+        clicks += 1
+        expect(status).not_to_have_text(before)
+        assert clicks < 20
+    expect(status).to_contain_text("winner")
+    expect(page.locator("[data-testid=actions] button")).to_have_count(0)
+    with page.expect_download() as saving:
+        page.get_by_test_id("save").click()
+    path = tmp_path / "nim.json"
+    saving.value.save_as(path)
+    record = json.loads(path.read_text())
+    assert record["game"] == "nim" and record["seed"] == 4 and "you" in record["names"]
+    assert spec("nim").load("rules").from_record(record).is_finished
+    context.close()
+    assert errors == [], errors

@@ -290,8 +290,10 @@ async function startWatch(event) {
   if (event) event.preventDefault();
   try {
     const body = {agents: $("watch-agents").value, table: $("watch-table").value, seed: seedFrom("watch-seed")};
+    const data = await api("POST", "/api/gold/watch", body);
+    // As in startPlay: the old watched game is let go only once the new one is dealt.
     if (ui.watch) { ui.watch.playing = false; api("DELETE", `/api/gold/games/${ui.watch.id}`).catch(() => {}); }
-    ui.watch = freshView(await api("POST", "/api/gold/watch", body));
+    ui.watch = freshView(data);
     saved.set("watch", ui.watch.id);
     showNotice("");
     $("watch-play").disabled = $("watch-step").disabled = false;
