@@ -16,22 +16,18 @@ import pytest
 
 import goldrush_env
 import goldrush_env.gold.aec
-from goldrush_env.gold.cards import COLOUR, DYNAMITE, EMPTY, IS_GOLD, VALUE, parse_card
-from goldrush_env.gold.encoder import (
+from goldrush_env.gold.cards import (
     CATEGORY_NAMES,
-    LAYOUT,
-    OBSERVATION_SIZE,
-    PAIR_LAYOUT,
-    PAIR_SLICES,
-    PAIRS_OBSERVATION_SIZE,
-    PLANES,
-    SHAPES,
-    SLICES,
+    COLOUR,
+    DYNAMITE,
+    EMPTY,
+    IS_GOLD,
+    VALUE,
     category_table,
-    describe,
-    index_table,
-    pair_features,
+    parse_card,
 )
+from goldrush_env.gold.encoder import LAYOUT, OBSERVATION_SIZE, PLANES, SHAPES, SLICES, describe
+from goldrush_env.gold.variants import OBSERVATION_TYPES, PAIR_LAYOUT, pair_features
 from goldrush_env.gold.engine import colour_owners
 from goldrush_env.gold.view import UNKNOWN
 from conftest import BACKGROUND, layout
@@ -256,6 +252,8 @@ def category_name(seat: int, card: int, players: int) -> str:
 
 # --- the documented layout ------------------------------------------------------------------------------
 
+PAIRS = OBSERVATION_TYPES["pairs"]
+
 
 def test_slices_are_contiguous_and_match_the_layout():
     """Slices follow LAYOUT in order, without gaps, from 0 to OBSERVATION_SIZE; shapes give their sizes."""
@@ -281,16 +279,16 @@ def test_observation_space_has_the_encoder_size():
 
 def test_index_table_is_in_the_env_docstring():
     """The generated tables appear verbatim in the AEC module docstring."""
-    assert index_table() in goldrush_env.gold.aec.__doc__
-    assert index_table(pairs=True) in goldrush_env.gold.aec.__doc__
+    assert OBSERVATION_TYPES["plain"].index_table() in goldrush_env.gold.aec.__doc__
+    assert OBSERVATION_TYPES["pairs"].index_table() in goldrush_env.gold.aec.__doc__
 
 
 def test_the_pair_planes_parsed_back_follow_the_plain_vector():
     rows = docstring_index_rows(goldrush_env.gold.aec.__doc__, table=1)
     assert [row[1] for row in rows] == [name for name, _, _ in PAIR_LAYOUT]
-    assert rows[0][0][0] == OBSERVATION_SIZE and rows[-1][0][1] == PAIRS_OBSERVATION_SIZE - 1
+    assert rows[0][0][0] == OBSERVATION_SIZE and rows[-1][0][1] == PAIRS.size - 1
     for (first, last), name, shape, _ in rows:
-        assert (first, last + 1) == (PAIR_SLICES[name].start, PAIR_SLICES[name].stop)
+        assert (first, last + 1) == (PAIRS.slices[name].start, PAIRS.slices[name].stop)
 
 
 def test_docstring_table_parsed_back_matches_the_slices():
@@ -487,14 +485,14 @@ def test_pair_planes_in_a_known_position():
     env.step(4)
     env.step(0)
     observation = env.observe("player_1")["observation"]
-    assert observation.shape == (PAIRS_OBSERVATION_SIZE,)
-    best, face_up = observation[PAIR_SLICES["pair_best"]] * 4, observation[PAIR_SLICES["pair_face_up"]] * 4
+    assert observation.shape == (PAIRS.size,)
+    best, face_up = observation[PAIRS.slices["pair_best"]] * 4, observation[PAIRS.slices["pair_face_up"]] * 4
     assert best[0] == -3  # seat 0's miner of 4 with the G3 (-3) or the G4 (-4): the better for seat 1 is -3
     assert best[1] == 0 and best[4] == 0  # each gold with the other makes nothing, better than feeding seat 0
     assert face_up[1] == -3 and face_up[4] == -4 and face_up[0] == 0
     assert not best[9] and not face_up[9]  # the M25 was never seen
     mine = env.observe("player_0")["observation"]  # for seat 0 the same cards pay it
-    assert mine[PAIR_SLICES["pair_face_up"]][4] * 4 == 4 and mine[PAIR_SLICES["pair_best"]][0] * 4 == 4
+    assert mine[PAIRS.slices["pair_face_up"]][4] * 4 == 4 and mine[PAIRS.slices["pair_best"]][0] * 4 == 4
 
 
 def test_pair_planes_are_read_off_the_plain_vector_only():

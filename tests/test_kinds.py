@@ -1,6 +1,6 @@
 """``action="kinds"`` and ``observation="kinds"``: actions that name a kind of card, and the vector about kinds.
 
-The kinds are checked against what a seat's view says (its cards by position), not against the kinds module's
+The kinds are checked against what a seat's view says (its cards by position), not against the kinds action's
 own reading of the observation vector; a kinds player is shown to lose nothing against the same player choosing
 positions; the no-leak tests of tests/test_noninterference.py cover the options too.
 """
@@ -18,32 +18,26 @@ from goldrush_agents.gold.batched import batched_policy
 
 import goldrush_env
 from goldrush_env.errors import GoldRushError, IllegalFlipError
-from goldrush_env.gold.cards import EMPTY
-from goldrush_env.gold.encoder import OBSERVATION_SIZE, category_table
-from goldrush_env.gold.kinds import (
-    KIND_NAMES,
-    KINDS_OBSERVATION_SIZE,
-    KINDS_SLICES,
-    NUM_KINDS,
-    UNKNOWN_KIND,
-    index_table,
-    kind_masks,
-    kinds_observations,
-)
+from goldrush_env.gold.cards import EMPTY, category_table
+from goldrush_env.gold.encoder import OBSERVATION_SIZE
+from goldrush_env.gold.variants import ACTION_TYPES, OBSERVATION_TYPES, UNKNOWN_ACTION
 from goldrush_env.gold.vector import GoldRushVectorEnv
 from goldrush_env.gold.view import UNKNOWN
+
+KINDS = ACTION_TYPES["kinds"]
+KINDS_VECTOR = OBSERVATION_TYPES["kinds"]
 
 
 def kind_by_view(view, position: int) -> int:
     """The kind turning ``position`` is, read off the view's cards and the colour owners."""
     card = view.cards[position]
     if card == UNKNOWN:
-        return UNKNOWN_KIND
+        return UNKNOWN_ACTION
     return category_table(view.num_players, view.owners)[view.seat][card]
 
 
 def expected_mask(view) -> np.ndarray:
-    mask = np.zeros(NUM_KINDS, dtype=bool)
+    mask = np.zeros(KINDS.size, dtype=bool)
     for position in np.flatnonzero(view.action_mask):
         mask[kind_by_view(view, position)] = True
     return mask
@@ -83,7 +77,7 @@ def test_the_env_draws_among_the_positions_of_a_kind():
         env = goldrush_env.raw_env(action="kinds")
         env.reset(seed=0)  # the same deal every time; only the env's own draw differs with the seed below
         env._np_random = np.random.default_rng(seed)
-        env.step(UNKNOWN_KIND)
+        env.step(UNKNOWN_ACTION)
         landed.add(env.game.history[-1].position)
     assert len(landed) >= 40  # 100 uniform draws over 64 cards reach 50 on average
 
@@ -126,8 +120,8 @@ def test_bad_options_are_refused(bad, message):
 def test_the_spaces_follow_the_options():
     env = goldrush_env.raw_env(action="kinds", observation="kinds")
     space = env.observation_space("player_0")
-    assert env.action_space("player_0").n == NUM_KINDS == len(KIND_NAMES) == 30
-    assert space["observation"].shape == (KINDS_OBSERVATION_SIZE,) and space["action_mask"].shape == (30,)
+    assert env.action_space("player_0").n == KINDS.size == len(KINDS.names) == 30
+    assert space["observation"].shape == (KINDS_VECTOR.size,) and space["action_mask"].shape == (30,)
     env.reset(seed=2)
     assert space.contains(env.observe("player_0"))
     view = env.view("player_0")
@@ -143,28 +137,28 @@ def test_the_kinds_vector_reads_what_the_seat_knows():
     for position in (1, 2, 0):
         env.step_from_view(position)
     vector = env.observe("player_1")["observation"]
-    names = dict(zip(KIND_NAMES, range(NUM_KINDS)))
-    known = vector[KINDS_SLICES["known"]]
+    names = dict(zip(KINDS.names, range(KINDS.size)))
+    known = vector[KINDS_VECTOR.slices["known"]]
     assert known[names["gold_3"]] == known[names["gold_2"]] == pytest.approx(1 / 7)
     assert known[names["miner_opponent_1_4"]] == 0  # face up: not a card to turn
-    assert known[UNKNOWN_KIND] == pytest.approx(13 / 64)
-    face_up = vector[KINDS_SLICES["face_up"]]
+    assert known[UNKNOWN_ACTION] == pytest.approx(13 / 64)
+    face_up = vector[KINDS_VECTOR.slices["face_up"]]
     assert face_up.argmax() == names["miner_opponent_1_4"] and face_up.sum() == 1
-    best = vector[KINDS_SLICES["pair_best"]]
+    best = vector[KINDS_VECTOR.slices["pair_best"]]
     assert best[names["gold_3"]] == best[names["gold_2"]] == 0  # with each other: nothing; with seat 0's 4: a loss
     assert best[names["miner_opponent_1_4"]] == pytest.approx(-2 / 4)  # every partner pays seat 0; the G2 least
-    second = vector[KINDS_SLICES["pair_face_up"]]
+    second = vector[KINDS_VECTOR.slices["pair_face_up"]]
     assert second[names["gold_2"]] == pytest.approx(-2 / 4) and second[names["gold_3"]] == pytest.approx(-3 / 4)
     # An unknown second card: the mean over the 13 seat 1 cannot place (G1 G1 G2 G2 G3 G3 G4 G4 D D M22 M32 M42).
-    assert second[UNKNOWN_KIND] == pytest.approx(-(1 + 1 + 2 + 2 + 3 + 3 + 4 + 4) / 13 / 4)
-    assert np.array_equal(vector[KINDS_SLICES["unseen"]], env.encoder.buffers[1][2073:2102])
+    assert second[UNKNOWN_ACTION] == pytest.approx(-(1 + 1 + 2 + 2 + 3 + 3 + 4 + 4) / 13 / 4)
+    assert np.array_equal(vector[KINDS_VECTOR.slices["unseen"]], env.encoder.buffers[1][2073:2102])
 
 
 def test_the_index_table_is_in_the_env_docstring():
     from goldrush_env.gold import aec
 
-    assert index_table() in aec.__doc__
-    assert kinds_observations(np.zeros((2, 2102))).shape == (2, KINDS_OBSERVATION_SIZE)
+    assert KINDS_VECTOR.index_table() in aec.__doc__
+    assert KINDS_VECTOR.from_plain(np.zeros((2, 2102))).shape == (2, KINDS_VECTOR.size)
 
 
 class KindsOf:
@@ -215,7 +209,7 @@ def test_the_gymnasium_env_learns_over_kinds():
     env = gym.make("goldrush_env:GoldRush-v0", action="kinds", observation="kinds")
     check_env(env.unwrapped, skip_render_check=True)
     observation, info = env.reset(seed=0)
-    assert observation.shape == (KINDS_OBSERVATION_SIZE,) and info["action_mask"].shape == (30,)
+    assert observation.shape == (KINDS_VECTOR.size,) and info["action_mask"].shape == (30,)
     done = False
     while not done:
         action = int(np.flatnonzero(info["action_mask"])[0])
@@ -229,7 +223,7 @@ def test_the_gymnasium_env_learns_over_kinds():
 def test_the_vector_env_takes_kinds_and_names_a_refused_one():
     env = GoldRushVectorEnv(8, action="kinds", observation="kinds")
     observations, info = env.reset(seed=3)
-    assert observations.shape == (8, KINDS_OBSERVATION_SIZE) and env.single_action_space.n == 30
+    assert observations.shape == (8, KINDS_VECTOR.size) and env.single_action_space.n == 30
     categories = np.array(category_table(2, env.games.owners.tolist()))
     rng = np.random.default_rng(0)
     flips = 0
@@ -241,7 +235,7 @@ def test_the_vector_env_takes_kinds_and_names_a_refused_one():
         info = env.step(actions)[-1]
         for g in np.flatnonzero(info["position"] >= 0):
             position = info["position"][g]
-            kind = categories[seats[g], tables[g, position]] if known[g, position] else UNKNOWN_KIND
+            kind = categories[seats[g], tables[g, position]] if known[g, position] else UNKNOWN_ACTION
             assert tables[g, position] != EMPTY and kind == actions[g]
             flips += 1
     assert flips > 300
@@ -263,10 +257,10 @@ def test_the_vector_envs_kinds_masks_are_those_of_the_games_now(autoreset_mode):
     for _ in range(150):
         plain = env.encoder.fill(env.games, env.known & (env.games.table >= 0), env.seats,
                                  np.empty((8, OBSERVATION_SIZE), dtype=np.float32))
-        fresh = kind_masks(plain, env.games.legal_mask())
+        fresh = KINDS.masks(env.games.legal_mask(), lambda: plain)
         fresh[env._pending, 0] = True
         assert np.array_equal(info["action_mask"], fresh) and np.array_equal(env.action_masks(), fresh)
-        assert np.array_equal(observations, kinds_observations(plain))
+        assert np.array_equal(observations, KINDS_VECTOR.from_plain(plain))
         actions = np.array([rng.choice(np.flatnonzero(row)) for row in fresh])
         observations, _, terminated, truncated, info = env.step(actions)
         ended += int((terminated | truncated).sum())

@@ -10,7 +10,7 @@ from goldrush_agents import make_agent
 from goldrush_agents.arena import play_game
 from goldrush_agents.gold.trained import GoldNetNumpy
 from goldrush_agents.tournament import wilson_interval
-from goldrush_env.gold.encoder import with_pair_features
+from goldrush_env.gold.variants import OBSERVATION_TYPES
 from goldrush_train import curves, sb3_stock, scratch
 from goldrush_train.network import GoldNet, export_weights
 
@@ -53,7 +53,7 @@ def test_goldnet_with_pairs_plays_the_same_in_numpy_from_the_plain_vector():
     torch.manual_seed(0)
     net = GoldNet(pairs=True)
     plain = observations()
-    logits, values = net(torch.as_tensor(with_pair_features(plain)))
+    logits, values = net(torch.as_tensor(OBSERVATION_TYPES["pairs"].from_plain(plain)))
     numpy_logits, numpy_values = GoldNetNumpy(export_weights(net, 2)).forward(plain)
     assert np.allclose(logits.detach().numpy(), numpy_logits, atol=1e-5)
     assert np.allclose(values.detach().numpy(), numpy_values, atol=1e-5)

@@ -10,7 +10,8 @@ import goldrush_env
 from goldrush_env.gold.batched import BatchedGames, random_in_masks
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_agents.gold.batched import batched_mix, batched_policy
-from goldrush_env.gold.vector import BatchedObservations, BatchedRandom, GoldRushVectorEnv
+from goldrush_env.gold.encoder import BatchedObservations
+from goldrush_env.gold.vector import BatchedRandom, GoldRushVectorEnv
 
 from conftest import aec_twins, follow
 

@@ -293,7 +293,7 @@ def train(args: Args) -> dict[str, Any]:
     from torch.distributions import Categorical
 
     from goldrush_agents.gold.batched import batched_mix
-    from goldrush_env.gold.encoder import observation_size
+    from goldrush_env.gold.variants import observation_type
     from goldrush_train.plots import plot
 
     args.check()
@@ -301,7 +301,7 @@ def train(args: Args) -> dict[str, Any]:
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads or torch.get_num_threads())
-    env_inputs = observation_size(args.observation)
+    env_inputs = observation_type(args.observation).size
     net = make_network(args, env_inputs)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
     schedule = args.table_schedule()

@@ -33,10 +33,10 @@ import numpy as np
 from goldrush_env.errors import GoldRushError
 from goldrush_env.gold.batched import BatchedGames, random_in_masks
 from goldrush_env.gold.cards import COLOUR, DYNAMITE, EMPTY, IS_GOLD, IS_MINER, NUM_CARD_TYPES, NUM_POSITIONS, VALUE
-from goldrush_env.gold.encoder import OBSERVATION_SIZE
+from goldrush_env.gold.encoder import OBSERVATION_SIZE, BatchedObservations
 from goldrush_env.gold.engine import colour_owners
 from goldrush_env.policy import Policy
-from goldrush_env.gold.vector import BatchedObservations, BatchedPolicy, BatchedRandom
+from goldrush_env.gold.vector import BatchedPolicy, BatchedRandom
 from goldrush_env.gold.view import UNKNOWN, PlayerView
 
 from goldrush_agents import make_agent

@@ -22,7 +22,8 @@ import numpy as np
 
 from goldrush_env.errors import GoldRushError
 from goldrush_env.gold.cards import MAX_PLAYERS, MIN_PLAYERS, NUM_POSITIONS
-from goldrush_env.gold.encoder import OBSERVATION_SIZE, PAIR_LAYOUT, SLICES, pair_features
+from goldrush_env.gold.encoder import OBSERVATION_SIZE, SLICES
+from goldrush_env.gold.variants import OBSERVATION_TYPES, PAIR_LAYOUT, pair_features
 from goldrush_env.gold.view import PlayerView
 from goldrush_env.policy import SeededPolicy
 
@@ -119,22 +120,19 @@ class MlpNumpy:
     ``python -m goldrush_train.scratch --network mlp``."""
 
     def __init__(self, weights: dict[str, Any]) -> None:
-        from goldrush_env.gold.encoder import observation_size
-
         layers = tanh_mlp_layers(weights)
         self.observation = str(weights.get("config.observation", "plain"))
-        if self.observation not in ("plain", "pairs") or layers[0][0].shape[0] != observation_size(self.observation):
+        size = OBSERVATION_TYPES[self.observation].size if self.observation in OBSERVATION_TYPES else None
+        if self.observation not in ("plain", "pairs") or layers[0][0].shape[0] != size:
             raise GoldRushError(f"model expects {layers[0][0].shape[0]} inputs, the {self.observation!r} observation "
-                                f"of this version has {observation_size(self.observation)}")
+                                f"of this version has {size}")
         self.layers = layers
 
     def forward(self, observations: np.ndarray) -> tuple[np.ndarray, None]:
         """(logits (batch, 64), None): the policy's logits for plain (or longer) observation vectors."""
-        from goldrush_env.gold.encoder import with_pair_features
-
         x = np.asarray(observations, np.float32)[:, :OBSERVATION_SIZE]
         if self.observation == "pairs":
-            x = with_pair_features(x)
+            x = OBSERVATION_TYPES["pairs"].from_plain(x)
         return tanh_mlp(self.layers, x), None
 
 

@@ -28,10 +28,11 @@ A dict: `observation`, a float32 vector described below, and
 `action_mask`. Everything is from the observing agent's point of view:
 seats are relative to it (relative seat 0 is the observer, 1 plays after it,
 ...), miners are described by their owner (*me*, *opponent k*, *unowned*)
-rather than their colour, so one policy can play any seat. The 29 card
-categories, in order: `gold_1`..`gold_4`, `dynamite`, then
+rather than their colour, so one policy can play any seat. A card's
+category is its kind (all the rules can tell of it) as the agent sees it;
+the 29 categories, in order: `gold_1`..`gold_4`, `dynamite`, then
 `miner_<owner>_<value>` for owner in me, opponent_1..opponent_4, unowned
-and value 2..5 (`goldrush_env.gold.encoder.CATEGORY_NAMES`). Positions follow
+and value 2..5 (`goldrush_env.gold.cards.CATEGORY_NAMES`). Positions follow
 the 8x8 grid row by row (D7).
 
 | Index | Name | Shape | Meaning |
@@ -72,9 +73,10 @@ another seat; 0 where no pair strikes.
 
 With `observation="kinds"` (for `action="kinds"` only, see *Action Space*)
 the vector is a short one about kinds of card rather than positions,
-read off the plain vector above and nothing else. A kind is one of the 29
-card categories, or `unknown` (a face-down card this seat cannot place);
-`goldrush_env.gold.kinds.KIND_NAMES` lists the 30.
+read off the plain vector above and nothing else. A kind here is one of
+the 29 categories, or `unknown` (a face-down card this seat cannot place):
+the 30 actions of `action="kinds"`, named in
+`goldrush_env.gold.variants.ACTION_TYPES["kinds"].names`.
 
 | Index | Name | Shape | Meaning |
 |---|---|---|---|
@@ -114,9 +116,9 @@ by the same agent, which sees its first card (face up, in the observation)
 before choosing the second. In the Gold Rush a turn is one action.
 
 With `action="kinds"`, `Discrete(30)`: a kind of card to turn
-(`goldrush_env.gold.kinds.KIND_NAMES`): action k < 29 turns a face-down
-card of category k that this seat knows, action 29 a face-down card it
-does not know. Under the rules, cards of one category do the same wherever
+(`goldrush_env.gold.variants.ACTION_TYPES["kinds"].names`): action
+k < 29 turns a face-down card of category k that this seat knows, action
+29 a face-down card it does not know. Under the rules, cards of one category do the same wherever
 they lie, and with perfect memory so do all the cards nobody has seen: the
 29 + 1 actions lose nothing the 64 positions offer, and a policy learns
 each decision once instead of once per position. The environment draws the
@@ -200,7 +202,6 @@ import warnings
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
@@ -208,16 +209,11 @@ from goldrush_env.gold import render as rendering
 from goldrush_env.aec_base import SCORE_REWARD_SCALE, TableEnv  # noqa: F401  (re-exported)
 from goldrush_env.gold.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS, TABLES
 from goldrush_env.gold.config import EnvConfig
-from goldrush_env.gold.encoder import (
-    OBSERVATION_SIZE,
-    ObservationEncoder,
-    observation_size,
-    with_pair_features,
-)
+from goldrush_env.gold.encoder import ObservationEncoder
 from goldrush_env.gold.engine import FlipEvent, Game, Outcome, colour_owners
-from goldrush_env.gold.kinds import KINDS_SLICES, NUM_KINDS, choose_positions, kind_masks, kinds_observations
 from goldrush_env.gold.memory import HumanMemory, PerfectMemory
 from goldrush_env.gold.state import state_box, state_vector
+from goldrush_env.gold.variants import ObservationType, action_type, observation_type
 from goldrush_env.gold.view import UNKNOWN, PlayerView
 from goldrush_env.wrappers import ClassicChecks
 
@@ -231,17 +227,6 @@ def env(**kwargs: Any) -> AECEnv:
     return ClassicChecks(raw_env(**kwargs), illegal_reward=-1)
 
 
-def observation_box(observation: str) -> spaces.Box:
-    """The space of one observation vector: values in [0, 1], the pair planes of ``"pairs"`` and the pair entries
-    of ``"kinds"`` in [-1, 1]."""
-    low = np.zeros(observation_size(observation), dtype=np.float32)
-    if observation == "kinds":
-        low[KINDS_SLICES["pair_best"].start: KINDS_SLICES["pair_face_up"].stop] = -1.0
-    else:
-        low[OBSERVATION_SIZE:] = -1.0
-    return spaces.Box(low, np.ones_like(low), dtype=np.float32)
-
-
 class raw_env(TableEnv):
     """The bare Gold AEC environment (see the module docstring)."""
 
@@ -250,9 +235,12 @@ class raw_env(TableEnv):
 
     def __init__(self, **kwargs: Any) -> None:
         config = EnvConfig.from_kwargs(**kwargs)
-        self._kinds = config.action == "kinds"
-        super().__init__(kwargs, config, observation_box(config.observation),
-                         NUM_KINDS if self._kinds else NUM_POSITIONS, state_box())
+        self.observation_type = observation_type(config.observation)
+        self.action_type = action_type(config.action)
+        # A view is about positions (its players act with step_from_view): it shows the plain vector where the
+        # observation does not speak of positions.
+        self._view_type = self.observation_type if self.observation_type.positional else observation_type("plain")
+        super().__init__(kwargs, config, self.observation_type.space(), self.action_type.size, state_box())
         self.owners = colour_owners(config.num_players)
         self.encoder = ObservationEncoder(config.num_players, self.owners, config.max_turns)
         self.memories: list[PerfectMemory] = []
@@ -300,19 +288,17 @@ class raw_env(TableEnv):
         agent, game = self.agent_selection, self._game_to_step(action)
         if game is None:
             return
-        if self._kinds:  # the position: drawn among those of the kind, refused (naming the kind) if there is none
+        if not self.action_type.positional:  # the position: drawn among the action's, refused by name if none
             seat = game.current_player
-            action = int(choose_positions(self.encoder.buffers[seat][None], self._seat_positions(seat)[None],
-                                          np.array([action]), self._np_random)[0])
+            action = int(self.action_type.to_positions(
+                np.array([action]), lambda: self._seat_positions(seat)[None],
+                lambda: self.encoder.buffers[seat][None], self._np_random)[0])
             self.infos[agent] = {"position": action}
         self._flip(agent, game, action)
 
     def step_from_view(self, position: int | None) -> None:
         """Step with a position, whatever the ``action`` option: for players written over :meth:`view`, whose
         actions are positions (scripted opponents, people)."""
-        if not self._kinds:
-            self.step(position)
-            return
         agent, game = self.agent_selection, self._game_to_step(position)
         if game is not None:
             self._flip(agent, game, position)
@@ -380,20 +366,16 @@ class raw_env(TableEnv):
     # --- what agents see ------------------------------------------------------------
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        return {"observation": self._vector(self.agent_name_mapping[agent], self.config.observation),
+        return {"observation": self._vector(self.agent_name_mapping[agent], self.observation_type),
                 "action_mask": self.action_mask(agent)}
 
-    def _vector(self, seat: int, observation: str) -> np.ndarray:
-        """``seat``'s observation vector of the ``observation`` option, as a new array."""
+    def _vector(self, seat: int, kind: ObservationType) -> np.ndarray:
+        """``seat``'s observation vector of type ``kind``, as a new array."""
         game = self._require_game()
         to_play, phase = self._turn_phase(game)
         vector = self.encoder.fill_standing(seat, game.scores, game.gold_cards, to_play, phase,
                                             game.cards_left, game.turn)
-        if observation == "pairs":
-            return with_pair_features(vector[None])[0]
-        if observation == "kinds":
-            return kinds_observations(vector[None])[0]
-        return vector.copy()
+        return kind.from_plain(vector[None])[0]
 
     def state(self) -> np.ndarray:
         """The global state (the module docstring's *State* table): the whole table, every seat's memory and
@@ -406,11 +388,9 @@ class raw_env(TableEnv):
     def action_mask(self, agent: str) -> np.ndarray:
         """The int8 mask of the actions ``agent`` may take now (all 0 if it is not its turn): positions, or with
         ``action="kinds"`` the kinds some legal position realises."""
-        positions = self._seat_positions(self.agent_name_mapping[agent])
-        if not self._kinds:
-            return positions
-        return kind_masks(self.encoder.buffers[self.agent_name_mapping[agent]][None], positions[None])[0].astype(
-            np.int8)
+        seat = self.agent_name_mapping[agent]
+        masks = self.action_type.masks(self._seat_positions(seat)[None], lambda: self.encoder.buffers[seat][None])
+        return masks[0].astype(np.int8, copy=False)
 
     def _seat_positions(self, seat: int) -> np.ndarray:
         """The int8 mask of the positions ``seat`` may flip now, whatever the ``action`` option."""
@@ -424,9 +404,7 @@ class raw_env(TableEnv):
         game = self._require_game()
         if game.is_finished:
             return False
-        if self._kinds:
-            return bool(self.action_mask(self.possible_agents[game.current_player])[action])
-        return bool(self._legal[action])
+        return bool(self.action_mask(self.possible_agents[game.current_player])[action])
 
     def view(self, agent: str | int | None) -> PlayerView:
         """The structured view of an agent (name or seat); ``None`` for the all-seeing view. A view is about
@@ -437,19 +415,12 @@ class raw_env(TableEnv):
         table = game.table
         if seat is None:
             cards = table
-            observation = np.zeros(observation_size("plain" if self.config.observation == "kinds"
-                                                    else self.config.observation), dtype=np.float32)
+            observation = np.zeros(self._view_type.size, dtype=np.float32)
             mask = self._no_moves.copy()
         else:
             shown = self.encoder.shown[seat]
             cards = tuple(card if card == EMPTY or shown[p] else UNKNOWN for p, card in enumerate(table))
-            if self._kinds:  # a view is about positions: its players act with step_from_view
-                observation = self._vector(seat, "plain" if self.config.observation == "kinds"
-                                           else self.config.observation)
-                mask = self._seat_positions(seat)
-            else:
-                observed = self.observe(self.possible_agents[seat])
-                observation, mask = observed["observation"], observed["action_mask"]
+            observation, mask = self._vector(seat, self._view_type), self._seat_positions(seat)
         unseen = [0] * NUM_CARD_TYPES
         for card, known in zip(table, cards):
             if card != EMPTY and known == UNKNOWN:

@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from goldrush_env.gold.cards import DEFAULT_MAX_TURNS, MAX_PLAYERS, MIN_PLAYERS, TABLES
-from goldrush_env.gold.encoder import OBSERVATIONS
-from goldrush_env.gold.kinds import ACTIONS
+from goldrush_env.gold.variants import ACTION_TYPES, OBSERVATION_TYPES
 from goldrush_env.options import RENDER_MODES, REWARDS, Options, is_int
 
 MEMORIES = ("perfect", "human")
@@ -31,16 +30,16 @@ class EnvConfig(Options):
     boxes in about the same proportions on the first rows of the grid, with the Gold Rush at 5 and 3 cards
     (:data:`goldrush_env.gold.cards.TABLES`). The spaces are the same for every table."""
     observation: str = "plain"
-    """``"plain"``: the vector of :mod:`goldrush_env.gold.aec`'s index table. ``"pairs"``: the same vector followed
-    by two planes that tell, at each card the seat knows, the gold it would gain (or give away) by turning that
-    card with another it knows, and with the face-up card (:data:`goldrush_env.gold.encoder.PAIR_LAYOUT`): read off
-    what the seat knows, for networks that cannot relate two positions on their own. ``"kinds"``: a short vector
-    about kinds of card rather than positions (:data:`goldrush_env.gold.kinds.KINDS_LAYOUT`), for
-    ``action="kinds"`` only."""
+    """A name of :data:`goldrush_env.gold.variants.OBSERVATION_TYPES`. ``"plain"``: the vector of
+    :mod:`goldrush_env.gold.aec`'s index table. ``"pairs"``: the same vector followed by two planes that tell, at
+    each card the seat knows, the gold it would gain (or give away) by turning that card with another it knows, and
+    with the face-up card (:data:`goldrush_env.gold.variants.PAIR_LAYOUT`): read off what the seat knows, for
+    networks that cannot relate two positions on their own. ``"kinds"``: a short vector about kinds of card rather
+    than positions (:data:`goldrush_env.gold.variants.KINDS_LAYOUT`), for ``action="kinds"`` only."""
     action: str = "positions"
-    """``"positions"``: an action is the position to flip (``Discrete(64)``). ``"kinds"``: an action is a kind of
-    card, "turn a card I know of this category" or "turn a card I do not know" (``Discrete(30)``,
-    :data:`goldrush_env.gold.kinds.KIND_NAMES`); the environment picks the position among those that realise it
+    """A name of :data:`goldrush_env.gold.variants.ACTION_TYPES`. ``"positions"``: an action is the position to
+    flip (``Discrete(64)``). ``"kinds"``: an action is a kind of card, "turn a card I know of this category" or
+    "turn a card I do not know" (``Discrete(30)``); the environment picks the position among those that realise it
     with its seeded generator."""
     reward: str = "win"
     """``"win"``: at the end, +1 to a sole winner, 0 to each of several
@@ -67,13 +66,14 @@ class EnvConfig(Options):
             refuse("num_players", f"an int from {MIN_PLAYERS} to {MAX_PLAYERS}")
         if self.table not in TABLES:
             refuse("table", f"one of {tuple(TABLES)}")
-        if self.observation not in OBSERVATIONS:
-            refuse("observation", f"one of {OBSERVATIONS}")
-        if self.action not in ACTIONS:
-            refuse("action", f"one of {ACTIONS}")
-        if self.observation == "kinds" and self.action != "kinds":
-            refuse("observation", "'plain' or 'pairs' with action='positions': the 'kinds' observation says nothing "
-                   "about positions (use it with action='kinds')")
+        if self.observation not in OBSERVATION_TYPES:
+            refuse("observation", f"one of {tuple(OBSERVATION_TYPES)}")
+        if self.action not in ACTION_TYPES:
+            refuse("action", f"one of {tuple(ACTION_TYPES)}")
+        if not OBSERVATION_TYPES[self.observation].positional and ACTION_TYPES[self.action].positional:
+            refuse("observation", f"{_names(OBSERVATION_TYPES, True)} with action={self.action!r}: the "
+                   f"{self.observation!r} observation says nothing about positions (use it with "
+                   f"action={_names(ACTION_TYPES, False)})")
         if self.reward not in REWARDS:
             refuse("reward", f"one of {REWARDS}")
         if self.memory not in MEMORIES:
@@ -93,3 +93,8 @@ class EnvConfig(Options):
 
     def replace(self, **changes: Any) -> "EnvConfig":
         return dataclasses.replace(self, **changes)
+
+
+def _names(types: dict[str, Any], positional: bool) -> str:
+    """``'plain' or 'pairs'``: the names of the registered types that do (or do not) speak of positions."""
+    return " or ".join(repr(name) for name, kind in types.items() if kind.positional == positional)

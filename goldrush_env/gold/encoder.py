@@ -1,49 +1,47 @@
-"""The flat observation vector of one seat, built from named slices.
+"""The plain observation vector of one seat, built from named slices, and its two fillers.
 
 Everything is from the observing seat's point of view: other seats are
 numbered relative to it (the observer is relative seat 0, the next seat to
 play after it is 1, ...), and miners are told apart by whose they are (*me*,
 *opponent k*, *unowned*), not by colour, so one policy can play any seat.
 
-Card categories (29), used by the card planes and by ``unseen``:
+The card planes and ``unseen`` count cards by category, a card's kind as the
+seat sees it (:data:`~goldrush_env.gold.cards.CATEGORY_NAMES`, 29):
 ``gold_1..gold_4``, ``dynamite``, then miners of value 2..5 owned by
 relative seat 0 (me), 1, 2, 3, 4, and unowned (4 values x 6 owners).
 
-The board part (32 planes of 64 positions) is updated incrementally as cards
-are revealed, remembered, forgotten and removed; the public standing is
-written when a seat's observation is read.
+:class:`ObservationEncoder` keeps the vectors of every seat of one game,
+updating the board part (32 planes of 64 positions) as cards are revealed,
+remembered, forgotten and removed, and writing the public standing when a
+seat's observation is read; :class:`BatchedObservations` encodes chosen
+seats of a batch of games at once (perfect memory). Every other observation
+type is read off this vector (:mod:`goldrush_env.gold.variants`).
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
 from goldrush_env.gold.cards import (
-    COLOUR,
-    DYNAMITE,
+    CATEGORY_NAMES,
     EMPTY,
-    IS_GOLD,
     MAX_PLAYERS,
-    MINER_VALUES,
-    NUM_CARD_TYPES,
+    NUM_CATEGORIES,
     NUM_POSITIONS,
     TOTAL_GOLD,
-    VALUE,
+    category_table,
 )
-from goldrush_env.layout import markdown_table, slices_of
+from goldrush_env.layout import slices_of
 
-NUM_CATEGORIES = 4 + 1 + len(MINER_VALUES) * (MAX_PLAYERS + 1)
+if TYPE_CHECKING:
+    from goldrush_env.gold.batched import BatchedGames
+
 UNSEEN_SCALE = 7
 """``unseen`` counts are divided by this (the most cards of one category in the box)."""
 MAX_GOLD_CARDS = 24
 
-_OWNERS = ["me"] + [f"opponent_{k}" for k in range(1, MAX_PLAYERS)] + ["unowned"]
-CATEGORY_NAMES = tuple(
-    [f"gold_{v}" for v in (1, 2, 3, 4)] + ["dynamite"]
-    + [f"miner_{owner}_{v}" for owner in _OWNERS for v in MINER_VALUES]
-)
 PLANES = ("empty", "unknown", "face_up") + CATEGORY_NAMES
 """The board planes, each a 64-position row of the 8x8 grid (D7)."""
 
@@ -76,110 +74,6 @@ _STANDING = slice(SLICES["scores"].start, SLICES["turn"].stop)
 _AT = {name: SLICES[name].start - _STANDING.start for name, _, _ in LAYOUT[4:-1]}
 assert list(_AT) == ["scores", "gold_cards", "seats", "to_play", "phase", "cards_left", "turn"]
 _EMPTY, _UNKNOWN, _FACE_UP, _FIRST_CARD_PLANE = 0, 1, 2, 3
-
-
-def category_table(num_players: int, owners: Sequence[int]) -> list[list[int]]:
-    """``table[seat][card]``: the category of a card as seen from ``seat``."""
-    table = []
-    for seat in range(num_players):
-        row = []
-        for card in range(NUM_CARD_TYPES):
-            if IS_GOLD[card]:
-                row.append(VALUE[card] - 1)
-            elif card == DYNAMITE:
-                row.append(4)
-            else:
-                owner = owners[COLOUR[card]]
-                relative = MAX_PLAYERS if owner < 0 else (owner - seat) % num_players
-                row.append(5 + len(MINER_VALUES) * relative + VALUE[card] - MINER_VALUES[0])
-        table.append(row)
-    return table
-
-
-def index_table(pairs: bool = False) -> str:
-    """The vector's layout as a Markdown table (it is in the env's docstring); with ``pairs``, the planes the
-    ``"pairs"`` option adds after it."""
-    return markdown_table(*((PAIR_LAYOUT, PAIR_SLICES) if pairs else (LAYOUT, SLICES)))
-
-
-OBSERVATIONS = ("plain", "pairs", "kinds")
-"""The observation options: ``"plain"``, the vector above; ``"pairs"``, the same vector followed by
-:data:`PAIR_LAYOUT`; ``"kinds"``, a short vector about kinds of card (:data:`goldrush_env.gold.kinds.KINDS_LAYOUT`),
-for ``action="kinds"``."""
-PAIR_LAYOUT: tuple[tuple[str, tuple[int, ...], str], ...] = (
-    ("pair_best", (NUM_POSITIONS,),
-     "at a card this seat knows: the most gold it would gain (negative: give away) by turning that card "
-     "with another it knows / 4"),
-    ("pair_face_up", (NUM_POSITIONS,),
-     "at a card this seat knows, while a first card is face up: the gold it would gain (negative: give away) "
-     "by turning that card second / 4"),
-)
-"""With ``observation="pairs"``: two more planes after ``unseen``, read off the plain vector alone (what the
-seat sees or remembers, nothing more), that make "this flip completes a pair I know" a fact of the position
-itself, for networks that cannot relate two positions on their own (a plain MLP)."""
-PAIR_SLICES: dict[str, slice] = {name: slice(OBSERVATION_SIZE + k * NUM_POSITIONS,
-                                             OBSERVATION_SIZE + (k + 1) * NUM_POSITIONS)
-                                 for k, (name, _, _) in enumerate(PAIR_LAYOUT)}
-PAIRS_OBSERVATION_SIZE = OBSERVATION_SIZE + len(PAIR_LAYOUT) * NUM_POSITIONS
-
-
-def observation_size(observation: str) -> int:
-    """The length of the vector of an observation option."""
-    if observation == "kinds":
-        from goldrush_env.gold.kinds import KINDS_OBSERVATION_SIZE  # the kinds module builds on this one
-
-        return KINDS_OBSERVATION_SIZE
-    return PAIRS_OBSERVATION_SIZE if observation == "pairs" else OBSERVATION_SIZE
-
-
-def _category_gains() -> np.ndarray:
-    """``gain[a, b]``: the gold the observer gains (negative: another seat gains) when cards of categories ``a``
-    and ``b`` are turned together by the observer: a strike pays the miner's owner, the observer itself for an
-    unowned miner. One extra row and column, index ``NUM_CATEGORIES``, stands for "no card known"."""
-    gain = np.zeros((NUM_CATEGORIES + 1, NUM_CATEGORIES + 1), dtype=np.float32)
-    for miner, name in enumerate(CATEGORY_NAMES):
-        if not name.startswith("miner_"):
-            continue
-        owner, strength = name.rsplit("_", 1)[0][len("miner_"):], int(name.rsplit("_", 1)[1])
-        sign = 1.0 if owner in ("me", "unowned") else -1.0
-        for gold_value in (1, 2, 3, 4):
-            if strength >= gold_value:
-                gain[miner, gold_value - 1] = gain[gold_value - 1, miner] = sign * gold_value
-    return gain
-
-
-_GAINS = _category_gains() / 4
-
-
-def pair_features(observations: np.ndarray) -> np.ndarray:
-    """The :data:`PAIR_LAYOUT` planes of plain observation vectors ``(batch, OBSERVATION_SIZE)``:
-    ``(batch, 2 * 64)`` float32, computed from each vector alone."""
-    observations = np.asarray(observations, dtype=np.float32)
-    batch = observations.shape[0]
-    planes = observations[:, SLICES["cards"]].reshape(batch, NUM_CATEGORIES, NUM_POSITIONS)
-    known = planes.any(axis=1)
-    category = np.where(known, planes.argmax(axis=1), NUM_CATEGORIES)  # (batch, 64)
-    gains = _GAINS[category[:, :, None], category[:, None, :]]  # (batch, 64, 64)
-    both = known[:, :, None] & known[:, None, :]
-    both[:, np.arange(NUM_POSITIONS), np.arange(NUM_POSITIONS)] = False
-    best = np.where(both, gains, -np.inf).max(axis=2)
-    out = np.zeros((batch, len(PAIR_LAYOUT) * NUM_POSITIONS), dtype=np.float32)
-    out[:, :NUM_POSITIONS] = np.where(np.isfinite(best), best, 0.0)
-    face_up = observations[:, SLICES["face_up"]]
-    rows = np.flatnonzero(face_up.any(axis=1))
-    if len(rows):
-        first = face_up[rows].argmax(axis=1)
-        with_first = gains[rows, first]  # (rows, 64): each position turned second after the face-up card
-        usable = known[rows].copy()
-        usable[np.arange(len(rows)), first] = False
-        out[rows, NUM_POSITIONS:] = np.where(usable, with_first, 0.0)
-    return out
-
-
-def with_pair_features(observations: np.ndarray) -> np.ndarray:
-    """Plain observation vectors with their :func:`pair_features` appended (the ``"pairs"`` option)."""
-    observations = np.asarray(observations, dtype=np.float32)
-    return np.concatenate([observations, pair_features(observations)], axis=-1)
 
 
 class ObservationEncoder:
@@ -279,13 +173,64 @@ class ObservationEncoder:
         return vector
 
 
+class BatchedObservations:
+    """The observation vectors of chosen seats of a batch of games (perfect memory)."""
+
+    def __init__(self, num_players: int, owners: np.ndarray, max_turns: int | None) -> None:
+        self.num_players = num_players
+        self.max_turns = max_turns
+        # category[seat, card]: the card's plane as that seat sees it; one extra card id for "none".
+        table = np.array(category_table(num_players, owners.tolist()), dtype=np.int64)
+        self.category = np.concatenate([table, np.zeros((num_players, 1), dtype=np.int64)], axis=1)
+
+    def fill(self, games: BatchedGames, known: np.ndarray, seats: np.ndarray, out: np.ndarray,
+             rows: np.ndarray | None = None) -> np.ndarray:
+        """Write seat ``seats[i]``'s vector of game ``rows[i]`` (every game if ``rows`` is None) into
+        ``out[i]``; returns ``out``. ``known[g, p]``: the card at ``p`` of game ``g`` has been
+        revealed and is still on the table, so every seat knows it."""
+        n = self.num_players
+        if rows is None:
+            rows = np.arange(games.num_games)
+        count = len(rows)
+        table, face_up, known = games.table[rows], games.face_up[rows], known[rows]
+        out.fill(0.0)
+        board = out[:, : len(PLANES) * NUM_POSITIONS].reshape(count, len(PLANES), NUM_POSITIONS)
+        on_table = table >= 0
+        board[:, _EMPTY] = ~on_table
+        unknown = on_table & ~known
+        board[:, _UNKNOWN] = unknown
+        up = np.flatnonzero(face_up >= 0)
+        board[up, _FACE_UP, face_up[up]] = 1.0
+        categories = self.category[seats[:, None], table]  # (games, 64); EMPTY reads the extra column
+        g, p = np.nonzero(known)
+        board[g, _FIRST_CARD_PLANE + categories[g, p], p] = 1.0
+        g, p = np.nonzero(unknown)
+        unseen = np.bincount(g * NUM_CATEGORIES + categories[g, p], minlength=count * NUM_CATEGORIES)
+        out[:, SLICES["unseen"]] = unseen.reshape(count, NUM_CATEGORIES) / UNSEEN_SCALE
+
+        order = (seats[:, None] + np.arange(n)) % n  # relative seat k -> absolute seat
+        start = SLICES["scores"].start
+        out[:, start: start + n] = games.scores[rows[:, None], order] / TOTAL_GOLD
+        start = SLICES["gold_cards"].start
+        out[:, start: start + n] = games.gold_cards[rows[:, None], order] / MAX_GOLD_CARDS
+        start = SLICES["seats"].start
+        out[:, start: start + n] = 1.0
+        playing = np.flatnonzero(~games.is_finished[rows])
+        relative = (games.current_player[rows[playing]].astype(np.int64) - seats[playing]) % n
+        out[playing, SLICES["to_play"].start + relative] = 1.0
+        phase = np.where(games.gold_rush[rows], 2, np.where(face_up < 0, 0, 1))
+        out[playing, SLICES["phase"].start + phase[playing]] = 1.0
+        out[:, SLICES["cards_left"].start] = games.cards_left[rows] / NUM_POSITIONS
+        out[:, SLICES["turn"].start] = games.turn[rows] / self.max_turns if self.max_turns else 0.0
+        return out
+
+
 def describe(vector: np.ndarray) -> str:
     """A readable form of one observation vector, for debugging: the grid as
     this seat knows it (``?`` unknown, ``.`` empty, ``*`` face up), then the
     standing."""
     board = vector[_BOARD].reshape(len(PLANES), NUM_POSITIONS)
-    short = ["G1", "G2", "G3", "G4", "D"] + [f"{o[:1].upper()}{o[-1] if o.startswith('opp') else ''}{v}"
-                                            for o in _OWNERS for v in MINER_VALUES]
+    short = [_short_name(name) for name in CATEGORY_NAMES]
     cells = []
     for position in range(NUM_POSITIONS):
         if board[_EMPTY, position]:
@@ -302,3 +247,11 @@ def describe(vector: np.ndarray) -> str:
     for name in ("scores", "gold_cards", "to_play", "phase", "cards_left", "turn"):
         lines.append(f"{name}: {[round(float(x), 3) for x in vector[SLICES[name]]]}")
     return "\n".join(lines)
+
+
+def _short_name(category: str) -> str:
+    """``G3``, ``D``, ``M4`` (my miner of 4), ``O14`` (the next seat's), ``U2`` (unowned)."""
+    if not category.startswith("miner_"):
+        return "D" if category == "dynamite" else "G" + category[-1]
+    owner, value = category[len("miner_"):].rsplit("_", 1)
+    return owner[0].upper() + (owner[-1] if owner.startswith("opponent") else "") + value

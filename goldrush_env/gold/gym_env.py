@@ -10,7 +10,7 @@ included. Observations are the flat vector of the AEC environment
 ``info["action_mask"]`` (both bool). Game options are those of
 :class:`~goldrush_env.gold.config.EnvConfig`, with the same defaults. With
 ``action="kinds"`` the learner's actions are kinds of card
-(:mod:`goldrush_env.gold.kinds`) and ``info["position"]`` is the position
+(:mod:`goldrush_env.gold.variants`) and ``info["position"]`` is the position
 its last action flipped; the opponents still choose positions. The mask
 of the observation that ends a game allows action 0 alone, so that a
 vector wrapper's sampler can draw the action its autoreset ignores.
@@ -19,7 +19,7 @@ A flip the rules forbid (an empty or face-up position) ends the episode
 with reward -1 and ``info["illegal_action"]`` saying why, after a warning,
 as PettingZoo's ``env()`` does for classic games; ``illegal_action="raise"``
 raises :class:`~goldrush_env.errors.IllegalFlipError` instead. An action
-outside ``Discrete(64)`` always raises.
+outside the action space always raises.
 
 ## Version History
 

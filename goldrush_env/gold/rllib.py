@@ -68,7 +68,7 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec  # noqa: E402
 from ray.rllib.env.multi_agent_env import MultiAgentEnv  # noqa: E402
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule  # noqa: E402
 
-from goldrush_env.gold.aec import observation_box, raw_env
+from goldrush_env.gold.aec import raw_env
 from goldrush_env.gold.config import EnvConfig
 from goldrush_env.errors import GoldRushError
 
@@ -96,9 +96,8 @@ class GoldRushMultiAgentEnv(MultiAgentEnv):
         self.config = self.env.config
         self.possible_agents = list(self.env.possible_agents)
         self.agents = list(self.possible_agents)
-        space = spaces.Dict({"observations": observation_box(self.config.observation),
-                             "action_mask": spaces.Box(0.0, 1.0, (self.env.action_space(self.possible_agents[0]).n,),
-                                                       np.float32)})
+        space = spaces.Dict({"observations": self.env.observation_type.space(),
+                             "action_mask": spaces.Box(0.0, 1.0, (self.env.action_type.size,), np.float32)})
         self.observation_spaces = {agent: space for agent in self.possible_agents}
         self.action_spaces = {agent: self.env.action_space(agent) for agent in self.possible_agents}
         self._owed = dict.fromkeys(self.possible_agents, 0.0)

@@ -9,7 +9,12 @@ their flips for all games together, so no Python loop runs per game.
 
 * Observations: ``(num_envs, 2102)`` float32, the learner's vectors exactly
   as the single environment encodes them (``tests/test_vector.py`` compares
-  them flip by flip); actions: one position per sub-environment.
+  them flip by flip); actions: one position per sub-environment. The
+  ``observation`` and ``action`` options pick other types by name, as in the
+  single environment (:mod:`goldrush_env.gold.variants`): the learner's plain
+  vectors are encoded for all games at once
+  (:class:`~goldrush_env.gold.encoder.BatchedObservations`) and the type reads
+  its vectors, masks and positions off them.
 * Masks: :meth:`~GoldRushVectorEnv.action_masks` and ``info["action_mask"]``,
   ``(num_envs, 64)`` bool.
 * Autoreset (``autoreset_mode``, also in ``metadata["autoreset_mode"]``):
@@ -51,29 +56,15 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from goldrush_env.gold.aec import SCORE_REWARD_SCALE, observation_box
+from goldrush_env.gold.aec import SCORE_REWARD_SCALE
 from goldrush_env.gold.batched import BatchedGames, FlipBatch
-from goldrush_env.gold.cards import NUM_POSITIONS, TOTAL_GOLD
+from goldrush_env.gold.cards import NUM_POSITIONS
 from goldrush_env.gold.config import EnvConfig
-from goldrush_env.gold.encoder import (  # the plane numbers are the single-game encoder's
-    _EMPTY,
-    _FACE_UP,
-    _FIRST_CARD_PLANE,
-    _UNKNOWN,
-    MAX_GOLD_CARDS,
-    NUM_CATEGORIES,
-    OBSERVATION_SIZE,
-    PLANES,
-    SLICES,
-    UNSEEN_SCALE,
-    category_table,
-    with_pair_features,
-)
-from goldrush_env.gold.kinds import NUM_KINDS, choose_positions, kind_masks, kinds_observations
+from goldrush_env.gold.encoder import OBSERVATION_SIZE, BatchedObservations
+from goldrush_env.gold.variants import action_type, observation_type
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 
-__all__ = ["GoldRushVectorEnv", "BatchedPolicy", "BatchedRandom", "BatchedObservations", "step_entrants"]
-
+__all__ = ["GoldRushVectorEnv", "BatchedPolicy", "BatchedRandom", "step_entrants"]
 
 
 @runtime_checkable
@@ -138,57 +129,6 @@ def step_entrants(games: BatchedGames, policies: list[BatchedPolicy], entrant: n
     return steps
 
 
-class BatchedObservations:
-    """The observation vectors of chosen seats of a batch of games (perfect memory)."""
-
-    def __init__(self, num_players: int, owners: np.ndarray, max_turns: int | None) -> None:
-        self.num_players = num_players
-        self.max_turns = max_turns
-        # category[seat, card]: the card's plane as that seat sees it; one extra card id for "none".
-        table = np.array(category_table(num_players, owners.tolist()), dtype=np.int64)
-        self.category = np.concatenate([table, np.zeros((num_players, 1), dtype=np.int64)], axis=1)
-
-    def fill(self, games: BatchedGames, known: np.ndarray, seats: np.ndarray, out: np.ndarray,
-             rows: np.ndarray | None = None) -> np.ndarray:
-        """Write seat ``seats[i]``'s vector of game ``rows[i]`` (every game if ``rows`` is None) into
-        ``out[i]``; returns ``out``. ``known``: see :class:`BatchedPolicy`."""
-        n = self.num_players
-        if rows is None:
-            rows = np.arange(games.num_games)
-        count = len(rows)
-        table, face_up, known = games.table[rows], games.face_up[rows], known[rows]
-        out.fill(0.0)
-        board = out[:, : len(PLANES) * NUM_POSITIONS].reshape(count, len(PLANES), NUM_POSITIONS)
-        on_table = table >= 0
-        board[:, _EMPTY] = ~on_table
-        unknown = on_table & ~known
-        board[:, _UNKNOWN] = unknown
-        up = np.flatnonzero(face_up >= 0)
-        board[up, _FACE_UP, face_up[up]] = 1.0
-        categories = self.category[seats[:, None], table]  # (games, 64); EMPTY reads the extra column
-        g, p = np.nonzero(known)
-        board[g, _FIRST_CARD_PLANE + categories[g, p], p] = 1.0
-        g, p = np.nonzero(unknown)
-        unseen = np.bincount(g * NUM_CATEGORIES + categories[g, p], minlength=count * NUM_CATEGORIES)
-        out[:, SLICES["unseen"]] = unseen.reshape(count, NUM_CATEGORIES) / UNSEEN_SCALE
-
-        order = (seats[:, None] + np.arange(n)) % n  # relative seat k -> absolute seat
-        start = SLICES["scores"].start
-        out[:, start: start + n] = games.scores[rows[:, None], order] / TOTAL_GOLD
-        start = SLICES["gold_cards"].start
-        out[:, start: start + n] = games.gold_cards[rows[:, None], order] / MAX_GOLD_CARDS
-        start = SLICES["seats"].start
-        out[:, start: start + n] = 1.0
-        playing = np.flatnonzero(~games.is_finished[rows])
-        relative = (games.current_player[rows[playing]].astype(np.int64) - seats[playing]) % n
-        out[playing, SLICES["to_play"].start + relative] = 1.0
-        phase = np.where(games.gold_rush[rows], 2, np.where(face_up < 0, 0, 1))
-        out[playing, SLICES["phase"].start + phase[playing]] = 1.0
-        out[:, SLICES["cards_left"].start] = games.cards_left[rows] / NUM_POSITIONS
-        out[:, SLICES["turn"].start] = games.turn[rows] / self.max_turns if self.max_turns else 0.0
-        return out
-
-
 class GoldRushVectorEnv(VectorEnv):
     """``num_envs`` games of Gold, one learner each, opponents played inside (see the module docstring)."""
 
@@ -217,9 +157,10 @@ class GoldRushVectorEnv(VectorEnv):
         self._rng: np.random.Generator | None = None
         self.set_opponents(opponents)
         self.encoder = BatchedObservations(n, self.games.owners, self.config.max_turns)
-        self.single_observation_space = observation_box(self.config.observation)
-        self._kinds = self.config.action == "kinds"
-        self.single_action_space = gym.spaces.Discrete(NUM_KINDS if self._kinds else NUM_POSITIONS)
+        self.observation_type = observation_type(self.config.observation)
+        self.action_type = action_type(self.config.action)
+        self.single_observation_space = self.observation_type.space()
+        self.single_action_space = self.action_type.space()
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, self.num_envs)
         self.action_space = gym.vector.utils.batch_space(self.single_action_space, self.num_envs)
         self.known = np.zeros((self.num_envs, NUM_POSITIONS), dtype=bool)
@@ -280,9 +221,8 @@ class GoldRushVectorEnv(VectorEnv):
             raise GoldRushError("call reset() before step()")
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
-            what = "kind" if self._kinds else "position"
-            raise IllegalFlipError(f"actions must be {self.num_envs} ints (one {what} per sub-environment), "
-                                   f"got an array of shape {actions.shape} and dtype {actions.dtype}")
+            raise IllegalFlipError(f"actions must be {self.num_envs} ints (one {self.action_type.noun} per "
+                                   f"sub-environment), got an array of shape {actions.shape} and dtype {actions.dtype}")
         if self.autoreset_mode is AutoresetMode.NEXT_STEP:
             return self._step_then_reset(actions)
         positions = self._positions(actions, np.ones(self.num_envs, dtype=bool))
@@ -332,9 +272,7 @@ class GoldRushVectorEnv(VectorEnv):
         """bool (num_envs, 64), or (num_envs, 30) with ``action="kinds"``: the learner's legal actions in each
         sub-environment. Never a row without one: where a game has just ended (next-step autoreset), the row
         allows action 0 alone, which the next step ignores as it deals that sub-environment afresh."""
-        masks = self.games.legal_mask()
-        if self._kinds:
-            masks = kind_masks(self._learner_plain(), masks)
+        masks = self.action_type.masks(self.games.legal_mask(), self._learner_plain)
         masks[self._pending, 0] = True  # a finished game's row is all false otherwise
         return masks
 
@@ -403,22 +341,22 @@ class GoldRushVectorEnv(VectorEnv):
         """The positions ``actions`` flip in the ``live`` games: the actions themselves, or with
         ``action="kinds"`` positions drawn among those of each kind (a kind no legal position holds is refused,
         naming its sub-environment, before any game changes)."""
-        if not self._kinds:
+        if self.action_type.positional:  # the games refuse an illegal position themselves, naming the game
             return actions
         positions = np.zeros(self.num_envs, dtype=np.int64)
         rows = np.flatnonzero(live)
         if len(rows):
             try:
-                positions[rows] = choose_positions(self._learner_plain()[rows], self.games.legal_mask()[rows],
-                                                   actions[rows], self._rng)
+                positions[rows] = self.action_type.to_positions(actions[rows], lambda: self.games.legal_mask()[rows],
+                                                                lambda: self._learner_plain()[rows], self._rng)
             except IllegalFlipError as error:  # error.row counts the live rows: name the sub-environment
                 raise IllegalFlipError(f"sub-environment {rows[error.row]}: {error}") from None
         return positions
 
     def _flipped(self, positions: np.ndarray) -> dict[str, np.ndarray]:
-        """``info["position"]`` with ``action="kinds"``: the position each sub-environment's action flipped (-1
-        where none was)."""
-        return {"position": np.asarray(positions, dtype=np.int64)} if self._kinds else {}
+        """``info["position"]`` where the env picks the positions (``action="kinds"``): the position each
+        sub-environment's action flipped (-1 where none was)."""
+        return {} if self.action_type.positional else {"position": np.asarray(positions, dtype=np.int64)}
 
     def _observe(self, rows: np.ndarray | None = None) -> np.ndarray:
         """The learner's observations in every game (or games ``rows``), as a new array."""
@@ -430,11 +368,7 @@ class GoldRushVectorEnv(VectorEnv):
         else:
             out = np.empty((len(rows), OBSERVATION_SIZE), dtype=np.float32)
             plain = self.encoder.fill(self.games, known, self.seats[rows], out, rows=rows)
-        if self.config.observation == "pairs":
-            return with_pair_features(plain)
-        if self.config.observation == "kinds":
-            return kinds_observations(plain)
-        return plain.copy()
+        return self.observation_type.from_plain(plain)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "seat": self.seats.copy()}

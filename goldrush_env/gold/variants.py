@@ -1,0 +1,317 @@
+"""Gold's observation types and action types, registered by name: what the ``observation`` and ``action`` options
+of :class:`~goldrush_env.gold.config.EnvConfig` choose.
+
+Every observation type is read off the plain vector of :mod:`goldrush_env.gold.encoder` alone (what the seat sees
+or remembers, nothing more), so the environments fill plain vectors, one seat's
+(:class:`~goldrush_env.gold.encoder.ObservationEncoder`) or a batch's
+(:class:`~goldrush_env.gold.encoder.BatchedObservations`), and hand them to the type. Every action type says which
+of its actions a seat may take, read off the plain vector and the mask of legal positions, and which position an
+action turns. The AEC, Gymnasium and vector environments ask :func:`observation_type` and :func:`action_type` by
+name and never test a name themselves.
+
+* ``"plain"``: the vector of the encoder's index table.
+* ``"pairs"``: the plain vector followed by two planes (:func:`pair_features`) that tell, at each card the seat
+  knows, the gold it would gain (or give away) by turning that card with another it knows, and with the face-up
+  card: a fact of two positions put at one, for networks that cannot relate two positions on their own.
+* ``"kinds"``: a short vector about categories of card rather than positions, for ``action="kinds"``.
+* Actions ``"positions"``: the position to flip (``Discrete(64)``).
+* Actions ``"kinds"``: a category of card to turn, or :data:`UNKNOWN_ACTION`, a card the seat cannot place
+  (``Discrete(30)``). Under the rules, two face-down cards of one category (a card's kind as the seat sees it,
+  :data:`~goldrush_env.gold.cards.CATEGORY_NAMES`) do the same thing wherever they lie, and so, with perfect
+  memory, do all the face-down cards nobody has seen: a policy over positions has to learn the same decision once
+  per position, a policy over categories learns it once. The environment picks the position among those that
+  realise the action, uniformly, with its seeded generator.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+from gymnasium import spaces
+
+from goldrush_env.errors import GoldRushError, IllegalFlipError
+from goldrush_env.gold.cards import CATEGORY_NAMES, NUM_CATEGORIES, NUM_POSITIONS, square_name
+from goldrush_env.gold.encoder import LAYOUT, OBSERVATION_SIZE, SLICES, UNSEEN_SCALE
+from goldrush_env.layout import Layout, markdown_table, slices_of
+
+
+class ObservationType:
+    """One observation option: a float32 vector of :attr:`size` values read off the plain vector.
+
+    ``layout``: the named entries its index table shows, after the whole vector of ``extends`` if given (a type
+    that adds entries to another); ``derive``: plain vectors ``(batch, 2102)`` to new vectors of this type
+    ``(batch, size)``; ``signed``: the entries in [-1, 1] (the rest are in [0, 1]); ``positional``: whether it
+    speaks of positions, as a view for players that choose positions must."""
+
+    def __init__(self, name: str, layout: Layout, derive: Callable[[np.ndarray], np.ndarray], *,
+                 extends: ObservationType | None = None, signed: tuple[str, ...] = (), positional: bool = True) -> None:
+        self.name = name
+        self.layout = tuple(layout)
+        offset = extends.size if extends is not None else 0
+        self.slices: dict[str, slice] = {entry: slice(offset + at.start, offset + at.stop)
+                                         for entry, at in slices_of(self.layout).items()}
+        self.size: int = self.slices[self.layout[-1][0]].stop
+        self.signed = signed
+        self.positional = positional
+        self._derive = derive
+
+    def index_table(self) -> str:
+        """The layout as a Markdown table (the AEC env's docstring shows it)."""
+        return markdown_table(self.layout, self.slices)
+
+    def space(self) -> spaces.Box:
+        """The space of one vector."""
+        low = np.zeros(self.size, dtype=np.float32)
+        for entry in self.signed:
+            low[self.slices[entry]] = -1.0
+        return spaces.Box(low, np.ones_like(low), dtype=np.float32)
+
+    def from_plain(self, plain: np.ndarray) -> np.ndarray:
+        """The vectors of this type ``(batch, size)``, new arrays, of plain vectors ``(batch, 2102)``."""
+        return self._derive(plain)
+
+    def __repr__(self) -> str:
+        return f"ObservationType({self.name!r}, size={self.size})"
+
+
+class ActionType:
+    """One action option: ``Discrete(size)``, actions named :attr:`names`, each a ``noun`` ("position", "kind").
+
+    Its methods take the seats' masks of legal positions and plain vectors as functions of no argument, called
+    only by the types that read them (the plain vectors cost an encoding)."""
+
+    positional = True
+    """Whether an action is a position; otherwise the environment picks the position and reports it
+    (``info["position"]``)."""
+
+    def __init__(self, name: str, names: tuple[str, ...], noun: str) -> None:
+        self.name = name
+        self.names = names
+        self.noun = noun
+        self.size = len(names)
+
+    def space(self) -> spaces.Discrete:
+        return spaces.Discrete(self.size)
+
+    def masks(self, positions: np.ndarray, plain: Callable[[], np.ndarray]) -> np.ndarray:
+        """The legal actions ``(batch, size)`` of seats whose legal positions are ``positions`` ``(batch, 64)``."""
+        return positions
+
+    def to_positions(self, actions: np.ndarray, positions: Callable[[], np.ndarray],
+                     plain: Callable[[], np.ndarray], rng: np.random.Generator) -> np.ndarray:
+        """The positions that ``actions`` ``(batch,)`` turn. An action that turns no legal position raises
+        :class:`~goldrush_env.errors.IllegalFlipError` (with a ``row`` attribute: which of the batch) before
+        anything is drawn, or is left for the rules to refuse."""
+        return actions
+
+    def __repr__(self) -> str:
+        return f"ActionType({self.name!r}, size={self.size})"
+
+
+# --- "pairs" ----------------------------------------------------------------------------------------------------
+
+PAIR_LAYOUT: Layout = (
+    ("pair_best", (NUM_POSITIONS,),
+     "at a card this seat knows: the most gold it would gain (negative: give away) by turning that card "
+     "with another it knows / 4"),
+    ("pair_face_up", (NUM_POSITIONS,),
+     "at a card this seat knows, while a first card is face up: the gold it would gain (negative: give away) "
+     "by turning that card second / 4"),
+)
+
+
+def _category_gains() -> np.ndarray:
+    """``gain[a, b]``: the gold the observer gains (negative: another seat gains) when cards of categories ``a``
+    and ``b`` are turned together by the observer, / 4: a strike pays the miner's owner, the observer itself for
+    an unowned miner. One extra row and column, index ``NUM_CATEGORIES``, stands for "no card known"."""
+    gain = np.zeros((NUM_CATEGORIES + 1, NUM_CATEGORIES + 1), dtype=np.float32)
+    for miner, name in enumerate(CATEGORY_NAMES):
+        if not name.startswith("miner_"):
+            continue
+        owner, strength = name.rsplit("_", 1)[0][len("miner_"):], int(name.rsplit("_", 1)[1])
+        sign = 1.0 if owner in ("me", "unowned") else -1.0
+        for gold_value in (1, 2, 3, 4):
+            if strength >= gold_value:
+                gain[miner, gold_value - 1] = gain[gold_value - 1, miner] = sign * gold_value
+    return gain / 4
+
+
+_GAINS = _category_gains()
+
+
+def _card_planes(plain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Plain vectors as float32, checked, and their card planes ``(batch, 29, 64)`` (1 where the seat knows
+    a card of that category)."""
+    plain = np.asarray(plain, dtype=np.float32)
+    if plain.ndim != 2 or plain.shape[1] < OBSERVATION_SIZE:
+        raise ValueError(f"expected plain observation vectors of shape (batch, {OBSERVATION_SIZE}), got {plain.shape}")
+    return plain, plain[:, SLICES["cards"]].reshape(len(plain), NUM_CATEGORIES, NUM_POSITIONS)
+
+
+def pair_features(plain: np.ndarray) -> np.ndarray:
+    """The :data:`PAIR_LAYOUT` planes of plain vectors ``(batch, 2102)``: ``(batch, 2 * 64)`` float32, computed
+    from each vector alone."""
+    plain, planes = _card_planes(plain)
+    batch = plain.shape[0]
+    known = planes.any(axis=1)
+    category = np.where(known, planes.argmax(axis=1), NUM_CATEGORIES)  # (batch, 64)
+    gains = _GAINS[category[:, :, None], category[:, None, :]]  # (batch, 64, 64)
+    both = known[:, :, None] & known[:, None, :]
+    both[:, np.arange(NUM_POSITIONS), np.arange(NUM_POSITIONS)] = False
+    best = np.where(both, gains, -np.inf).max(axis=2)
+    out = np.zeros((batch, len(PAIR_LAYOUT) * NUM_POSITIONS), dtype=np.float32)
+    out[:, :NUM_POSITIONS] = np.where(np.isfinite(best), best, 0.0)
+    face_up = plain[:, SLICES["face_up"]]
+    rows = np.flatnonzero(face_up.any(axis=1))
+    if len(rows):
+        first = face_up[rows].argmax(axis=1)
+        with_first = gains[rows, first]  # (rows, 64): each position turned second after the face-up card
+        usable = known[rows].copy()
+        usable[np.arange(len(rows)), first] = False
+        out[rows, NUM_POSITIONS:] = np.where(usable, with_first, 0.0)
+    return out
+
+
+def _with_pairs(plain: np.ndarray) -> np.ndarray:
+    plain = np.asarray(plain, dtype=np.float32)
+    return np.concatenate([plain, pair_features(plain)], axis=-1)
+
+
+# --- "kinds" ----------------------------------------------------------------------------------------------------
+
+UNKNOWN_ACTION = NUM_CATEGORIES
+"""``action="kinds"``'s last action: turn a card this seat cannot place (actions below it name a category)."""
+_CHOICES = NUM_CATEGORIES + 1
+
+KINDS_LAYOUT: Layout = (
+    ("known", (_CHOICES,),
+     "per kind, the face-down cards of that kind this seat knows, not counting the face-up one / 7; for "
+     "`unknown`, the face-down cards it cannot place / 64"),
+    ("face_up", (NUM_CATEGORIES,), "one-hot: the category of the face-up first card of the current turn"),
+    ("pair_best", (_CHOICES,),
+     "per kind this seat knows a card of: the most gold it would gain (negative: give away) by turning that card "
+     "with another card it knows / 4 (0 for `unknown`)"),
+    ("pair_face_up", (_CHOICES,),
+     "while a first card is face up: the gold this seat would gain (negative: give away) by turning a card of "
+     "that kind second / 4; for `unknown`, the mean over the cards it cannot place"),
+    ("unseen", (NUM_CATEGORIES,), "per category, face-down cards this seat cannot place / 7"),
+    ("standing", (SLICES["turn"].stop - SLICES["scores"].start,),
+     "the plain vector's `scores`, `gold_cards`, `seats`, `to_play`, `phase`, `cards_left` and `turn`, as there"),
+)
+_KINDS_SLICES = slices_of(KINDS_LAYOUT)
+
+
+def _kinds_vectors(plain: np.ndarray) -> np.ndarray:
+    plain, planes = _card_planes(plain)
+    cards = planes > 0
+    batch = len(plain)
+    out = np.zeros((batch, _KINDS_SLICES["standing"].stop), dtype=np.float32)
+    face_up = plain[:, SLICES["face_up"]] > 0
+    down = cards & ~face_up[:, None, :]
+    out[:, _KINDS_SLICES["known"]][:, :NUM_CATEGORIES] = down.sum(axis=2) / UNSEEN_SCALE
+    unknown = plain[:, SLICES["unknown"]] > 0
+    out[:, _KINDS_SLICES["known"].start + UNKNOWN_ACTION] = unknown.sum(axis=1) / NUM_POSITIONS
+    up = (cards & face_up[:, None, :]).any(axis=2)  # (batch, 29): the face-up card's category
+    out[:, _KINDS_SLICES["face_up"]] = up
+
+    held = cards.sum(axis=2)  # cards this seat knows on the table, face up or down, per category
+    gains = _GAINS[:NUM_CATEGORIES, :NUM_CATEGORIES]
+    partner = (held[:, None, :] - np.eye(NUM_CATEGORIES, dtype=np.int64)[None]) > 0  # another card of b besides a
+    best = np.where(partner, gains[None], -np.inf).max(axis=2)
+    best = np.where((held > 0) & np.isfinite(best), best, 0.0)
+    out[:, _KINDS_SLICES["pair_best"].start: _KINDS_SLICES["pair_best"].start + NUM_CATEGORIES] = best
+
+    rows = np.flatnonzero(up.any(axis=1))
+    if len(rows):
+        first = up[rows].argmax(axis=1)
+        start = _KINDS_SLICES["pair_face_up"].start
+        out[rows, start: start + NUM_CATEGORIES] = gains[first]
+        unseen = plain[rows, SLICES["unseen"]]
+        total = unseen.sum(axis=1)
+        mean = np.where(total > 0, (unseen * gains[first]).sum(axis=1) / np.maximum(total, 1e-9), 0.0)
+        out[rows, start + UNKNOWN_ACTION] = mean
+    out[:, _KINDS_SLICES["unseen"]] = plain[:, SLICES["unseen"]]
+    out[:, _KINDS_SLICES["standing"]] = plain[:, SLICES["scores"].start: SLICES["turn"].stop]
+    return out
+
+
+def _kind_positions(plain: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """bool ``(batch, 30, 64)``: per action, the legal positions (``positions``, ``(batch, 64)``) turning which
+    is that action."""
+    plain, planes = _card_planes(plain)
+    out = np.empty((len(plain), _CHOICES, NUM_POSITIONS), dtype=bool)
+    out[:, :NUM_CATEGORIES] = planes > 0
+    out[:, UNKNOWN_ACTION] = plain[:, SLICES["unknown"]] > 0
+    out &= np.asarray(positions, dtype=bool)[:, None, :]
+    return out
+
+
+class KindActions(ActionType):
+    """``action="kinds"``: a category of card to turn, or :data:`UNKNOWN_ACTION`; the position is drawn uniformly
+    among the legal ones that realise the action."""
+
+    positional = False
+
+    def masks(self, positions: np.ndarray, plain: Callable[[], np.ndarray]) -> np.ndarray:
+        return _kind_positions(plain(), positions).any(axis=2)
+
+    def to_positions(self, actions: np.ndarray, positions: Callable[[], np.ndarray],
+                     plain: Callable[[], np.ndarray], rng: np.random.Generator) -> np.ndarray:
+        actions = np.asarray(actions)
+        rows = np.arange(len(actions))
+        in_range = (actions >= 0) & (actions < self.size)
+        options = _kind_positions(plain(), positions())[rows, np.where(in_range, actions, 0)] & in_range[:, None]
+        count = options.sum(axis=1)
+        bad = np.flatnonzero(count == 0)
+        if len(bad):
+            kind = actions[bad[0]]
+            if not in_range[bad[0]]:
+                error = IllegalFlipError(f"kind {int(kind)} is out of range: kinds are 0 to {self.size - 1}")
+            else:
+                error = IllegalFlipError(f"kind {int(kind)} ({self.names[int(kind)]}) cannot be turned now: no legal "
+                                         "position holds such a card")
+            error.row = int(bad[0])  # which of the batch, for callers that name it in their own terms
+            raise error
+        pick = (rng.random(len(actions)) * count).astype(np.int64)
+        return (options.cumsum(axis=1) > pick[:, None]).argmax(axis=1)
+
+
+# --- the registry -----------------------------------------------------------------------------------------------
+
+_PLAIN = ObservationType("plain", LAYOUT, lambda plain: np.array(plain, dtype=np.float32))
+OBSERVATION_TYPES: dict[str, ObservationType] = {
+    "plain": _PLAIN,
+    "pairs": ObservationType("pairs", PAIR_LAYOUT, _with_pairs, extends=_PLAIN,
+                             signed=("pair_best", "pair_face_up")),
+    "kinds": ObservationType("kinds", KINDS_LAYOUT, _kinds_vectors, signed=("pair_best", "pair_face_up"),
+                             positional=False),
+}
+"""The observation types by name, in the order the options list them."""
+
+ACTION_TYPES: dict[str, ActionType] = {
+    "positions": ActionType("positions", tuple(square_name(p) for p in range(NUM_POSITIONS)), "position"),
+    "kinds": KindActions("kinds", CATEGORY_NAMES + ("unknown",), "kind"),
+}
+"""The action types by name, the default first."""
+
+
+def observation_type(name: str) -> ObservationType:
+    """The observation type called ``name``, refused by name if there is none."""
+    try:
+        return OBSERVATION_TYPES[name]
+    except (KeyError, TypeError):
+        raise GoldRushError(f"observation={name!r} is not allowed: expected one of {tuple(OBSERVATION_TYPES)}") \
+            from None
+
+
+def action_type(name: str) -> ActionType:
+    """The action type called ``name``, refused by name if there is none."""
+    try:
+        return ACTION_TYPES[name]
+    except (KeyError, TypeError):
+        raise GoldRushError(f"action={name!r} is not allowed: expected one of {tuple(ACTION_TYPES)}") from None
+
+
+__all__ = ["ACTION_TYPES", "KINDS_LAYOUT", "OBSERVATION_TYPES", "PAIR_LAYOUT", "UNKNOWN_ACTION", "ActionType",
+           "KindActions", "ObservationType", "action_type", "observation_type", "pair_features"]
