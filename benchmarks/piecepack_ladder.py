@@ -7,7 +7,7 @@ for k winners). Prints the lone player's win share against its fair share 1/n
 with a 95% Wilson interval, its *sole* wins (games it won alone) with theirs,
 the mean scores, how often every score is 0, and games per second. The fields
 (``--fields``) are random players, "idle" players
-(``goldrush_agents.piecepack.idle.Idle``), which only end their turns,
+(``idle``, :class:`goldrush_agents.piecepack.idle.Idle`), which only end their turns,
 decline and claim the lowest free plot (docs/piecepack-rules.md §10: doing
 nothing is strong in this game, since the last Food never spoils and Food
 breaks ties), and economists (for the economist alone, a sanity check: its
@@ -26,12 +26,11 @@ import time
 
 from goldrush_agents import make_agent
 from goldrush_agents.arena import play_game
-from goldrush_agents.piecepack.idle import Idle
 from goldrush_agents.tournament import wilson_interval
 
 
 def make(name: str):
-    return Idle() if name == "idle" else make_agent(name, game="piecepack")
+    return make_agent(name, game="piecepack")
 
 
 def _game(job: tuple[str, str, int, int, int]) -> tuple[float, bool, int, float, bool]:

@@ -1,6 +1,7 @@
 """The shape of the package: dependencies point one way, the rules core imports no RL library."""
 
 import ast
+import importlib.util
 import os
 import re
 import shutil
@@ -76,9 +77,11 @@ def package_modules(path: Path) -> set[Path]:
 
 
 def rules_modules() -> list[Path]:
+    """The rules modules of this distribution's games (a plug-in's are its own affair)."""
     from goldrush_env.games import specs
 
-    return [ROOT.joinpath(*game.rules.partition(":")[0].split(".")).with_suffix(".py") for game in specs()]
+    paths = [Path(importlib.util.find_spec(game.rules.partition(":")[0]).origin) for game in specs()]
+    return [path for path in paths if ROOT in path.parents]
 
 
 @pytest.mark.parametrize("rules", rules_modules(), ids=lambda path: str(path.relative_to(ROOT)))

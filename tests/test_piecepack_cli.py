@@ -91,7 +91,7 @@ def test_a_whole_game_played_at_the_prompt(tmp_path):
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["tournament", "--game", "piecepack", "--agents", "economist,expert"],
-     "unknown agent 'expert': expected one of ['economist', 'random', 'search']"),
+     "unknown agent 'expert': expected one of ['economist', 'idle', 'random', 'search']"),
     (["tournament", "--game", "piecepack", "--agents", "random", "--players", "2"],
      "--players must be 3 or 4 for Gold Rush (piecepack), got 2"),
     (["watch", "--game", "piecepack", "--agents", "random,random"], "needs 3 or 4 names"),

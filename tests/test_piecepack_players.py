@@ -133,9 +133,9 @@ def test_economist_beats_random(players):
 
 
 def test_registry_and_unknown_name():
-    assert {*AGENTS, *MODELS} == {"random", "economist", "search", "ppo"}
+    assert {*AGENTS, *MODELS} == {"idle", "random", "economist", "search", "ppo"}
     assert isinstance(make_agent("economist", seed=1, game="piecepack"), PiecepackEconomist)
-    with pytest.raises(GoldRushError, match=r"unknown agent 'greedy': expected one of \['economist', 'random', 'search'\], "
+    with pytest.raises(GoldRushError, match=r"unknown agent 'greedy': expected one of \['economist', 'idle', 'random', 'search'\], "
                                              r"'ppo' \(the shipped models\).*\(the players of Gold Rush \(piecepack\)\)"):
         make_agent("greedy", game="piecepack")
 

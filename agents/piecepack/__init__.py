@@ -5,7 +5,8 @@ environment's ``view(seat)``) has ``seat``, ``knowledge`` (what ``Game.known_to(
 state plus this seat's own assays), ``action_mask`` (bool, 488) and ``observation``. Players read the view
 alone, never the game.
 
-* ``random``: a uniformly random legal action.
+* ``idle``: ends its turns and declines every offer, the do-nothing baseline
+  (:class:`~goldrush_agents.piecepack.idle.Idle`); ``random``: a uniformly random legal action.
 * ``economist``: a readable heuristic economy, :class:`~goldrush_agents.piecepack.economist.PiecepackEconomist`.
 * ``search``: a Monte Carlo search over the dice and the pieces the seat has not seen, at the claims and the
   Development turns (:class:`~goldrush_agents.piecepack.search.PiecepackSearch`; ``search[rollouts=16]``).
@@ -27,6 +28,7 @@ from goldrush_env.piecepack.engine import Game
 from goldrush_env.policy import RandomPolicy
 
 from goldrush_agents.piecepack.economist import PiecepackEconomist
+from goldrush_agents.piecepack.idle import Idle
 from goldrush_agents.piecepack.search import PiecepackSearch
 from goldrush_agents.piecepack.trained import PiecepackTrained, shipped_model
 
@@ -38,6 +40,7 @@ class PiecepackRandom(RandomPolicy):
 
 
 AGENTS: dict[str, Callable[..., Any]] = {
+    "idle": Idle,
     "random": PiecepackRandom,
     "economist": PiecepackEconomist,
     "search": PiecepackSearch,
@@ -60,5 +63,5 @@ def view_of(game: Game, seat: int) -> SeatView:
     return SeatView(seat, knowledge, game.legal_mask(), observation_vector(knowledge))
 
 
-__all__ = ["AGENTS", "OPPONENTS", "MODELS", "MODEL_FILES", "model", "view_of", "PiecepackRandom", "PiecepackEconomist",
+__all__ = ["AGENTS", "OPPONENTS", "MODELS", "MODEL_FILES", "model", "view_of", "Idle", "PiecepackRandom", "PiecepackEconomist",
            "PiecepackSearch", "PiecepackTrained", "shipped_model"]

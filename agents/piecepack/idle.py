@@ -20,6 +20,9 @@ class Idle:
 
     name = "idle"
 
+    def __init__(self, seed: int | None = None) -> None:
+        pass  # deterministic: a seed (which make_agent gives every player) changes nothing
+
     def reset(self, seed: int | None = None) -> None:
         pass
 
