@@ -34,14 +34,14 @@ def _stalemate(counts: np.ndarray) -> bool:
     """D3 for one game's group counts (see ``batched._stalemate``)."""
     if counts[0] > 0:
         return False
-    kinds, miner_value = 0, 0
+    distinct, miner_value = 0, 0  # miner values left, and the last of them
     for value in range(2, 6):
         if counts[4 + value - 1] > 0:
-            kinds += 1
+            distinct += 1
             miner_value = value
-    if kinds == 0:
+    if distinct == 0:
         return True
-    if kinds > 1:
+    if distinct > 1:
         return False
     for value in range(1, 5):
         if counts[value] > 0:

@@ -392,10 +392,10 @@ def _stalemate(counts: np.ndarray) -> np.ndarray:
     """D3 per row of group counts: no pair of the cards left could ever remove a card."""
     miners = counts[:, 5:9] > 0  # by value 2..5
     golds = counts[:, 1:5] > 0  # by value 1..4
-    kinds = miners.sum(axis=1)
+    distinct = miners.sum(axis=1)  # miner values left
     weakest_gold = np.where(golds.any(axis=1), np.argmax(golds, axis=1) + 1, 99)
     miner_value = np.argmax(miners, axis=1) + 2
-    return (counts[:, 0] == 0) & ((kinds == 0) | ((kinds == 1) & (miner_value < weakest_gold)))
+    return (counts[:, 0] == 0) & ((distinct == 0) | ((distinct == 1) & (miner_value < weakest_gold)))
 
 
 def random_in_masks(mask: np.ndarray, draws: np.ndarray) -> np.ndarray:
