@@ -15,6 +15,8 @@ from goldrush_agents import make_agent  # noqa: E402
 from goldrush_agents.web import create_app  # noqa: E402
 from goldrush_agents.piecepack.web import MAX_ACTIONS, knowledge_json  # noqa: E402
 from goldrush_env.piecepack.components import NUM_PIECES, NUM_PLOTS  # noqa: E402
+from goldrush_env.piecepack.engine import Game  # noqa: E402
+from goldrush_env.piecepack.words import action_words, event_words  # noqa: E402
 
 
 @pytest.fixture
@@ -37,8 +39,9 @@ def hidden_from(game, seat):
 
 
 def test_a_whole_game_tells_the_seat_its_knowledge_and_nothing_the_other_pieces_would_change(app, client):
-    """At every turn of the person, the state is the seat's ``known_to`` and the public standing; swapping two
-    face-down tiles the seat has not seen (only the server would know) leaves every byte of it the same."""
+    """At every turn of the person, the state is the seat's ``known_to`` and the public standing, its choices and log
+    in the rule sheet's words; swapping two face-down tiles the seat has not seen (only the server would know)
+    leaves every byte of it the same, the words included."""
     seat = 2
     data = client.post("/api/piecepack/games", json={"players": 4, "opponents": "economist,random,ppo",
                                                      "seat": seat}).json()
@@ -51,6 +54,10 @@ def test_a_whole_game_tells_the_seat_its_knowledge_and_nothing_the_other_pieces_
         assert state["seed"] is None  # a seed the server chose deals the pieces: not before the end
         assert state["knowledge"] == json.loads(json.dumps(knowledge_json(game.known_to(seat))))
         assert state["your_turn"] and [c["action"] for c in state["legal"]] == game.legal_actions()
+        known = game.known_to(seat)
+        assert [c["text"] for c in state["legal"]] == [action_words(a, known) for a in game.legal_actions()]
+        names = ["economist", "random", "you", "ppo"]
+        assert [e["text"] for e in state["events"]] == [event_words(e, names) for e in game.events]
         hidden = hidden_from(game, seat)
         others = [p for p in hidden[1:] if game._tiles[p] != game._tiles[hidden[0]]]
         if others:
@@ -111,7 +118,7 @@ def test_each_game_answers_on_its_own_routes_only(client):
     assert client.get(f"/api/piecepack/games/{gold}").status_code == 404
     assert client.post(f"/api/piecepack/games/{gold}/act", json={"action": 0}).status_code == 404
     assert client.delete(f"/api/piecepack/games/{piecepack}").status_code == 200
-    assert client.get("/api/piecepack/agents").json()["agents"] == ["random", "economist", "search", "ppo"]
+    assert client.get("/api/piecepack/agents").json()["agents"] == ["random", "idle", "economist", "search", "ppo"]
 
 
 def test_a_watched_game_shows_every_piece_and_steps_to_its_end(client):
@@ -120,6 +127,9 @@ def test_a_watched_game_shows_every_piece_and_steps_to_its_end(client):
         len(data["state"]["knowledge"]["identities"]) == NUM_PIECES
     steps = 0
     while not data["state"]["over"]:
+        game = client.app.state.store.live[data["id"]].env.game
+        known = game.known_to(game.current_player)  # the choices are said to the seat about to act
+        assert [c["text"] for c in data["state"]["legal"]] == [action_words(a, known) for a in game.legal_actions()]
         data = client.post(f"/api/piecepack/watch/{data['id']}/step", json={}).json()
         steps += 1
     # The same seed gives the same game as goldrush watch (arena.play_game).
@@ -148,6 +158,13 @@ def test_a_record_replays_frame_by_frame_and_a_wrong_one_is_refused(client):
     record = play_game(players, 8, game="piecepack", names=["a", "b", "c"]).record
     data = client.post("/api/piecepack/replay", json=record).json()
     assert len(data["frames"]) == len(record["actions"]) + 1 and data["names"] == ["a", "b", "c"]
+    game = Game.from_record({**record, "actions": [], "rounds": [], "final": None}, check=False)
+    lengths = [len(game.events)]
+    for action in record["actions"]:
+        game.step(action)
+        lengths.append(len(game.events))
+    assert [frame["log_length"] for frame in data["frames"]] == lengths  # the log up to each frame
+    assert [e["text"] for e in data["events"]] == [event_words(e, ["a", "b", "c"]) for e in game.events]
     assert data["frames"][-1]["scores"] == record["final"]["scores"] and data["frames"][-1]["over"]
     wrong = {**record, "final": {**record["final"], "scores": [99, 0, 0]}}
     for body, message in ((wrong, "does not match the replay"),

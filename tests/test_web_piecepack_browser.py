@@ -1,7 +1,8 @@
 """Gold Rush's page of ``goldrush serve`` (``/piecepack``) in a real browser: Playwright driving Debian's Chromium.
 
-Whole games are played by clicking, watched step by step and replayed from the record the page saves; the page
-must show only what the person's seat knows. Skipped, like ``test_web_browser.py``, without playwright or Chromium.
+Whole games are played by clicking the choices their words name, watched step by step and replayed from the record
+the page saves; the page must show only what the person's seat knows, and speak the rule sheet's words, never the
+engine's names. Skipped, like ``test_web_browser.py``, without playwright or Chromium.
 """
 
 from __future__ import annotations
@@ -17,9 +18,19 @@ require_browser()
 
 from playwright.sync_api import expect  # noqa: E402
 
+from goldrush_agents import make_agent  # noqa: E402
+from goldrush_agents.arena import play_game  # noqa: E402
 from goldrush_agents.web import create_app  # noqa: E402
+from goldrush_env.piecepack.components import RESOURCES  # noqa: E402
+from goldrush_env.piecepack.engine import Game  # noqa: E402
+from goldrush_env.piecepack.words import event_words  # noqa: E402
 
 TIMEOUT_MS = 30_000
+ENGINE_NAME = re.compile(r"[A-Z]{2,}|_|=")
+"""What only the engine writes in a choice or a log line: an ALL_CAPS kind (``OFFER(``, ``END_FREE_TRADE``),
+``dice=(...)``."""
+PREFERENCES = ("Build", "Claim", "Upgrade", "Decline", "Leave", "Sell no", "End your")
+"""What the person of :func:`play_to_the_end` clicks, by the first words of a choice: the first that one offers."""
 
 
 @pytest.fixture(scope="module")
@@ -65,17 +76,30 @@ def click_and_wait(page, locator):
     expect(page.locator("body")).not_to_have_attribute("data-drawn", drawn)
 
 
-def play_to_the_end(page, app, seat: int) -> int:
-    """Click the first choice whenever it is the person's turn; at every turn, the field must show exactly the
-    pieces the seat knows (face up, or assayed by it) and nothing of the rest."""
+def texts(page, test_id: str) -> list[str]:
+    return page.locator(f"[data-testid={test_id}]").all_text_contents()
+
+
+def in_words(page) -> None:
+    """The choices and the log read in the rule sheet's words, and no engine name is anywhere on the page."""
+    for text in texts(page, "choice") + page.locator("[data-testid=log] li").all_text_contents():
+        assert not ENGINE_NAME.search(text), text
+    body = page.locator("body").inner_text()
+    assert not re.search(r"[A-Z]{2,}\(|[A-Z]+_[A-Z]+|\w=\(", body), body
+
+
+def play_to_the_end(page, app, seat: int) -> dict[str, int]:
+    """Click, whenever it is the person's turn, the choice :data:`PREFERENCES` names first. At every turn the field
+    must show exactly the pieces the seat knows (face up, or assayed by it) and nothing of the rest, each plot's
+    production this round, and everything in words. Returns how many of each first word were clicked."""
     store = app.state.store
-    moves = 0
+    clicked: dict[str, int] = {}
     while True:
         end = page.locator("[data-testid=end-screen]")
-        choice = page.locator("[data-testid=choice]").first
         expect(page.locator("[data-testid=end-screen]:visible, [data-testid=choice]").first).to_be_visible()
+        in_words(page)
         if end.is_visible():
-            return moves
+            return clicked
         (session,) = [s for s in store.live.values() if s.web.name == "piecepack"]
         known = session.env.game.known_to(seat)
         for piece, text in shown_pieces(page).items():
@@ -84,18 +108,26 @@ def play_to_the_end(page, app, seat: int) -> int:
                 assert text == code
             else:  # a coin's suit is public (its row's), its rank and a tile's identity are not
                 assert re.fullmatch(r"[MSAC]?\?", text), (piece, text)
-        click_and_wait(page, choice)
-        moves += 1
+        badges = page.eval_on_selector_all("[data-testid^=yield-]", "nodes => nodes.map(n => [n.dataset.testid, n.textContent])")
+        assert dict(badges) == {f"yield-{plot}": f"+{units} {RESOURCES[resource]}"
+                                for plot, resource, units in known["produced"]}
+        words = texts(page, "choice")
+        first = next(w for w in PREFERENCES if any(text.startswith(w) for text in words))
+        for text in words:
+            if text.startswith(("Build", "Upgrade")):
+                assert re.search(r" for \d (Food|Energy|Ore|Gold)", text), text  # the price is on the button
+        clicked[first] = clicked.get(first, 0) + 1
+        click_and_wait(page, page.locator("[data-testid=choice]", has_text=re.compile("^" + first)).first)
 
 
-def test_a_whole_game_is_played_by_clicking_and_the_page_shows_only_the_seats_knowledge(page, app):
+def test_a_whole_game_is_played_by_the_words_of_its_choices_and_the_page_shows_only_the_seats_knowledge(page, app):
     page.select_option("[data-testid=players]", "3")
     page.select_option("[data-testid=seat]", "1")
-    page.fill("[data-testid=opponents]", "random")
+    page.fill("[data-testid=opponents]", "random,economist")
     page.fill("[data-testid=seed]", "11")
     click_and_wait(page, page.locator("[data-testid=play-start]"))
-    moves = play_to_the_end(page, app, seat=1)
-    assert moves > 5
+    clicked = play_to_the_end(page, app, seat=1)
+    assert clicked["Build"] and clicked["Claim"] and clicked["End your"], clicked
     expect(page.locator("[data-testid=end-title]")).to_contain_text("The game is over")
     assert page.locator("[data-testid=holdings] tbody tr").count() == 3
     # The record the page saves replays on the Replay tab, to the same final scores.
@@ -114,14 +146,16 @@ def test_a_picked_plot_narrows_the_choices(page, app):
     page.fill("[data-testid=opponents]", "random")
     page.fill("[data-testid=seed]", "4")
     click_and_wait(page, page.locator("[data-testid=play-start]"))
-    while not page.locator("[data-testid=choice]", has_text="CLAIM").first.is_visible():
+    claim = page.locator("[data-testid=choice]", has_text=re.compile("^Claim plot"))
+    while not claim.first.is_visible():
         click_and_wait(page, page.locator("[data-testid=choice]").first)
-    claims = page.locator("[data-testid=choice]", has_text="CLAIM").count()
-    free = int(page.locator("[data-testid=choice]", has_text="CLAIM").first.get_attribute("data-action"))
+    claims = claim.count()
+    free = int(claim.first.get_attribute("data-action"))
     page.click(f"[data-testid=plot-{free}]")
-    expect(page.locator("[data-testid=choice]", has_text="CLAIM")).to_have_count(1)
+    expect(claim).to_have_count(1)
+    expect(claim).to_contain_text(f"Claim plot {free} (row ")
     assert claims > 1
-    click_and_wait(page, page.locator("[data-testid=choice]", has_text="CLAIM"))
+    click_and_wait(page, claim)
     expect(page.locator(f"[data-testid=plot-{free}]")).to_have_class(re.compile("owned0"))
 
 
@@ -135,6 +169,8 @@ def test_a_watched_game_steps_to_its_end_showing_every_piece(page):
     page.click("[data-testid=watch-play]")
     expect(page.locator("[data-testid=end-screen]")).to_be_visible(timeout=120_000)
     assert page.locator("[data-testid=holdings] tbody tr").count() == 4
+    in_words(page)
+    expect(page.locator("[data-testid=log] li").first).to_contain_text("The game is over. Scores: economist ")
 
 
 def test_a_bad_record_is_refused_in_words(page):
@@ -148,3 +184,40 @@ def test_the_header_leads_to_every_game(page):
     link = page.locator("[data-testid=other-game]")
     expect(link).to_have_text("All games")
     assert link.get_attribute("href") == "/"
+
+
+def test_the_arrow_keys_before_a_record_is_loaded_do_nothing(page):
+    """The Replay tab's arrows step through a loaded record; before one is, they must not throw (a TypeError once)."""
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.click("[data-testid=tab-replay]")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    page.evaluate("() => new Promise((done) => setTimeout(done, 50))")  # the key events' errors, if any, arrive
+    assert errors == []
+    expect(page.locator("[data-testid=replay-position]")).to_have_text("")
+    expect(page.locator("[data-testid=status]")).to_have_text("Deal a game to start.")
+
+
+def test_the_replay_log_goes_as_far_as_the_action_shown(page):
+    """At each action of a replay the log holds the events up to it, newest first, and the end only at the end."""
+    names = ["ann", "bob", "cy"]
+    record = play_game([make_agent("economist", game="piecepack") for _ in names], 6, game="piecepack",
+                       names=names).record
+    game = Game.from_record({**record, "actions": [], "rounds": [], "final": None}, check=False)
+    dealt = len(game.events)
+    page.click("[data-testid=tab-replay]")
+    page.fill("[data-testid=replay-input]", json.dumps(record))
+    page.click("[data-testid=replay-load]")
+    log = page.locator("[data-testid=log] li")
+    for action in [None, *record["actions"][:3]]:
+        if action is not None:
+            game.step(action)
+            page.keyboard.press("ArrowRight")
+        expect(log).to_have_count(len(game.events))
+        assert log.first.text_content() == event_words(game.events[-1], names)
+    assert not page.locator("[data-testid=log]", has_text="The game is over").count()
+    page.click("[data-testid=replay-last]")
+    expect(log.first).to_have_text(re.compile("^The game is over. Scores: ann "))
+    page.click("[data-testid=replay-first]")
+    expect(log).to_have_count(dealt)

@@ -5,6 +5,10 @@ What a played game sends is its person's seat's knowledge, ``Game.known_to(seat)
 pieces this seat has assayed, never another seat's assay or a face-down piece nobody showed it, and no seed the
 server chose. Events are public by the rules (``Event`` carries no private fact). A watched game and a replay have
 nobody at the table, so they show every piece.
+
+Everything a person reads is in the rule sheet's words (:mod:`goldrush_env.piecepack.words`): each choice is said
+from the knowledge of the seat about to take it (the person's own in a played game), with its price; each log line
+from the event alone.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from goldrush_env.errors import GoldRushError, excerpt
 from goldrush_env.piecepack import actions as A
 from goldrush_env.piecepack.encoder import truth
 from goldrush_env.piecepack.engine import Game, is_record
+from goldrush_env.piecepack.words import PHASE_WORDS, action_words, event_words
 
 from goldrush_agents.web import inputs
 from goldrush_agents.web.game import Session, WebGame, record_names
@@ -39,36 +44,51 @@ def knowledge_json(known: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def legal_json(game: Game) -> list[dict[str, Any]]:
-    """The actions open to the seat to act, each with its words."""
-    return [{"action": action, "text": A.describe(action)} for action in game.legal_actions()]
+_PLOT_KINDS = frozenset({"CLAIM", "ASSAY_TILE", "ASSAY_COIN", "OPTIMIZE_TILE", "OPTIMIZE_COIN", "UPGRADE"})
 
 
-def _result(game: Game) -> dict[str, Any]:
-    """What everyone at the table knows of the standing."""
+def _plot_of(action: int) -> int | None:
+    """The plot an action is about (the page shows a picked plot's choices), or None."""
+    kind, args = A.decode(action)
+    if kind == "BUILD":
+        return args[1]
+    return args[0] if kind in _PLOT_KINDS else None
+
+
+def legal_json(game: Game, known: dict[str, Any]) -> list[dict[str, Any]]:
+    """The actions open to the seat to act, each in words from ``known``, that seat's knowledge (with its price
+    where it has one), and the plot it is about."""
+    return [{"action": action, "text": action_words(action, known), "plot": _plot_of(action)}
+            for action in game.legal_actions()]
+
+
+def _result(game: Game, known: dict[str, Any]) -> dict[str, Any]:
+    """What everyone at the table knows of the standing, and the phase in the sheet's words."""
     over = game.is_over
     return {"scores": game.scores(), "over": over, "finished": over, "winners": game.winners() if over else [],
-            "current_player": game.current_player}
+            "current_player": game.current_player, "phase_words": PHASE_WORDS[known["phase"]]}
 
 
 def open_state(game: Game, names: list[str]) -> dict[str, Any]:
-    """The state with every piece shown (a watched game, a replay): nobody sits at the table."""
-    return {"names": names, "num_players": game.num_players, "knowledge": knowledge_json(truth(game)),
-            "legal": legal_json(game), **_result(game)}
+    """The state with every piece shown (a watched game, a replay): nobody sits at the table; the choices are said
+    from what the seat to act knows."""
+    legal = [] if game.is_over else legal_json(game, game.known_to(game.current_player))
+    known = truth(game)
+    return {"names": names, "num_players": game.num_players, "knowledge": knowledge_json(known), "legal": legal,
+            **_result(game, known)}
+
+
+def log_names(names: list[str]) -> list[str]:
+    """How the log names each seat: by its player's name, with its seat where two seats have one name."""
+    return [f"{name} (seat {seat})" if names.count(name) > 1 else name for seat, name in enumerate(names)]
 
 
 def events_json(game: Game, names: list[str], start: int = 0) -> list[dict[str, Any]]:
-    """The game's events from ``start`` on, each with a line of text naming the players (with their seats where
-    two have one name)."""
-    out = []
-    for index in range(start, len(game.events)):
-        event = game.events[index]
-        who = "table" if event.seat is None else names[event.seat]
-        if event.seat is not None and names.count(who) > 1:
-            who = f"{who} (seat {event.seat})"
-        text = event.describe().replace("table" if event.seat is None else f"seat {event.seat}", who, 1)
-        out.append({"index": index, "kind": event.kind, "seat": event.seat, "text": text})
-    return out
+    """The game's events from ``start`` on, each with its line of the log in the sheet's words (a person's seat,
+    named ``you``, is spoken to)."""
+    shown = log_names(names)
+    return [{"index": index, "kind": event.kind, "seat": event.seat, "text": event_words(event, shown)}
+            for index, event in enumerate(game.events[start:], start)]
 
 
 class PiecepackWeb(WebGame):
@@ -84,10 +104,11 @@ class PiecepackWeb(WebGame):
 
     def seat_state(self, session: Session) -> dict[str, Any]:
         game, seat = session.game, session.seat
+        known = game.known_to(seat)
         mine = game.current_player == seat
         return {"names": session.names, "num_players": game.num_players, "seat": seat,
-                "knowledge": knowledge_json(game.known_to(seat)), "your_turn": mine,
-                "legal": legal_json(game) if mine else [], **_result(game),
+                "knowledge": knowledge_json(known), "your_turn": mine,
+                "legal": legal_json(game, known) if mine else [], **_result(game, known),
                 "events": events_json(game, session.names)}
 
     def open_state(self, game: Game, names: list[str]) -> dict[str, Any]:
@@ -101,12 +122,15 @@ class PiecepackWeb(WebGame):
         return len(game.events)
 
     def refusal(self, session: Session, action: int) -> str | None:
-        reason = session.game.why_illegal(action)
-        return None if reason is None else f"action {action} ({A.describe(action)}) is not open to you now: {reason}"
+        game = session.game
+        reason = game.why_illegal(action)
+        if reason is None:
+            return None
+        return f"action {action} ({action_words(action, game.known_to(session.seat))}) is not open to you now: {reason}"
 
     def replay(self, body: Any, limits: Limits) -> dict[str, Any]:
         """Every state of a recorded game (the JSON ``goldrush watch --game piecepack --save`` and tournaments
-        write), from the deal to its last action. The record is checked as ``Game.from_record`` checks it (its
+        write), from the deal to its last action, each with its ``log_length`` (the events up to it). The record is checked as ``Game.from_record`` checks it (its
         stored rounds and result must match the replay), its names and seed as well, and it holds at most
         :data:`MAX_ACTIONS`."""
         if not is_record(body):
@@ -125,10 +149,11 @@ class PiecepackWeb(WebGame):
         except (GoldRushError, TypeError, ValueError) as error:
             raise WebError(f"the record cannot be replayed: {excerpt(str(error), 200)}") from None
         names = record_names(body.get("names"), game.num_players, limits, "names")
-        frames = [open_state(game, names)]
+        # Each frame says how many of the events had happened by then: the page shows the log up to that frame.
+        frames = [{**open_state(game, names), "log_length": len(game.events)}]
         for action in actions:
             game.step(action)
-            frames.append(open_state(game, names))
+            frames.append({**open_state(game, names), "log_length": len(game.events)})
         return {"game": self.name, "mode": "replay", "names": names, "num_players": game.num_players, "seed": seed,
                 "events": events_json(game, names), "frames": frames}
 
@@ -136,4 +161,5 @@ class PiecepackWeb(WebGame):
 WEB = PiecepackWeb
 """Gold Rush's web part, as the server finds it."""
 
-__all__ = ["WEB", "PiecepackWeb", "MAX_ACTIONS", "events_json", "knowledge_json", "legal_json", "open_state"]
+__all__ = ["WEB", "PiecepackWeb", "MAX_ACTIONS", "events_json", "knowledge_json", "legal_json", "log_names",
+           "open_state"]

@@ -7,11 +7,8 @@ const SUITS = "MSAC";
 const SUIT_NAMES = ["Moons", "Suns", "Arms", "Crowns"];
 const BUILDINGS = ["Farm", "Windmill", "Mine", "Gold Mine", "Trade Route", "Market", "Warehouse"];
 const RESOURCES = ["Food", "Energy", "Ore", "Gold"];
-const PHASES = {
-  warehouse_food: "Warehouse: protect your Food?", warehouse_energy: "Warehouse: protect your Energy?",
-  free_trade_turn: "Free Trade", offer_response: "an offer to answer", market_sell: "Market: sell",
-  claim: "Stake Claim", development_turn: "Development", game_over: "the game is over",
-};
+const RANKS = ["Null", "Ace", "2", "3", "4", "5"];
+const DICE = ["Moon", "Sun", "Arms", "Crown"];  // the production dice, in resource order (the rule sheet's names)
 const ui = { mode: "play", play: null, watch: null, replay: null, picked: null, busy: false };
 
 function showError(error) { $("error").textContent = error.message || String(error); $("error").classList.remove("hidden"); }
@@ -24,7 +21,7 @@ function pieceBox(known, piece, suitShown) {
   const up = piece in known.face_up;
   const assays = known.assayed_by[piece].map((s) => el("span", { class: "dot" + s, title: "assayed by seat " + s }, "\u25CF"));
   const text = code ?? (suitShown === null ? "?" : SUITS[suitShown] + "?");
-  const what = code ? `${SUIT_NAMES[SUITS.indexOf(code[0])]} ${code[1]}` : "not seen";
+  const what = code ? `${SUIT_NAMES[SUITS.indexOf(code[0])]} ${RANKS[Number(code[1])]}` : "not seen";
   return el("div", { class: "piece" + (up ? "" : code ? " assayed" : " down"), title: (up ? "face up: " : "face down: ") + what,
     "data-piece": piece }, el("span", {}, text), el("span", { class: "dots" }, ...assays));
 }
@@ -33,23 +30,33 @@ function drawField(state) {
   const known = state.knowledge;
   const field = $("field");
   field.replaceChildren();
+  const produced = new Map(known.produced.map(([plot, resource, units]) => [plot, [resource, units]]));
   for (let row = 3; row >= 0; row--) {
     for (let col = 0; col < 6; col++) {
       const plot = 6 * row + col;
       const owner = known.owners[plot];
       const building = known.buildings[plot];
-      const words = building >= 0 ? BUILDINGS[building] + (known.levels[plot] ? ` +${known.levels[plot]}` : "") : "";
+      const words = building >= 0 ? BUILDINGS[building] + (known.levels[plot] ? `, level ${known.levels[plot]}` : "") : "";
       const cell = el("div", { class: "plot" + (owner >= 0 ? " owned" + owner : "") + (ui.picked === plot ? " picked" : ""),
         "data-plot": plot, "data-testid": "plot-" + plot,
         title: `plot ${plot}` + (owner >= 0 ? `, ${state.names[owner]}'s` : ", unclaimed") },
       el("span", { class: "id" }, `plot ${plot}`),
       pieceBox(known, plot, null),
       pieceBox(known, 24 + plot, known.coin_suits[plot]),
-      el("div", { class: "building" + (known.powered.includes(plot) ? " powered" : "") }, words || "\u00a0"));
+      el("div", { class: "building" + (known.powered.includes(plot) ? " powered" : "") }, words || "\u00a0"),
+      yieldBadge(plot, produced.get(plot)));
       cell.addEventListener("click", () => { ui.picked = ui.picked === plot ? null : plot; redraw(); });
       field.append(cell);
     }
   }
+}
+
+// What the plot's production building yielded this round (public): "+2 Ore", "+0 Food" when its die was too high.
+function yieldBadge(plot, produced) {
+  if (!produced) return "";
+  const [resource, units] = produced;
+  return el("div", { class: "yield" + (units ? "" : " none"), "data-testid": "yield-" + plot,
+    title: `produced this round: ${units} ${RESOURCES[resource]}` }, `+${units} ${RESOURCES[resource]}`);
 }
 
 function drawHoldings(state) {
@@ -64,11 +71,11 @@ function drawHoldings(state) {
 function drawStatus(state) {
   const known = state.knowledge;
   const who = known.current_player === null ? "" : state.names[known.current_player];
-  let text = `Round ${known.round} of 9: ${PHASES[known.phase] || known.phase}`;
+  let text = `Round ${known.round} of 9: ${state.phase_words}`;
   if (!state.over) text += state.your_turn ? ": your turn" : `: ${who} to act`;
   $("status").textContent = text;
   const parts = [];
-  if (known.dice) parts.push("Dice: " + known.dice.map((face, die) => `${SUIT_NAMES[die]} ${face}`).join(", "));
+  if (known.dice) parts.push("Production dice: " + known.dice.map((face, die) => `${DICE[die]} ${face || "Null"}`).join(", "));
   if (known.market_sum !== null) parts.push(`Market roll: ${known.market_sum}`);
   if (known.pending_offer) {
     const [from, to, give, a, take, b] = known.pending_offer;
@@ -93,17 +100,16 @@ function drawChoices(state) {
     box.append(el("span", { class: "hint" }, ui.mode === "play" && !state.over ? "Waiting for the other players." : "No choice to make here."));
     return;
   }
-  const forPlot = (choice) => ui.picked !== null && choice.text.includes(`plot ${ui.picked})`);
-  const shown = ui.picked === null ? state.legal : state.legal.filter((c) => forPlot(c) || !c.text.includes("plot "));
+  const shown = ui.picked === null ? state.legal : state.legal.filter((c) => c.plot === ui.picked || c.plot === null);
   if (ui.picked !== null) box.append(el("div", { class: "hint" }, `Plot ${ui.picked}'s choices (click it again for all).`));
-  const groups = new Map();
+  const groups = new Map();  // by the choice's first word: Claim, Build, Offer, ...
   for (const choice of shown) {
-    const kind = choice.text.split("(")[0];
+    const kind = choice.text.split(" ")[0];
     if (!groups.has(kind)) groups.set(kind, []);
     groups.get(kind).push(choice);
   }
   for (const [kind, choices] of groups) {
-    const group = el("div", { class: "group" }, el("b", {}, kind.toLowerCase().replaceAll("_", " ")));
+    const group = el("div", { class: "group" }, el("b", {}, kind));
     for (const choice of choices) {
       const button = el("button", { class: "btn light", type: "button", "data-action": choice.action, "data-testid": "choice" }, choice.text);
       button.addEventListener("click", () => act(choice.action));
@@ -194,7 +200,6 @@ async function loadReplay(text) {
     ui.replay = { data, index: 0 };
     for (const id of ["replay-first", "replay-back", "replay-forward", "replay-last", "replay-slider"]) $(id).disabled = false;
     $("replay-slider").max = data.frames.length - 1;
-    drawLog(data.events, true);
     showFrame(0);
   });
 }
@@ -205,7 +210,17 @@ function showFrame(index) {
   ui.replay.index = Math.max(0, Math.min(frames.length - 1, index));
   $("replay-slider").value = ui.replay.index;
   $("replay-position").textContent = `action ${ui.replay.index} of ${frames.length - 1}`;
+  drawReplayLog();
   redraw();
+}
+
+// A step (-1 or +1) through the replay; nothing before a record is loaded.
+function stepFrame(delta) { if (ui.replay) showFrame(ui.replay.index + delta); }
+
+// The log as it stood at the frame shown, not the whole game's.
+function drawReplayLog() {
+  const { data, index } = ui.replay;
+  drawLog(data.events.slice(0, data.frames[index].log_length), true);
 }
 
 function setMode(mode) {
@@ -217,7 +232,7 @@ function setMode(mode) {
   $("log").replaceChildren();
   const state = current();
   if (state && state.events) drawLog(state.events, true);
-  if (mode === "replay" && ui.replay) drawLog(ui.replay.data.events, true);
+  if (mode === "replay" && ui.replay) drawReplayLog();
   redraw();
 }
 
@@ -259,16 +274,16 @@ function init() {
     if (file) { $("replay-input").value = await file.text(); await loadReplay($("replay-input").value); }
   });
   $("replay-first").addEventListener("click", () => showFrame(0));
-  $("replay-back").addEventListener("click", () => showFrame(ui.replay.index - 1));
-  $("replay-forward").addEventListener("click", () => showFrame(ui.replay.index + 1));
+  $("replay-back").addEventListener("click", () => stepFrame(-1));
+  $("replay-forward").addEventListener("click", () => stepFrame(1));
   $("replay-last").addEventListener("click", () => showFrame(Infinity));
   $("replay-slider").addEventListener("input", () => showFrame(+$("replay-slider").value));
   $("end-save").addEventListener("click", saveRecord);
   $("end-replay").addEventListener("click", replayThis);
   document.addEventListener("keydown", (event) => {
     if (ui.mode !== "replay" || event.target.tagName === "TEXTAREA" || event.target.tagName === "INPUT") return;
-    if (event.key === "ArrowRight") showFrame(ui.replay.index + 1);
-    if (event.key === "ArrowLeft") showFrame(ui.replay.index - 1);
+    if (event.key === "ArrowRight") stepFrame(1);
+    if (event.key === "ArrowLeft") stepFrame(-1);
   });
 }
 init();
