@@ -75,8 +75,8 @@ def main() -> None:
 
 
 def piecepack(page, url: str) -> None:
-    """Gold Rush: a seeded 3-player game against economists, played on to a Development turn with plot choices
-    shown, then a watched 4-player game at its end."""
+    """Gold Rush: a seeded 3-player game against economists, played on to a Development turn with the choices of
+    a plot of yours shown, then a watched 4-player game at its end."""
     page.goto(url)
     page.fill("#seed", "5")
     page.click("[data-testid=play-start]")
@@ -87,11 +87,11 @@ def piecepack(page, url: str) -> None:
             break
         drawn = page.get_attribute("body", "data-drawn")
         choices = page.locator("[data-testid=choice]")
-        claim = page.locator("[data-testid=choice]", has_text="CLAIM")
+        claim = page.locator("[data-testid=choice]", has_text="Claim plot")
         (claim if claim.count() else choices).last.click()
         page.wait_for_selector(f"body:not([data-drawn='{drawn}'])")
         turns += 1
-    page.click("[data-testid=plot-8]")
+    page.click("[data-testid=plot-21]")  # one of yours: what you may build there, at its price
     page.screenshot(path=OUT / "web_piecepack_game.png")
     page.click("[data-testid=tab-watch]")
     page.fill("#watch-agents", "economist,ppo,economist,random")
