@@ -108,7 +108,8 @@ def play_to_the_end(page, app, seat: int) -> dict[str, int]:
                 assert text == code
             else:  # a coin's suit is public (its row's), its rank and a tile's identity are not
                 assert re.fullmatch(r"[MSAC]?\?", text), (piece, text)
-        badges = page.eval_on_selector_all("[data-testid^=yield-]", "nodes => nodes.map(n => [n.dataset.testid, n.textContent])")
+        badges = page.eval_on_selector_all("[data-testid^=yield-]",
+                                           "nodes => nodes.map(n => [n.dataset.testid, n.textContent])")
         assert dict(badges) == {f"yield-{plot}": f"+{units} {RESOURCES[resource]}"
                                 for plot, resource, units in known["produced"]}
         words = texts(page, "choice")

@@ -130,9 +130,9 @@ class PiecepackWeb(WebGame):
 
     def replay(self, body: Any, limits: Limits) -> dict[str, Any]:
         """Every state of a recorded game (the JSON ``goldrush watch --game piecepack --save`` and tournaments
-        write), from the deal to its last action, each with its ``log_length`` (the events up to it). The record is checked as ``Game.from_record`` checks it (its
-        stored rounds and result must match the replay), its names and seed as well, and it holds at most
-        :data:`MAX_ACTIONS`."""
+        write), from the deal to its last action, each with its ``log_length`` (the events up to it). The record
+        is checked as ``Game.from_record`` checks it (its stored rounds and result must match the replay), its
+        names and seed as well, and it holds at most :data:`MAX_ACTIONS`."""
         if not is_record(body):
             raise WebError("not a record of Gold Rush (piecepack): a record is a JSON object with tiles and coins")
         actions = body.get("actions", [])
