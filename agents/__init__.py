@@ -78,7 +78,8 @@ def players_of(game: str = DEFAULT_GAME) -> Players:
     package = importlib.import_module(entries.pop())
     if not isinstance(getattr(package, "AGENTS", None), dict):
         raise GoldRushError(f"{package.__name__}, the players of {game!r}, must list its players in a dict AGENTS")
-    return Players(game, {"random": RandomPolicy, **package.AGENTS},
+    agents = dict(package.AGENTS) if "random" in package.AGENTS else {"random": RandomPolicy, **package.AGENTS}
+    return Players(game, agents,
                    opponents=tuple(getattr(package, "OPPONENTS", ("random",))),
                    models=dict(getattr(package, "MODELS", {})), model_files=tuple(getattr(package, "MODEL_FILES", ())),
                    model=getattr(package, "model", None), play_batched=getattr(package, "play_batched", None),

@@ -118,7 +118,7 @@ def test_each_game_answers_on_its_own_routes_only(client):
     assert client.get(f"/api/piecepack/games/{gold}").status_code == 404
     assert client.post(f"/api/piecepack/games/{gold}/act", json={"action": 0}).status_code == 404
     assert client.delete(f"/api/piecepack/games/{piecepack}").status_code == 200
-    assert client.get("/api/piecepack/agents").json()["agents"] == ["random", "idle", "economist", "search", "ppo"]
+    assert client.get("/api/piecepack/agents").json()["agents"] == ["idle", "random", "economist", "search", "ppo"]
 
 
 def test_a_watched_game_shows_every_piece_and_steps_to_its_end(client):
