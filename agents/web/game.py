@@ -382,13 +382,20 @@ class WebGame:
         seed = body.get("seed")
         if seed is not None:
             inputs.integer("the record's seed", seed, 0, MAX_SEED)
+        # The record is the client's own, so whatever a game's rules raise on it tells the client nothing it did not
+        # send: any failure to replay or show it is a refusal of the record, never a 500.
         try:
             game = self.spec.load("rules").from_record(body)
-        except (GoldRushError, TypeError, ValueError, KeyError) as error:
+            players = game.num_players
+        except Exception as error:  # noqa: BLE001
             raise WebError(f"the record cannot be replayed: {excerpt(str(error), 200)}") from None
-        names = record_names(body.get(self.spec.record_names), game.num_players, limits, self.spec.record_names)
-        return {"game": self.name, "mode": "replay", "names": names, "num_players": game.num_players, "seed": seed,
-                "events": [], "frames": [self.open_state(game, names)]}
+        names = record_names(body.get(self.spec.record_names), players, limits, self.spec.record_names)
+        try:
+            frame = self.open_state(game, names)
+        except Exception as error:  # noqa: BLE001
+            raise WebError(f"the record cannot be shown: {excerpt(str(error), 200)}") from None
+        return {"game": self.name, "mode": "replay", "names": names, "num_players": players, "seed": seed,
+                "events": [], "frames": [frame]}
 
 
 __all__ = ["WebGame", "Session", "Plan", "PERSON", "STATIC", "seats_around", "record_names"]
