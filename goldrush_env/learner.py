@@ -1,12 +1,11 @@
-"""What the two one-learner Gymnasium environments share: the learner's seat, the opponents and ``step()``.
+"""What every one-learner Gymnasium environment shares: the learner's seat, the opponents, ``step()`` and what
+the learner is shown.
 
-:class:`goldrush_env.gold.gym_env.GoldRushEnv` (Gold) and
-:class:`goldrush_env.piecepack.gym_env.PiecepackEnv` (Gold Rush on the
-piecepack) subclass :class:`OneLearnerEnv` over their PettingZoo ``raw_env``:
-the learner holds one seat, every other seat is played by a policy inside
-:meth:`~OneLearnerEnv.step`, and an illegal action ends the episode with -1
-(or raises). A subclass says how its game reports the end and builds the
-learner's observation and info.
+:class:`goldrush_env.gold.gym_env.GoldRushEnv` (Gold), :class:`goldrush_env.piecepack.gym_env.PiecepackEnv`
+(Gold Rush on the piecepack) and :class:`goldrush_env.rules_env.GymEnv` (any game, from its rules) subclass
+:class:`OneLearnerEnv` over their PettingZoo ``raw_env``: the learner holds one seat, every other seat is played by
+a policy inside :meth:`~OneLearnerEnv.step`, and an illegal action ends the episode with -1 (or raises). A subclass
+only names its errors and its environment, unless its game shows the learner more (Gold's chosen position).
 """
 
 from __future__ import annotations
@@ -35,8 +34,7 @@ class OneLearnerEnv(gym.Env):
     """One learner at ``seat`` (an int, or ``"random"``: drawn each episode) of ``game_env``, a PettingZoo AEC
     ``raw_env``; ``opponents``: ``None`` (uniformly random legal actions), one policy for every other seat, or
     one policy per other seat, in seat order after the learner's; ``illegal_action``: ``"terminate"`` or
-    ``"raise"``. Subclasses set :attr:`error` and :attr:`illegal_error` and define :meth:`finished`,
-    :meth:`truncated` and :meth:`observe_learner`."""
+    ``"raise"``. Subclasses set :attr:`error` and :attr:`illegal_error`."""
 
     error: type[GoldRushError] = GoldRushError
     """What a misuse raises (an unknown option value, a step after the end)."""
@@ -126,15 +124,31 @@ class OneLearnerEnv(gym.Env):
 
     def finished(self) -> bool:
         """Whether the game allows no further action (over, or stopped)."""
-        raise NotImplementedError
+        return self.game_env.game.is_finished
 
     def truncated(self) -> bool:
         """Whether the game was stopped before its end (a turn limit)."""
-        return False
+        return self.game_env.game.is_truncated
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions as a bool array (what sb3-contrib's MaskablePPO calls); once the game has
+        ended, action 0 alone (:func:`never_empty`)."""
+        return never_empty(np.asarray(self.game_env.action_mask(self._agent), dtype=bool))
+
+    def view(self) -> Any:
+        """The learner's view, as its game's players read it (for scripted play or debugging)."""
+        return self.game_env.view(self.seat)
 
     def observe_learner(self) -> tuple[np.ndarray, dict[str, Any]]:
-        """The learner's observation and info (its bool action mask, its seat, the result once finished)."""
-        raise NotImplementedError
+        """The learner's observation and info: its bool action mask, its seat, and once the game has finished the
+        scores and winners (:meth:`goldrush_env.protocol.Rules.result`)."""
+        observed = self.game_env.observe(self._agent)
+        info: dict[str, Any] = {"action_mask": never_empty(observed["action_mask"].astype(bool)), "seat": self.seat}
+        game = self.game_env.game
+        if game.is_finished:
+            scores, winners, _ = game.result()
+            info.update(scores=scores, winners=winners)
+        return observed["observation"], info
 
     def render(self) -> str | np.ndarray | None:
         return self.game_env.render()

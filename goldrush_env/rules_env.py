@@ -28,7 +28,7 @@ from pettingzoo import AECEnv
 from goldrush_env.aec_base import TableEnv
 from goldrush_env.errors import GoldRushError
 from goldrush_env.games import GameSpec, spec
-from goldrush_env.learner import OneLearnerEnv, never_empty
+from goldrush_env.learner import OneLearnerEnv
 from goldrush_env.options import RENDER_MODES, REWARDS, Options
 from goldrush_env.policy import Policy, SeatView
 from goldrush_env.wrappers import ClassicChecks
@@ -185,26 +185,6 @@ class GymEnv(OneLearnerEnv):
                  illegal_action: str = "terminate", **options: Any) -> None:
         super().__init__(raw_env(game=game, **options), opponents, seat, illegal_action)
         self.metadata = {"render_modes": self.game_env.metadata["render_modes"], "render_fps": 2}
-
-    def finished(self) -> bool:
-        return self.game_env.game.is_finished
-
-    def truncated(self) -> bool:
-        return self.game_env.game.is_truncated
-
-    def action_masks(self) -> np.ndarray:
-        """The learner's legal actions (bool); once the game has ended, action 0 alone
-        (:func:`~goldrush_env.learner.never_empty`)."""
-        return never_empty(self.game_env.action_mask(self._agent))
-
-    def view(self) -> SeatView:
-        """The learner's :class:`~goldrush_env.policy.SeatView`."""
-        return self.game_env.view(self.seat)
-
-    def observe_learner(self) -> tuple[np.ndarray, dict[str, Any]]:
-        info: dict[str, Any] = {"action_mask": self.action_masks(), "seat": self.seat,
-                                **self.game_env._final_info()}
-        return self.game_env.observe(self._agent)["observation"], info
 
 
 __all__ = ["env", "raw_env", "GymEnv", "RulesConfig", "render_modes"]

@@ -34,11 +34,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
-from goldrush_env.learner import OneLearnerEnv, never_empty
+from goldrush_env.learner import OneLearnerEnv
 from goldrush_env.piecepack.aec import raw_env
-from goldrush_env.policy import SeatView
 from goldrush_env.piecepack.errors import IllegalActionError, PiecepackError
 from goldrush_env.policy import Policy
 
@@ -58,22 +55,3 @@ class PiecepackEnv(OneLearnerEnv):
     def __init__(self, opponents: Policy | Sequence[Policy] | None = None, seat: int | str = 0,
                  illegal_action: str = "terminate", **options: Any) -> None:
         super().__init__(raw_env(**options), opponents, seat, illegal_action)
-
-    def finished(self) -> bool:
-        return self.game_env.game.is_over
-
-    def action_masks(self) -> np.ndarray:
-        """The learner's legal actions as a bool array of 488; once the game has ended, action 0 alone
-        (:func:`~goldrush_env.learner.never_empty`)."""
-        return never_empty(self.game_env.action_mask(self._agent))
-
-    def view(self) -> SeatView:
-        """The learner's :class:`~goldrush_env.policy.SeatView` (for scripted play or debugging)."""
-        return self.game_env.view(self.seat)
-
-    def observe_learner(self) -> tuple[np.ndarray, dict[str, Any]]:
-        game_env, game = self.game_env, self.game_env.game
-        info: dict[str, Any] = {"action_mask": never_empty(game_env.action_mask(self._agent)), "seat": self.seat}
-        if game.is_over:
-            info.update(scores=game.scores(), winners=game.winners())
-        return game_env.observe(self._agent)["observation"], info
