@@ -75,6 +75,38 @@ class TableEnv(AECEnv, EzPickle):
             for seat, name in enumerate(self.possible_agents):
                 self.rewards[name] = (1.0 if len(winners) == 1 else 0.0) if seat in winners else -1.0
 
+    def _settle(self, agent: str, game: Any, before: Sequence[int] | None) -> None:
+        """The AEC bookkeeping after the rules have taken ``agent``'s action: its reward (with ``reward="score"``
+        each seat's gain since ``before``, its scores then; the win at the end), the end of the game (terminated,
+        or truncated by a turn limit, with :meth:`_final_info` where a game gives one), the agent to act next,
+        the picture in human mode."""
+        self._cumulative_rewards[agent] = 0.0
+        finished = game.is_finished
+        if before is None and not finished:
+            self._pay(None, None)
+        else:
+            scores, winners, _ = game.result()
+            gains = None if before is None else [after - earlier for after, earlier in zip(scores, before)]
+            self._pay(gains, winners if finished else None)
+        if finished:
+            done = dict.fromkeys(self.agents, True)
+            if game.is_over:
+                self.terminations = done
+            else:
+                self.truncations = done
+            final = self._final_info()
+            if final is not None:
+                self.infos = {name: dict(final) for name in self.agents}
+        if game.current_player is not None:
+            self.agent_selection = self.possible_agents[game.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _final_info(self) -> dict[str, Any] | None:
+        """Every agent's info once the game has ended (None: the infos stay as they are)."""
+        return None
+
     def render_subject(self) -> Any:
         """What :meth:`render` draws now, in the form :attr:`rendering` takes."""
         raise NotImplementedError

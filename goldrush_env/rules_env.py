@@ -114,19 +114,7 @@ class raw_env(TableEnv):
         self._last_seat = game.current_player
         game.step(action)  # the rules refuse an illegal action, naming it, before anything changes
         self._mask = game.legal_mask()
-        self._cumulative_rewards[agent] = 0.0
-        result = game.result()
-        gains = None if before is None else [after - earlier for after, earlier in zip(result.scores, before)]
-        self._pay(gains, result.winners if game.is_finished else None)
-        if game.is_finished:
-            self.terminations = {name: game.is_over for name in self.agents}
-            self.truncations = {name: not game.is_over for name in self.agents}
-            self.infos = {name: self._final_info() for name in self.agents}
-        else:
-            self.agent_selection = self.possible_agents[game.current_player]
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+        self._settle(agent, game, before)
 
     def _final_info(self) -> dict[str, Any]:
         game = self.game

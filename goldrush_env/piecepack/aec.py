@@ -295,17 +295,7 @@ class raw_env(TableEnv):
         else:
             game.step(action)  # refuses an illegal action, naming it and why, before anything changes
         self._mask = game.legal_mask()
-        self._cumulative_rewards[agent] = 0.0
-        gains = None if before is None else [after - earlier for after, earlier in zip(game.scores(), before)]
-        self._pay(gains, game.winners() if game.is_over else None)
-        if game.is_over:
-            self.terminations = {name: True for name in self.agents}
-            self.infos = {name: self._final_info() for name in self.agents}
-        else:
-            self.agent_selection = self.possible_agents[game.current_player]
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+        self._settle(agent, game, before)
 
     def _final_info(self) -> dict[str, Any]:
         game = self.game
