@@ -1,5 +1,5 @@
-"""Take the screenshots of docs/web.md: Gold's page of ``goldrush serve`` at setup, mid-game and at the end, and
-Gold Rush's page (``/piecepack``) in a played game's Development phase and at the end of a watched game.
+"""Take the screenshots of docs/web.md: Gold's page of ``goldrush serve`` (``/gold``) at setup, mid-game and at the
+end, and Gold Rush's page (``/piecepack``) in a played game's Development phase and at the end of a watched game.
 
     .venv/bin/python docs/web_screenshots.py
 
@@ -43,7 +43,7 @@ def main() -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"], headless=True)
             page = browser.new_page(viewport=SIZE)
-            page.goto(url)
+            page.goto(url + "gold")
             page.select_option("#table", "half")
             page.fill("#opponents", "greedy")
             page.fill("#seed", "11")
