@@ -375,7 +375,7 @@ class raw_env(TableEnv):
         to_play, phase = self._turn_phase(game)
         vector = self.encoder.fill_standing(seat, game.scores, game.gold_cards, to_play, phase,
                                             game.cards_left, game.turn)
-        return kind.from_plain(vector[None])[0]
+        return kind.seat_vector(vector)
 
     def state(self) -> np.ndarray:
         """The global state (the module docstring's *State* table): the whole table, every seat's memory and
@@ -389,8 +389,10 @@ class raw_env(TableEnv):
         """The int8 mask of the actions ``agent`` may take now (all 0 if it is not its turn): positions, or with
         ``action="kinds"`` the kinds some legal position realises."""
         seat = self.agent_name_mapping[agent]
-        masks = self.action_type.masks(self._seat_positions(seat)[None], lambda: self.encoder.buffers[seat][None])
-        return masks[0].astype(np.int8, copy=False)
+        positions = self._seat_positions(seat)
+        if self.action_type.positional:  # the mask is the positions' (the common case, asked every step)
+            return positions
+        return self.action_type.masks(positions[None], lambda: self.encoder.buffers[seat][None])[0].astype(np.int8)
 
     def _seat_positions(self, seat: int) -> np.ndarray:
         """The int8 mask of the positions ``seat`` may flip now, whatever the ``action`` option."""
@@ -404,6 +406,8 @@ class raw_env(TableEnv):
         game = self._require_game()
         if game.is_finished:
             return False
+        if self.action_type.positional:
+            return bool(self._legal[action])
         return bool(self.action_mask(self.possible_agents[game.current_player])[action])
 
     def view(self, agent: str | int | None) -> PlayerView:

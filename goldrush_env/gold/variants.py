@@ -41,10 +41,10 @@ class ObservationType:
 
     ``layout``: the named entries its index table shows, after the whole vector of ``extends`` if given (a type
     that adds entries to another); ``derive``: plain vectors ``(batch, 2102)`` to new vectors of this type
-    ``(batch, size)``; ``signed``: the entries in [-1, 1] (the rest are in [0, 1]); ``positional``: whether it
-    speaks of positions, as a view for players that choose positions must."""
+    ``(batch, size)`` (``None``: the plain vector itself); ``signed``: the entries in [-1, 1] (the rest are in
+    [0, 1]); ``positional``: whether it speaks of positions, as a view for players that choose positions must."""
 
-    def __init__(self, name: str, layout: Layout, derive: Callable[[np.ndarray], np.ndarray], *,
+    def __init__(self, name: str, layout: Layout, derive: Callable[[np.ndarray], np.ndarray] | None, *,
                  extends: ObservationType | None = None, signed: tuple[str, ...] = (), positional: bool = True) -> None:
         self.name = name
         self.layout = tuple(layout)
@@ -69,7 +69,11 @@ class ObservationType:
 
     def from_plain(self, plain: np.ndarray) -> np.ndarray:
         """The vectors of this type ``(batch, size)``, new arrays, of plain vectors ``(batch, 2102)``."""
-        return self._derive(plain)
+        return np.array(plain, dtype=np.float32) if self._derive is None else self._derive(plain)
+
+    def seat_vector(self, plain: np.ndarray) -> np.ndarray:
+        """One seat's vector of this type ``(size,)``, a new array, of its plain vector ``(2102,)``."""
+        return plain.copy() if self._derive is None else self._derive(plain[None])[0]
 
     def __repr__(self) -> str:
         return f"ObservationType({self.name!r}, size={self.size})"
@@ -279,7 +283,7 @@ class KindActions(ActionType):
 
 # --- the registry -----------------------------------------------------------------------------------------------
 
-_PLAIN = ObservationType("plain", LAYOUT, lambda plain: np.array(plain, dtype=np.float32))
+_PLAIN = ObservationType("plain", LAYOUT, None)
 OBSERVATION_TYPES: dict[str, ObservationType] = {
     "plain": _PLAIN,
     "pairs": ObservationType("pairs", PAIR_LAYOUT, _with_pairs, extends=_PLAIN,
