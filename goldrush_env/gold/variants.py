@@ -82,8 +82,8 @@ class ObservationType:
 class ActionType:
     """One action option: ``Discrete(size)``, actions named :attr:`names`, each a ``noun`` ("position", "kind").
 
-    Its methods take the seats' masks of legal positions and plain vectors as functions of no argument, called
-    only by the types that read them (the plain vectors cost an encoding)."""
+    Its methods take the seats' plain vectors (and :meth:`to_positions` their masks of legal positions too) as
+    functions of no argument, called only by the types that read them: the plain vectors cost an encoding."""
 
     positional = True
     """Whether an action is a position; otherwise the environment picks the position and reports it
