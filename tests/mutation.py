@@ -2,7 +2,7 @@
 
     pip install mutmut
     python tests/mutation.py            # every target below: about an hour on 2 cores
-    python tests/mutation.py web        # one target
+    python tests/mutation.py web        # one target: the web server's privacy boundary
 
 The working tree is copied to a temporary folder (the agents package under its installed name,
 ``goldrush_agents``, so that mutmut's mutated copy is the one imported) and mutmut 3 plants its mutants in the
@@ -25,6 +25,7 @@ import sys
 import tempfile
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from fnmatch import fnmatch
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,10 +40,27 @@ TARGETS = {  # name: (files to mutate, test modules that run on them, tests left
     "encoders": (["goldrush_env/gold/encoder.py", "goldrush_env/piecepack/encoder.py"],
                  ["test_encoder", "test_piecepack_encoder", "test_noninterference", "test_memory",
                   "test_piecepack_env"], "not maskable_ppo_trains"),
-    # This test prints through the command line's stdout, which mutmut closes while it collects.
-    "web": (["goldrush_agents/web/games.py"], ["test_web_api", "test_web_limits"],
-            "not replay_steps_through_a_saved_record"),
+    # The web server's privacy boundary: what each game's state for a seat contains (the plain part's and each game's
+    # own seat_state and what they send of the game), run by the tests of every game's API. This test prints
+    # through the command line's stdout, which mutmut closes while it collects.
+    "web": (["goldrush_agents/web/game.py", "goldrush_agents/gold/web.py", "goldrush_agents/piecepack/web.py"],
+            ["test_web_games", "test_web_api", "test_web_piecepack_api"], "not replay_steps_through_a_saved_record"),
 }
+BOUNDARY = {
+    "web": ["goldrush_agents.web.game.xǁSessionǁstate__mutmut_*", "goldrush_agents.web.game.xǁSessionǁact__mutmut_*",
+            "goldrush_agents.web.game.xǁWebGameǁseat_state__mutmut_*",
+            "goldrush_agents.web.game.xǁWebGameǁ_legal__mutmut_*",
+            "goldrush_agents.web.game.xǁWebGameǁ_standing__mutmut_*",
+            "goldrush_agents.gold.web.xǁGoldWebǁseat_state__mutmut_*",
+            "goldrush_agents.gold.web.xǁGoldWebǁafter_person__mutmut_*",
+            "goldrush_agents.gold.web.x_event_json__mutmut_*", "goldrush_agents.gold.web.x_events_json__mutmut_*",
+            "goldrush_agents.gold.web.x__standing__mutmut_*", "goldrush_agents.gold.web.x__card_words__mutmut_*",
+            "goldrush_agents.piecepack.web.xǁPiecepackWebǁseat_state__mutmut_*",
+            "goldrush_agents.piecepack.web.x_knowledge_json__mutmut_*",
+            "goldrush_agents.piecepack.web.x_legal_json__mutmut_*", "goldrush_agents.piecepack.web.x__result__mutmut_*",
+            "goldrush_agents.piecepack.web.x_events_json__mutmut_*"],
+}
+"""Targets run on some of their mutants only, by mutmut's names of them (the functions they are in)."""
 OUTCOMES = {1: "killed", 0: "survived", 33: "no test", -15: "timed out", -9: "timed out"}
 
 
@@ -109,15 +127,18 @@ def run(name: str, workers: int, only: list[str] | None = None) -> dict:
         copy_tree(folder)
         configure(folder, files, tests, leave_out)
         log = folder / "mutmut.log"
+        patterns = BOUNDARY.get(name, [])
         with open(log, "w") as handle:
-            subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(workers)], cwd=folder,
-                           stdout=handle, stderr=subprocess.STDOUT, check=False)  # its results are read below
+            subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(workers), *patterns],
+                           cwd=folder, stdout=handle, stderr=subprocess.STDOUT, check=False)  # results read below
         report = {}
         for file in files:
             meta = folder / "mutants" / (file + ".meta")
             if not meta.exists():
                 raise SystemExit(f"mutmut wrote no results for {file}; its log ends:\n{log.read_text()[-3000:]}")
             codes = json.loads(meta.read_text())["exit_code_by_key"]
+            if patterns:
+                codes = {mutant: code for mutant, code in codes.items() if any(fnmatch(mutant, p) for p in patterns)}
             if None in codes.values():
                 raise SystemExit(f"mutmut ran none of the mutants of {file}; its log ends:\n{log.read_text()[-3000:]}")
             at_import = run_at_import((folder / file).read_text())

@@ -17,6 +17,7 @@ from goldrush_agents import make_agent
 from goldrush_agents.gold.batched import batched_policy
 
 import goldrush_env
+import goldrush_env.gold
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_env.gold.cards import EMPTY, category_table
 from goldrush_env.gold.encoder import OBSERVATION_SIZE
@@ -49,7 +50,7 @@ def expected_mask(view) -> np.ndarray:
     {"num_players": 5, "table": "half", "observation": "pairs"},
 ], ids=["2p", "3p-human-kinds", "5p-half-pairs"])
 def test_a_kind_is_legal_exactly_when_a_legal_position_holds_it_and_the_flip_is_one(options):
-    env = goldrush_env.raw_env(action="kinds", **options)
+    env = goldrush_env.gold.raw_env(action="kinds", **options)
     rng = np.random.default_rng(1)
     flips = 0
     for seed in range(3):
@@ -74,7 +75,7 @@ def test_the_env_draws_among_the_positions_of_a_kind():
     """Turning "a card I do not know" at the first flip of a game may land on any card: the draw is spread."""
     landed = set()
     for seed in range(100):
-        env = goldrush_env.raw_env(action="kinds")
+        env = goldrush_env.gold.raw_env(action="kinds")
         env.reset(seed=0)  # the same deal every time; only the env's own draw differs with the seed below
         env._np_random = np.random.default_rng(seed)
         env.step(UNKNOWN_ACTION)
@@ -84,7 +85,7 @@ def test_the_env_draws_among_the_positions_of_a_kind():
 
 def test_the_same_seed_gives_the_same_game():
     def play(seed):
-        env = goldrush_env.raw_env(action="kinds", num_players=3)
+        env = goldrush_env.gold.raw_env(action="kinds", num_players=3)
         env.reset(seed=seed)
         while not env.game.is_finished:
             mask = env.action_mask(env.agent_selection)
@@ -96,12 +97,12 @@ def test_the_same_seed_gives_the_same_game():
 
 
 def test_an_impossible_kind_is_refused_by_name_and_nothing_changes():
-    env = goldrush_env.raw_env(action="kinds")
+    env = goldrush_env.gold.raw_env(action="kinds")
     env.reset(seed=0)
     with pytest.raises(IllegalFlipError, match=r"kind 0 \(gold_1\) cannot be turned now"):
         env.step(0)  # nothing is known yet
     assert env.game.history == ()
-    wrapped = goldrush_env.env(action="kinds")
+    wrapped = goldrush_env.gold.env(action="kinds")
     wrapped.reset(seed=0)
     wrapped.step(0)  # PettingZoo's rule for classic games: an illegal move ends the game with -1
     assert wrapped.rewards["player_0"] == -1
@@ -114,11 +115,11 @@ def test_an_impossible_kind_is_refused_by_name_and_nothing_changes():
 ])
 def test_bad_options_are_refused(bad, message):
     with pytest.raises(GoldRushError, match=message):
-        goldrush_env.raw_env(**bad)
+        goldrush_env.gold.raw_env(**bad)
 
 
 def test_the_spaces_follow_the_options():
-    env = goldrush_env.raw_env(action="kinds", observation="kinds")
+    env = goldrush_env.gold.raw_env(action="kinds", observation="kinds")
     space = env.observation_space("player_0")
     assert env.action_space("player_0").n == KINDS.size == len(KINDS.names) == 30
     assert space["observation"].shape == (KINDS_VECTOR.size,) and space["action_mask"].shape == (30,)
@@ -132,7 +133,7 @@ def test_the_kinds_vector_reads_what_the_seat_knows():
     # Two players: seat 0 owns colours 0 and 1, seat 1 colours 2 and 3. Seat 0 turns G3 and G2 (nothing), then
     # seat 1 turns M04, seat 0's 4, face up. Seat 1 knows G3 and G2 face down and 13 cards it cannot place.
     background = dict(zip(range(52, 64), ["G1", "G1", "G2", "G2", "G3", "G3", "G4", "G4", "D", "D", "M32", "M42"]))
-    env = goldrush_env.raw_env(action="kinds", observation="kinds")
+    env = goldrush_env.gold.raw_env(action="kinds", observation="kinds")
     env.reset(seed=0, options={"layout": layout_of({0: "M04", 1: "G3", 2: "G2", 3: "M22", **background})})
     for position in (1, 2, 0):
         env.step_from_view(position)
@@ -182,7 +183,7 @@ def share_as_kinds(name: str, games: int) -> tuple[float, float]:
         kinds_seat = game % 2
         players = [make_agent(name), make_agent(name)]
         players[kinds_seat] = KindsOf(players[kinds_seat])
-        env = goldrush_env.raw_env(action="kinds")
+        env = goldrush_env.gold.raw_env(action="kinds")
         env.reset(seed=game, options={"first_player": (game // 2) % 2})
         for seat, player in enumerate(players):
             player.reset(seed=1000 * game + seat)

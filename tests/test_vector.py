@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import goldrush_env
+import goldrush_env.gold
 from goldrush_env.gold.batched import BatchedGames, random_in_masks
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_agents.gold.batched import batched_mix, batched_policy
@@ -126,7 +127,7 @@ def test_episodes_replay_exactly_in_the_single_environment(kwargs):
     options = {k: v for k, v in kwargs.items() if k in ("num_players", "reward", "max_turns", "table", "observation")}
     for episode in episodes:
         n = options["num_players"]
-        single = goldrush_env.GoldRushEnv(opponents=[Replay(episode["opponents"])] * (n - 1), seat=episode["seat"],
+        single = goldrush_env.gold.GoldRushEnv(opponents=[Replay(episode["opponents"])] * (n - 1), seat=episode["seat"],
                                           **options)
         observation, info = single.reset(seed=0, options={"layout": episode["layout"].tolist()})
         assert np.array_equal(observation, episode["observations"][0])

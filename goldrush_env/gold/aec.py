@@ -3,7 +3,7 @@
 
 | | |
 |---|---|
-| Import | `from goldrush_env.gold import env` (or `raw_env`; also `from goldrush_env import env`) |
+| Import | `from goldrush_env.gold import env` (or `raw_env`) |
 | Registered as | `goldrush_env/gold-v0` (PettingZoo), `goldrush_env:GoldRush-v0` (Gymnasium, one learner) |
 | Actions | Discrete |
 | Parallel API | No |
