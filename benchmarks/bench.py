@@ -1,7 +1,7 @@
 """How fast goldrush-env plays, against PettingZoo's connect_four_v3 ``env()`` measured in the same run.
 
-Every case plays uniformly random legal moves (read from the action mask, or
-from the engine's legal positions), as a learner loop would, and is timed
+Every case plays uniformly random legal moves (read from the action mask, the
+engine's own for the engine alone), as a learner loop would, and is timed
 over whole games with dealing included:
 
 * the engine alone (``Game``): flips per second;
@@ -78,10 +78,10 @@ def engine_flips(steps: int, seed: int) -> float:
     flips = 0
     start = time.perf_counter()
     while flips < steps:
-        game = Game.shuffled(2, rng)
+        game = Game.new(2, rng)
         while not game.is_over:
-            legal = game.legal_positions()
-            game.flip(legal[int(draws[flips] * len(legal))])
+            legal = np.flatnonzero(game.legal_mask())
+            game.step(int(legal[int(draws[flips] * len(legal))]))
             flips += 1
     return flips / (time.perf_counter() - start)
 

@@ -4,7 +4,7 @@ pgx asks four functions of a game (``init``, ``step``, ``observe``, ``legal_acti
 small. A rules engine is a class whose games are made by :meth:`Rules.new` (or rebuilt from a record), stepped
 by an action index, and asked who acts, what is legal, whether the game has ended, how it stands, and what a
 seat knows. Gold's :class:`~goldrush_env.gold.engine.Game` and the piecepack's
-:class:`~goldrush_env.piecepack.engine.Game` both follow it (each keeps its own older names beside these).
+:class:`~goldrush_env.piecepack.engine.Game` both follow it.
 """
 
 from __future__ import annotations

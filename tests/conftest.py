@@ -115,6 +115,11 @@ def layout(cards: dict[int, str], background: bool = True) -> str:
     return " ".join(layout_of({**BACKGROUND, **cards} if background else cards))
 
 
+def flippable(game) -> list[int]:
+    """The positions a game of Gold lets its player flip now, ascending (the true entries of its legal mask)."""
+    return [int(position) for position in game.legal_mask().nonzero()[0]]
+
+
 def random_views(num_players: int = 2, games: int = 2) -> list:
     """The view of the seat to move at every flip of ``games`` games of random legal flips (seeds 0, 1, ...)."""
     import numpy as np

@@ -11,7 +11,7 @@ import goldrush_env
 import goldrush_env.gold
 from goldrush_env.gold.config import EnvConfig
 from goldrush_env.errors import GoldRushError, IllegalFlipError
-from conftest import BACKGROUND, layout_of, unpaced
+from conftest import BACKGROUND, flippable, layout_of, unpaced
 
 PLAYERS = [2, 3, 4, 5]
 MEMORIES = ["perfect", "human"]
@@ -96,7 +96,7 @@ def test_masks_are_int8_and_zero_for_agents_not_acting():
             if agent != env.agent_selection:
                 assert not observed["action_mask"].any()
         mask = env.observe(env.agent_selection)["action_mask"]
-        assert mask.sum() == len(env.unwrapped.game.legal_positions())
+        assert mask.sum() == len(flippable(env.unwrapped.game))
         env.step(int(rng.choice(np.flatnonzero(mask))))
 
 

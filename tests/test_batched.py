@@ -17,7 +17,7 @@ from goldrush_env.gold.cards import EMPTY, NUM_POSITIONS, TABLES, parse_layout
 from goldrush_env.gold.engine import Game
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 
-from conftest import BACKGROUND, layout_of
+from conftest import BACKGROUND, flippable, layout_of
 
 BACKENDS = ["numpy"] + (["numba"] if numba_available() else [])
 
@@ -57,7 +57,7 @@ def assert_same_state(games, g, game):
     assert games.gold_cards[g].tolist() == list(game.gold_cards)
     assert games.cards_left[g] == game.cards_left
     assert games.is_over[g] == game.is_over and games.is_truncated[g] == game.is_truncated
-    assert games.legal_mask()[g].tolist() == [p in game.legal_positions() for p in range(NUM_POSITIONS)]
+    assert games.legal_mask()[g].tolist() == [p in flippable(game) for p in range(NUM_POSITIONS)]
 
 
 def play_side_by_side(games, singles, rng):
@@ -70,7 +70,7 @@ def play_side_by_side(games, singles, rng):
             if game.is_finished:
                 assert positions[g] == -1 and flips.outcome[g] == NO_FLIP
                 continue
-            event = game.flip(int(positions[g]))
+            event = game.step(int(positions[g]))
             assert OUTCOMES[flips.outcome[g]] is event.outcome
             assert flips.card[g] == event.card and flips.player[g] == event.player == before[g]
             assert (None if flips.receiver[g] < 0 else flips.receiver[g]) == event.receiver
@@ -142,7 +142,7 @@ def test_resetting_some_games_leaves_the_others_alone(backend):
     for name, before in kept.items():
         assert np.array_equal(getattr(games, name)[[1, 3, 4, 5]], before)
     assert games.turn[[0, 2]].tolist() == [0, 0] and games.current_player[[0, 2]].tolist() == [1, 0]
-    assert sorted(games.table[0].tolist()) == sorted(parse_layout(Game.shuffled(2, 0).table))
+    assert sorted(games.table[0].tolist()) == sorted(parse_layout(Game.new(2, 0).table))
 
 
 def test_same_seed_same_tables_and_backends_agree():

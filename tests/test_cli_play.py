@@ -66,7 +66,7 @@ def test_illegal_squares_are_named_as_squares():
     seed = 7
     env = goldrush_env.gold.raw_env(num_players=2)
     env.reset(seed=seed)
-    layout = env.game.to_dict()["layout"]
+    layout = env.game.to_record()["layout"]
     dynamite = layout.index(card_code(DYNAMITE))
     other = next(p for p in range(64) if p != dynamite)
     boom, partner = square_name(dynamite), square_name(other)

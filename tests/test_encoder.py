@@ -543,8 +543,8 @@ def test_the_pair_planes_count_gold_as_the_engine_pays_it(num_players):
             if second is None:
                 continue  # one card of this category in the box: it cannot be turned with itself
             game = Game(num_players, layout({0: card_code(first), 1: card_code(second), **BACKGROUND}))
-            game.flip(0)
-            event = game.flip(1)
+            game.step(0)
+            event = game.step(1)
             paid = VALUE[first if IS_GOLD[first] else second] if event.receiver is not None else 0
             expected = paid if event.receiver in (0, None) else -paid
             plain = np.zeros((1, OBSERVATION_SIZE), dtype=np.float32)

@@ -26,7 +26,7 @@ def test_player_count_outside_two_to_five(num_players):
         Game(num_players, SMALL)
     assert "2 to 5" in str(info.value)
     with pytest.raises(GoldRushError, match=re.escape(repr(num_players))):
-        Game.shuffled(num_players, seed=0)
+        Game.new(num_players, seed=0)
 
 
 def test_numpy_player_count_is_accepted():
@@ -84,9 +84,9 @@ def test_layout_with_more_cards_than_the_box(code, count, box):
 
 
 def test_full_box_is_accepted_and_one_more_card_is_not():
-    game = Game.shuffled(2, seed=1)
+    game = Game.new(2, seed=1)
     assert game.cards_left == 64
-    layout = [code for code in game.to_dict()["layout"]]
+    layout = [code for code in game.to_record()["layout"]]
     layout[0] = "G1" if layout[0] != "G1" else "G2"  # now one card too many of that kind
     with pytest.raises(LayoutError, match="more cards than the box"):
         Game(2, layout)
@@ -94,11 +94,11 @@ def test_full_box_is_accepted_and_one_more_card_is_not():
 
 def _refused(game: Game, position, error_text: str) -> None:
     before = game.copy()
-    saved = game.to_dict()
+    saved = game.to_record()
     with pytest.raises(IllegalFlipError, match=error_text):
-        game.flip(position)
+        game.step(position)
     assert game == before
-    assert game.to_dict() == saved
+    assert game.to_record() == saved
 
 
 @pytest.mark.parametrize("position", [-1, 64, 100, -64])
@@ -113,7 +113,7 @@ def test_flip_of_something_that_is_not_a_position(position):
 
 def test_numpy_positions_are_accepted():
     game = Game(2, SMALL)
-    assert game.flip(np.int64(1)).position == 1
+    assert game.step(np.int64(1)).position == 1
 
 
 def test_flip_of_an_empty_position():
@@ -123,22 +123,22 @@ def test_flip_of_an_empty_position():
 
 def test_flip_of_a_removed_position():
     game = Game(2, SMALL)
-    game.flip(0)  # M14: colour 1, seat 0's miner
-    game.flip(1)  # G3: struck, both leave
+    game.step(0)  # M14: colour 1, seat 0's miner
+    game.step(1)  # G3: struck, both leave
     assert game.table[0] == game.table[1] == -1
     _refused(game, 0, "position 0 is empty: its card has left the table")
 
 
 def test_flip_of_the_face_up_first_card():
     game = Game(2, SMALL)
-    game.flip(5)
+    game.step(5)
     _refused(game, 5, "position 5 is already face up")
 
 
 def test_flip_after_the_game_is_over():
     game = Game(2, layout_of({7: "G2", 9: "M13"}))
-    game.flip(7)
-    game.flip(9)
+    game.step(7)
+    game.step(9)
     assert game.is_over
     _refused(game, 7, "cannot flip position 7: the game is over")
     _refused(game, 3, "cannot flip position 3: the game is over")
@@ -146,25 +146,25 @@ def test_flip_after_the_game_is_over():
 
 def test_flip_after_truncation():
     game = Game(2, SMALL, max_turns=1)
-    game.flip(2)
-    game.flip(5)  # two golds: nothing, the turn ends and the limit is reached
+    game.step(2)
+    game.step(5)  # two golds: nothing, the turn ends and the limit is reached
     assert game.is_truncated
     _refused(game, 2, "truncated at the turn limit of 1")
 
 
 def test_saved_game_that_is_not_one():
     with pytest.raises(GoldRushError, match="expected format 'goldrush-game/1', got 'other'"):
-        Game.from_dict({"format": "other"})
+        Game.from_record({"format": "other"})
     with pytest.raises(GoldRushError, match="got 'list'"):
-        Game.from_dict([])
-    data = Game(2, SMALL).to_dict()
+        Game.from_record([])
+    data = Game(2, SMALL).to_record()
     del data["flips"]
     with pytest.raises(GoldRushError, match=r"lacks the keys \['flips'\]"):
-        Game.from_dict(data)
+        Game.from_record(data)
 
 
 def test_saved_game_with_an_illegal_flip_names_it():
-    data = Game(2, SMALL).to_dict()
+    data = Game(2, SMALL).to_record()
     data["flips"] = [0, 1, 0]
     with pytest.raises(IllegalFlipError, match="flip #2: position 0 is empty"):
-        Game.from_dict(data)
+        Game.from_record(data)

@@ -6,6 +6,7 @@ import pytest
 
 from goldrush_env.errors import GoldRushError
 from goldrush_env.gold.match import match_winners, play_match
+from conftest import flippable
 
 
 def test_highest_total_wins():
@@ -34,7 +35,7 @@ def test_bad_score_tables(scores, text):
 
 def random_chooser(seed):
     rng = random.Random(seed)
-    return lambda game: rng.choice(game.legal_positions())
+    return lambda game: rng.choice(flippable(game))
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])

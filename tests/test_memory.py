@@ -18,7 +18,7 @@ from goldrush_env.gold.encoder import PLANES, SHAPES, SLICES
 from goldrush_env.gold.engine import Game, Outcome, colour_owners
 from goldrush_env.gold.memory import HumanMemory, PerfectMemory
 from goldrush_env.gold.view import UNKNOWN
-from conftest import layout
+from conftest import flippable, layout
 
 def observation(env, seat: int) -> np.ndarray:
     return env.observe(f"player_{seat}")["observation"]
@@ -195,7 +195,7 @@ def test_forget_prob_is_the_chance_per_turn():
 def feed(memories: list[PerfectMemory], game: Game, flips: list[int], record=None) -> None:
     """Play ``flips`` on ``game`` and tell each memory what the table saw, as the environment does."""
     for position in flips:
-        event = game.flip(position)
+        event = game.step(position)
         if event.outcome is Outcome.FIRST:
             continue
         seen = [(event.position, event.card)]
@@ -219,13 +219,13 @@ def feed(memories: list[PerfectMemory], game: Game, flips: list[int], record=Non
 
 def random_flips(players: int, seed: int) -> tuple[Game, list[int]]:
     """A shuffled game and the flips of one random playthrough of it."""
-    game = Game.shuffled(players, seed)
+    game = Game.new(players, seed)
     rng = np.random.default_rng(seed)
     flips = []
     replay = game.copy()
     while not replay.is_finished:
-        flips.append(int(rng.choice(replay.legal_positions())))
-        replay.flip(flips[-1])
+        flips.append(int(rng.choice(flippable(replay))))
+        replay.step(flips[-1])
     return game, flips
 
 
@@ -380,7 +380,7 @@ def test_another_seed_deals_another_table_and_forgets_otherwise():
     env.reset(seed=9)
     assert env.game.table != table
 
-    fixed = Game.shuffled(3, 4).table
+    fixed = Game.new(3, 4).table
     histories = []
     for seed in (8, 9):
         env.reset(seed=seed, options={"layout": list(fixed)})

@@ -1,5 +1,6 @@
 """Invariants of the engine over random layouts, player counts and legal flip sequences."""
 
+import json
 import random
 
 import numpy as np
@@ -7,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from goldrush_env.gold.cards import EMPTY, IS_GOLD, NUM_POSITIONS, TOTAL_GOLD, VALUE, full_box
 from goldrush_env.gold.engine import Game, Outcome
+from conftest import flippable
 
 MAX_FLIPS = 100_000  # random play ends long before this; reaching it would be a bug
 
@@ -28,8 +30,8 @@ def play_randomly(game: Game, rng: random.Random, check=lambda game: None) -> No
     for _ in range(MAX_FLIPS):
         if game.is_finished:
             return
-        legal = game.legal_positions()
-        game.flip(rng.choice(legal))
+        legal = flippable(game)
+        game.step(rng.choice(legal))
         check(game)
     raise AssertionError("random play did not end")
 
@@ -55,9 +57,9 @@ def check_invariants(game: Game) -> None:
     # Legal flips are exactly the face-down cards.
     face_up = game.face_up
     if game.is_finished:
-        assert game.legal_positions() == []
+        assert flippable(game) == []
     else:
-        assert game.legal_positions() == sorted(on_table - {face_up})
+        assert flippable(game) == sorted(on_table - {face_up})
     if face_up is not None:
         assert face_up in on_table and not game.gold_rush
 
@@ -98,20 +100,20 @@ def test_turn_limit_truncates_or_the_game_ends_first(game, rng):
 def test_same_seed_same_game(num_players, seed):
     def play(seed):
         rng = np.random.default_rng(seed)
-        game = Game.shuffled(num_players, rng)
+        game = Game.new(num_players, rng)
         while not game.is_over:
-            legal = game.legal_positions()
-            game.flip(legal[rng.integers(len(legal))])
+            legal = flippable(game)
+            game.step(legal[rng.integers(len(legal))])
         return game
 
     first, second = play(seed), play(seed)
     assert first == second
     assert first.history == second.history
-    assert Game.shuffled(num_players, seed).table == Game.shuffled(num_players, seed).table
+    assert Game.new(num_players, seed).table == Game.new(num_players, seed).table
 
 
 def test_different_seeds_deal_different_tables():
-    tables = {Game.shuffled(2, seed).table for seed in range(20)}
+    tables = {Game.new(2, seed).table for seed in range(20)}
     assert len(tables) == 20
     assert all(sorted(table) == full_box() for table in tables)
 
@@ -122,12 +124,12 @@ def test_copy_and_serialisation_round_trip_exactly(game, rng, stop_after):
     for _ in range(stop_after):  # stop anywhere, mid-turn included
         if game.is_finished:
             break
-        game.flip(rng.choice(game.legal_positions()))
-    snapshot = game.to_dict()
+        game.step(rng.choice(flippable(game)))
+    snapshot = game.to_record()
 
     clone = game.copy()
-    restored = Game.from_dict(snapshot)
-    from_json = Game.from_json(game.to_json())
+    restored = Game.from_record(snapshot)
+    from_json = Game.from_record(json.loads(json.dumps(snapshot)))
     for other in (clone, restored, from_json):
         assert other == game
         assert other.history == game.history and other.face_up == game.face_up
@@ -135,6 +137,6 @@ def test_copy_and_serialisation_round_trip_exactly(game, rng, stop_after):
     # The copies are independent: playing one on leaves the original as it was.
     seed = rng.random()
     play_randomly(clone, random.Random(seed))
-    assert game.to_dict() == snapshot
+    assert game.to_record() == snapshot
     play_randomly(restored, random.Random(seed))
     assert restored == clone

@@ -21,7 +21,7 @@ from goldrush_env.piecepack import engine as piecepack_engine
 
 coverage = pytest.importorskip("coverage")
 
-GOLD_RULES = ["Game.flip", "Game._remove", "Game._end_turn", "Game._start_turn", "Game._is_stalemate",
+GOLD_RULES = ["Game.step", "Game._remove", "Game._end_turn", "Game._start_turn", "Game._is_stalemate",
               "Game.leaders", "Game.winners"]
 PIECEPACK_RULES = ["Game.step", "Game._apply", "Game._develop", "Game._begin_round", "Game._ask_warehouse",
                    "Game._spoil_and_produce", "Game._ask", "Game._ask_free_trade", "Game._ask_claim",
@@ -57,7 +57,7 @@ def gold_replay() -> None:
         game = gold_engine.Game(num_players=vector["num_players"], layout=vector["layout"],
                                 first_player=vector["first_player"])
         for position in vector["flips"]:
-            game.flip(position)
+            game.step(position)
         game.winners  # noqa: B018 (the winners are rules too)
 
 
@@ -120,7 +120,7 @@ def test_the_check_sees_an_unreached_branch(tmp_path):
     def some_vectors():
         for vector in load_vectors()[:3]:
             game = gold_engine.Game(num_players=vector["num_players"], layout=vector["layout"])
-            game.flip(vector["flips"][0])
+            game.step(vector["flips"][0])
 
     found = unreached(gold_engine, GOLD_RULES, some_vectors, tmp_path)
     assert "Game.winners" in found and "Game._is_stalemate" in found

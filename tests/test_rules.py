@@ -15,14 +15,14 @@ import pytest
 from goldrush_env.gold.cards import BOX_COUNT, CODE, EMPTY, IS_GOLD, NUM_CARD_TYPES, VALUE, card_code, parse_card
 from goldrush_env.gold.engine import Game, Outcome, colour_owners, pair_outcome
 from goldrush_env.errors import GoldRushError, IllegalFlipError, LayoutError
-from conftest import layout
+from conftest import flippable, layout
 
 def new_game(cards: dict[int, str], players: int = 2, background: bool = True, **options) -> Game:
     return Game(players, layout(cards, background), **options)
 
 
 def play(game: Game, *positions: int):
-    return [game.flip(position) for position in positions]
+    return [game.step(position) for position in positions]
 
 
 # --- a normal turn (D2) --------------------------------------------------------------------------
@@ -31,14 +31,14 @@ def play(game: Game, *positions: int):
 def test_a_turn_flips_two_cards_one_after_the_other():
     """D2: the first card lies face up for all to see before the same player picks the second."""
     game = new_game({0: "M14", 1: "G3"})
-    first = game.flip(0)
+    first = game.step(0)
     assert (first.outcome, first.receiver, first.removed, first.partner, first.rush_begins) == \
         (Outcome.FIRST, None, (), None, False)
     assert game.face_up == 0
     assert (game.current_player, game.turn) == (0, 0)
-    assert 0 not in game.legal_positions() and 1 in game.legal_positions()
-    assert len(game.legal_positions()) == game.cards_left - 1 == 13
-    second = game.flip(1)
+    assert 0 not in flippable(game) and 1 in flippable(game)
+    assert len(flippable(game)) == game.cards_left - 1 == 13
+    second = game.step(1)
     assert second.partner == 0
     assert game.face_up is None
     assert (game.current_player, game.turn) == (1, 1)
@@ -47,9 +47,9 @@ def test_a_turn_flips_two_cards_one_after_the_other():
 def test_the_face_up_card_cannot_be_flipped_as_the_second_card():
     """A turn's two cards are two different cards: the face-up one is refused and nothing changes."""
     game = new_game({0: "M14", 1: "G3"})
-    game.flip(0)
+    game.step(0)
     with pytest.raises(IllegalFlipError):
-        game.flip(0)
+        game.step(0)
     assert (game.face_up, game.turn, len(game.history)) == (0, 0, 1)
 
 
@@ -138,8 +138,8 @@ def test_pair_outcome_tells_what_a_pair_does_before_it_is_turned():
             if first == second and BOX_COUNT[first] < 2:
                 continue  # the box has one miner of value 5 per colour
             game = Game(2, layout({0: CODE[first], 1: CODE[second]}))
-            game.flip(0)
-            assert game.flip(1).outcome is pair_outcome(first, second) is pair_outcome(second, first)
+            game.step(0)
+            assert game.step(1).outcome is pair_outcome(first, second) is pair_outcome(second, first)
 
 
 @pytest.mark.parametrize("first, second, named", [(25, 0, "first"), (-1, 0, "first"), (0, "G1", "second"),
@@ -220,7 +220,7 @@ def test_a_game_dealt_with_ten_cards_or_fewer_starts_in_the_gold_rush():
     """Ten cards at the start of turn 0 is already the Gold Rush."""
     game = new_game(dict(zip(range(10), "M13 M25 G1 G2 G3 G4 G1 G2 G3 D".split())), background=False)
     assert (game.gold_rush, game.gold_rush_from_turn) == (True, 0)
-    event = game.flip(1)
+    event = game.step(1)
     assert (event.label, event.removed, game.turn, game.current_player) == ("rush_discard", (1,), 1, 1)
 
 
@@ -229,7 +229,7 @@ def test_the_gold_rush_lasts_to_the_end():
     game = new_game(dict(enumerate("G1 G2 G3 G4".split() * 3)), background=False)
     assert (game.gold_rush, game.gold_rush_from_turn, game.cards_left) == (True, 0, 12)
     for position in range(12):
-        event = game.flip(position)
+        event = game.step(position)
         assert (event.outcome, event.receiver, game.gold_rush) == (Outcome.RUSH_GOLD, position % 2, True)
     assert game.gold_rush_from_turn == 0
     assert (game.scores, game.gold_cards, game.turn, game.is_over) == ((12, 18), (6, 6), 12, True)
@@ -241,7 +241,7 @@ def test_gold_on_table_counts_the_points_of_gold_still_down():
     assert (game.gold_rush, game.gold_on_table) == (True, 10)
     left = []
     for position in range(6):
-        game.flip(position)
+        game.step(position)
         left.append(game.gold_on_table)
     assert left == [9, 5, 5, 2, 2, 0]
     game = new_game({0: "G3", 1: "D"})
@@ -267,7 +267,7 @@ def test_stalemate_with_more_than_ten_cards_starts_the_gold_rush_at_once(codes):
     game = new_game(dict(enumerate(codes.split())), background=False)
     assert game.cards_left > 10
     assert (game.gold_rush, game.gold_rush_from_turn) == (True, 0)
-    assert game.flip(0).outcome in (Outcome.RUSH_GOLD, Outcome.RUSH_DISCARD)
+    assert game.step(0).outcome in (Outcome.RUSH_GOLD, Outcome.RUSH_DISCARD)
 
 
 @pytest.mark.parametrize("codes", [
@@ -279,7 +279,7 @@ def test_no_stalemate_while_some_pair_can_still_remove_a_card(codes):
     """D3 counter-examples: more than ten cards and a possible removal keep the normal phase."""
     game = new_game(dict(enumerate(codes.split())), background=False)
     assert (game.cards_left, game.gold_rush, game.gold_rush_from_turn) == (11, False, None)
-    assert game.flip(0).outcome is Outcome.FIRST
+    assert game.step(0).outcome is Outcome.FIRST
 
 
 def test_a_stalemate_reached_in_play_starts_the_gold_rush_next_turn():
@@ -290,7 +290,7 @@ def test_a_stalemate_reached_in_play_starts_the_gold_rush_next_turn():
     event = play(game, 0, 1)[-1]
     assert (event.outcome, event.rush_begins) == (Outcome.DYNAMITE, True)
     assert (game.cards_left, game.gold_rush, game.gold_rush_from_turn) == (11, True, 1)
-    assert game.flip(5).label == "rush_gold:1"
+    assert game.step(5).label == "rush_gold:1"
 
 
 # --- D4 turn limit --------------------------------------------------------------------------------
@@ -303,9 +303,9 @@ def test_the_turn_limit_truncates_the_game():
     assert (game.is_truncated, game.winners) == (False, ())
     play(game, 2, 3)
     assert (game.turn, game.is_truncated, game.is_over) == (2, True, False)
-    assert game.legal_positions() == []
+    assert flippable(game) == []
     with pytest.raises(IllegalFlipError):
-        game.flip(2)
+        game.step(2)
     assert game.winners == game.leaders() == (0,)
     assert (game.scores, game.turn, len(game.history)) == ((3, 0), 2, 4)
 
@@ -329,7 +329,7 @@ def test_the_result_reads_the_leaders_in_play_and_the_winners_at_the_end():
     assert game.is_truncated and game.result() == ((2, 0), (0,), (1, 0))
     tied = new_game({0: "G1", 1: "G2", 2: "G1"}, background=False)  # three cards: the Gold Rush
     for position in (0, 1, 2):
-        tied.flip(position)
+        tied.step(position)
     assert tied.is_over and tied.result() == ((2, 2), (0,), (2, 1))
 
 
@@ -343,9 +343,9 @@ def test_rush_at_zero_plays_the_normal_phase_to_the_last_card():
 
 
 def test_shuffled_starts_with_seat_zero_unless_told():
-    assert Game.shuffled(3, seed=1).current_player == 0
-    assert Game.shuffled(3, seed=1, first_player=2).current_player == 2
-    assert Game.shuffled(3, seed=1, first_player=2).first_player == 2
+    assert Game.new(3, seed=1).current_player == 0
+    assert Game.new(3, seed=1, first_player=2).current_player == 2
+    assert Game.new(3, seed=1, first_player=2).first_player == 2
 
 
 # --- D5 ranking ------------------------------------------------------------------------------------
@@ -356,7 +356,7 @@ def test_most_points_wins():
     game = new_game({0: "G4", 1: "G1", 2: "G2"}, background=False)
     play(game, 0, 1)
     assert (game.is_over, game.winners, game.leaders()) == (False, (), (0,))
-    game.flip(2)
+    game.step(2)
     assert (game.scores, game.winners) == ((6, 1), (0,))
 
 
@@ -382,16 +382,16 @@ def test_positions_read_the_grid_row_by_row():
     rows = ["G1 - - - - - - -", "M25 - - - - - - -"] + ["- - - - - - - -"] * 5 + ["- - - - - - - D"]
     game = Game(2, "\n".join(rows))
     assert {p: card_code(card) for p, card in enumerate(game.table) if card != EMPTY} == {0: "G1", 8: "M25", 63: "D"}
-    assert card_code(game.flip(63).card) == "D"
+    assert card_code(game.step(63).card) == "D"
 
 
 def test_a_layout_may_leave_positions_empty():
     """D8: gaps are allowed; only cards count, and an empty position cannot be flipped."""
     game = new_game({5: "M25", 17: "G2", 40: "D"}, background=False)
-    assert (game.cards_left, game.legal_positions()) == (3, [5, 17, 40])
+    assert (game.cards_left, flippable(game)) == (3, [5, 17, 40])
     assert game.table.count(EMPTY) == 61
     with pytest.raises(IllegalFlipError):
-        game.flip(6)
+        game.step(6)
 
 
 def test_a_layout_with_more_cards_than_the_box_is_refused():
@@ -424,9 +424,9 @@ def test_the_game_ends_when_the_last_card_leaves():
     game = new_game({0: "G2", 1: "M13", 2: "G4"}, background=False)
     play(game, 0, 1)
     assert (game.is_over, game.cards_left) == (False, 1)
-    last = game.flip(2)
+    last = game.step(2)
     assert (last.label, last.rush_begins) == ("rush_gold:0", False)
-    assert (game.is_over, game.is_truncated, game.cards_left, game.legal_positions()) == (True, False, 0, [])
+    assert (game.is_over, game.is_truncated, game.cards_left, flippable(game)) == (True, False, 0, [])
     assert (game.scores, game.gold_cards, game.winners) == ((6, 0), (2, 0), (0,))
     with pytest.raises(IllegalFlipError):
-        game.flip(2)
+        game.step(2)

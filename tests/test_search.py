@@ -36,7 +36,7 @@ SMALL = 30
 
 def flips_by_seat(result):
     """How many flips each seat made in a game played by play_game (replayed from its record)."""
-    game = Game.from_dict(result.record)
+    game = Game.from_record(result.record)
     counts = [0] * game.num_players
     for event in game.history:
         counts[event.player] += 1

@@ -15,6 +15,7 @@ from goldrush_env.gold.cards import BOX_COUNT, EMPTY, GOLD_RUSH_THRESHOLD, TABLE
 from goldrush_env.gold.config import EnvConfig
 from goldrush_env.gold.engine import Game
 from goldrush_env.errors import GoldRushError
+from conftest import flippable
 
 
 def test_each_table_is_a_part_of_the_box_in_about_its_proportions():
@@ -33,11 +34,11 @@ def test_each_table_is_a_part_of_the_box_in_about_its_proportions():
 @pytest.mark.parametrize("table", ["half", "quarter"])
 def test_a_shuffled_game_lays_its_box_on_the_first_positions(table):
     size = TABLES[table]
-    game = Game.shuffled(2, seed=3, table=table)
+    game = Game.new(2, seed=3, table=table)
     cards = game.table
     assert sorted(cards[:size.num_cards]) == size.box() and set(cards[size.num_cards:]) == {EMPTY}
     assert game.rush_at == size.rush_at and game.cards_left == size.num_cards
-    assert Game.shuffled(2, seed=3, table=table) == game
+    assert Game.new(2, seed=3, table=table) == game
     gold = sum(VALUE[card] for card in size.box() if card < 4)
     assert game.gold_on_table == gold
 
@@ -45,21 +46,21 @@ def test_a_shuffled_game_lays_its_box_on_the_first_positions(table):
 def test_the_gold_rush_begins_at_the_tables_threshold():
     game = Game(2, ["G1", "G2", "G3", "G4", "D"] + ["-"] * 59, rush_at=4)
     assert not game.gold_rush  # five cards, more than four
-    game.flip(0)
-    game.flip(4)  # dynamite: both leave, three cards are left
+    game.step(0)
+    game.step(4)  # dynamite: both leave, three cards are left
     assert game.gold_rush and game.gold_rush_from_turn == 1
     assert Game(2, ["G1", "G2", "G3", "G4", "D"] + ["-"] * 59).gold_rush  # ten or fewer on the full table
 
 
 def test_a_record_keeps_the_threshold_and_replays_exactly():
-    game = Game.shuffled(3, seed=8, table="quarter")
+    game = Game.new(3, seed=8, table="quarter")
     rng = np.random.default_rng(0)
     while not game.is_finished:
-        game.flip(int(rng.choice(game.legal_positions())))
-    record = json.loads(game.to_json())
+        game.step(int(rng.choice(flippable(game))))
+    record = json.loads(json.dumps(game.to_record()))
     assert record["rush_at"] == 3
-    assert Game.from_dict(record) == game
-    assert "rush_at" not in Game.shuffled(2, seed=1).to_dict()  # full-table records stay as they were
+    assert Game.from_record(record) == game
+    assert "rush_at" not in Game.new(2, seed=1).to_record()  # full-table records stay as they were
 
 
 @pytest.mark.parametrize("bad", [-1, 2.5, "3", True])
@@ -72,7 +73,7 @@ def test_an_unknown_table_is_refused_by_name():
     with pytest.raises(GoldRushError, match="table='tiny' is not allowed: expected one of"):
         EnvConfig(table="tiny")
     with pytest.raises(GoldRushError, match="table='tiny' is not allowed"):
-        Game.shuffled(2, seed=0, table="tiny")
+        Game.new(2, seed=0, table="tiny")
     with pytest.raises(GoldRushError, match="table='tiny' is not allowed"):
         table_size("tiny")
 
@@ -101,6 +102,6 @@ def test_the_gymnasium_ids_of_the_smaller_tables(env_id, table):
 def test_scripted_players_and_the_search_finish_a_quarter_table():
     players = [make_agent("ismcts[iterations=50]", seed=0), make_agent("expert", seed=1)]
     result = play_game(players, seed=2, table="quarter")
-    replayed = Game.from_dict(result.record)
+    replayed = Game.from_record(result.record)
     assert replayed.is_over and replayed.rush_at == 3 and replayed.scores == result.scores
     assert GOLD_RUSH_THRESHOLD == 10

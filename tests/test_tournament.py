@@ -99,7 +99,7 @@ def test_save_with_records_writes_one_replayable_record_per_game(tmp_path, capsy
     for path, game in zip(files, result.results):
         record = json.loads(path.read_text())
         assert record == json.loads(json.dumps(game.record))
-        assert Game.from_dict(record).scores == game.scores
+        assert Game.from_record(record).scores == game.scores
     args = build_parser().parse_args(["replay", str(files[-1])])
     out = io.StringIO()
     assert args.run(args, out=out) == 0 and "game over" in out.getvalue()
@@ -121,7 +121,7 @@ def test_batched_tournament_plays_the_same_deals_reproducibly(num_players):
         for key in ("layout", "first_player", "seed", "num_players", "max_turns"):
             assert one.record[key] == other.record[key], key
     for result in batched.results:  # every record replays to its result
-        game = Game.from_dict(result.record)
+        game = Game.from_record(result.record)
         assert game.is_finished and game.scores == result.scores and game.winners == result.winners
     assert sum(s.games for s in batched.standings.values()) == sum(s.games for s in single.standings.values())
 

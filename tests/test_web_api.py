@@ -23,6 +23,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from goldrush_env.gold.cards import EMPTY, card_code  # noqa: E402
 from goldrush_env.gold.engine import Game, Outcome  # noqa: E402
 from goldrush_env.errors import GoldRushError  # noqa: E402
+from conftest import flippable  # noqa: E402
 from goldrush_env.gold.render import square_name  # noqa: E402
 
 from goldrush_agents import cli, make_agent  # noqa: E402
@@ -101,7 +102,7 @@ def check_private(response: dict, game: Game, seat: int, memory: str) -> None:
     assert state["scores"] == list(game.scores) and state["gold_cards"] == list(game.gold_cards)
     assert state["cards_left"] == game.cards_left and state["gold_rush"] == game.gold_rush
     if state["your_turn"]:
-        assert state["legal"] == game.legal_positions()
+        assert state["legal"] == flippable(game)
     else:
         assert state["legal"] == [] and game.is_finished
 
@@ -145,7 +146,7 @@ def test_a_whole_game_shows_the_person_only_what_its_seat_may_know(body):
     client = make_client()
     game_id, state = play_through(client, {**body, "seed": 5}, np.random.default_rng(1))
     record = client.get(f"/api/gold/games/{game_id}/record").json()
-    assert Game.from_dict(record).scores == tuple(state["scores"])
+    assert Game.from_record(record).scores == tuple(state["scores"])
     assert record["players"][body.get("seat", 0)] == "you" and record["seed"] == 5
     replayed = client.post("/api/gold/replay", json=record)
     assert replayed.status_code == 200, replayed.text
@@ -361,7 +362,7 @@ def test_replay_steps_through_a_saved_record_and_checks_it(tmp_path):
     record = json.loads(path.read_text())
     client = make_client()
     data = client.post("/api/gold/replay", json=record).json()
-    game = Game.from_dict(record)
+    game = Game.from_record(record)
     assert data["names"] == ["greedy", "random", "expert"]
     assert len(data["frames"]) == len(record["flips"]) + 1 == len(data["events"]) + 1
     assert data["frames"][-1]["scores"] == list(game.scores)

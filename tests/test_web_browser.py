@@ -223,7 +223,7 @@ def test_replay_a_record_forwards_and_back(page, tmp_path):
 def record_winner(record):
     from goldrush_env.gold.engine import Game
 
-    return Game.from_dict(record).winners[0]
+    return Game.from_record(record).winners[0]
 
 
 def test_a_finished_game_replays_in_the_replay_tab(page):

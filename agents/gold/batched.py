@@ -315,7 +315,7 @@ def play_fixtures(fixtures: Sequence[Any], num_players: int, seed: int, *, progr
     count = len(fixtures)
     layouts = np.empty((count, 64), dtype=np.int8)
     for g, fixture in enumerate(fixtures):  # the deal raw_env.reset(seed=...) makes
-        layouts[g] = Game.shuffled(num_players, seeding.np_random(fixture.seed)[0], table=table).table
+        layouts[g] = Game.new(num_players, seeding.np_random(fixture.seed)[0], table=table).table
     games = BatchedGames(count, num_players, max_turns=max_turns, table=table)
     games.reset(layouts=layouts, first_player=np.array([f.first_player for f in fixtures]))
     entrant_of_seat = np.array([[names.index(name) for name in fixture.names] for fixture in fixtures])
@@ -346,7 +346,7 @@ def play_fixtures(fixtures: Sequence[Any], num_players: int, seed: int, *, progr
         game = Game(num_players, layouts[g].tolist(), first_player=fixture.first_player, max_turns=max_turns,
                     rush_at=games.rush_at)
         for position in flips_of[g][flips_of[g] >= 0]:
-            game.flip(int(position))
+            game.step(int(position))
         if list(game.scores) != games.scores[g].tolist():
             raise RuntimeError(f"game {g}: the batched engine and Game disagree on the scores")
         record = game.to_record()

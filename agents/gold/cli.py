@@ -62,12 +62,12 @@ def print_record(record: dict[str, Any], out: TextIO, delay: float = 0.0) -> Gam
     """Replay a record flip by flip, printing each event; the whole record (each recorded outcome too) is checked
     first, so a wrong one prints nothing."""
     Game.from_record(record)
-    game = Game.from_dict({**record, "flips": []})
+    game = Game.from_record({**record, "flips": [], "events": []})
     names = record.get("players") or [f"seat {s}" for s in range(game.num_players)]
     print(f"Gold, {game.num_players} players: " + ", ".join(f"seat {s} {n}" for s, n in enumerate(names)), file=out)
     print("miners  " + ownership(colour_owners(game.num_players)), file=out)
     for position in record["flips"]:
-        print(event_line(game.flip(position), names), file=out)
+        print(event_line(game.step(position), names), file=out)
         if delay:
             time.sleep(delay)
     ending = "game over" if game.is_over else "stopped at the turn limit" if game.is_truncated else "unfinished"

@@ -130,7 +130,7 @@ class _Table:
             position = hidden.pop()
             if draw < len(hidden):  # the card of another unseen position; the last index keeps its own
                 self.game.exchange(position, hidden[draw])
-        event = self.game.flip(position)
+        event = self.game.step(position)
         self.first_known = remembered and self.game.face_up is not None
         known = self.known
         known[position] = event.card

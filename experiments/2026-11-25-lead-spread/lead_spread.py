@@ -37,11 +37,11 @@ def play(specs: tuple[str, str], seed: int, first_player: int) -> list[tuple[int
     """One game; for each flip, (gold left on the table, final lead - lead then), leads as seat 0 over seat 1."""
     record = play_game([make_agent(spec) for spec in specs], seed=seed, first_player=first_player,
                        memory="perfect").record
-    game = Game.from_dict({**record, "flips": []})
+    game = Game.from_record({**record, "flips": [], "events": []})
     states = []
     for position in record["flips"]:
         states.append((game.gold_on_table, game.scores[0] - game.scores[1]))
-        game.flip(position)
+        game.step(position)
     final = game.scores[0] - game.scores[1]
     return [(gold, final - lead) for gold, lead in states]
 

@@ -264,8 +264,8 @@ class raw_env(TableEnv):
         config = self.config
         rng = self._np_random
         if layout is None:
-            game = Game.shuffled(config.num_players, rng, first_player=first_player, max_turns=config.max_turns,
-                                 table=config.table)
+            game = Game.new(config.num_players, rng, first_player=first_player, max_turns=config.max_turns,
+                            table=config.table)
         else:
             game = Game(config.num_players, layout, first_player=first_player, max_turns=config.max_turns,
                         rush_at=TABLES[config.table].rush_at)
@@ -305,7 +305,7 @@ class raw_env(TableEnv):
 
     def _flip(self, agent: str, game: Game, action: int) -> None:
         before = game.scores if self.config.reward == "score" else None
-        event = game.flip(action)  # refuses an illegal flip before anything changes
+        event = game.step(action)  # refuses an illegal flip before anything changes
         self._cumulative_rewards[agent] = 0.0
         self._apply(event)
         gains = None if before is None else [after - earlier for after, earlier in zip(game.scores, before)]

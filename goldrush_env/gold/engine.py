@@ -2,7 +2,7 @@
 
 :class:`Game` holds one game: the table (64 positions, 8x8, D7), whose turn
 it is, the face-up first card of a normal turn, scores, and the Gold Rush.
-Each :meth:`Game.flip` turns one card and returns a :class:`FlipEvent`, a
+Each :meth:`Game.step` turns one card and returns a :class:`FlipEvent`, a
 public record of what everyone at the table saw; memory models, renderers
 and replays are built from these events alone.
 
@@ -33,10 +33,9 @@ project's decisions D1-D9, docs/rules.md):
 from __future__ import annotations
 
 import enum
-import json
 import operator
 import sys
-from typing import Any, Iterable, NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
@@ -70,7 +69,7 @@ SERIAL_FORMAT = "goldrush-game/1"
 
 
 def is_record(data: Any) -> bool:
-    """Whether ``data`` (JSON) is a record of Gold (:meth:`Game.to_dict`, with its ``format``)."""
+    """Whether ``data`` (JSON) is a record of Gold (:meth:`Game.to_record`, with its ``format``)."""
     return isinstance(data, dict) and data.get("format") == SERIAL_FORMAT
 
 
@@ -204,7 +203,7 @@ class Game:
     """One game of *Gold* for 2-5 players.
 
     ``Game(num_players, layout)`` starts from a given table (64 codes or card
-    ids, ``"-"`` for an empty position); :meth:`shuffled` deals a box (the
+    ids, ``"-"`` for an empty position); :meth:`new` deals a box (the
     full one by default, or a smaller table of :data:`~goldrush_env.gold.cards.TABLES`)
     at random from a seed. ``first_player`` is the seat that starts,
     ``max_turns`` the optional turn limit (D4), ``rush_at`` the number of cards
@@ -212,8 +211,8 @@ class Game:
     tables scale it).
 
     Examples:
-        >>> game = Game.shuffled(2, seed=7)
-        >>> event = game.flip(game.legal_positions()[0])
+        >>> game = Game.new(2, seed=7)
+        >>> event = game.step(0)
         >>> event.outcome
         <Outcome.FIRST: 'first'>
     """
@@ -267,8 +266,8 @@ class Game:
         self._start_turn()
 
     @classmethod
-    def shuffled(cls, num_players: int, seed: int | np.random.Generator | None = None, *,
-                 first_player: int = 0, max_turns: int | None = None, table: str = "full") -> "Game":
+    def new(cls, num_players: int, seed: int | np.random.Generator | None = None, *,
+            first_player: int = 0, max_turns: int | None = None, table: str = "full") -> "Game":
         """A game on a box shuffled by ``seed``: the full box of 64 cards, or the smaller ``table`` named
         (:data:`~goldrush_env.gold.cards.TABLES`), laid on the first positions of the grid, with its Gold Rush
         threshold.
@@ -299,7 +298,7 @@ class Game:
         rush is under way and :attr:`gold_rush_from_turn` reads ``turn``, as
         the position does not say when it began. Search players use this to
         play out what they know of a game; puzzles and endgames start here.
-        The new game's history is empty and :meth:`to_dict` records the
+        The new game's history is empty and :meth:`to_record` records the
         position it started from.
         """
         _check_num_players(num_players)
@@ -436,15 +435,16 @@ class Game:
         """Positions that hold a card, ascending."""
         return list(self._positions)
 
-    def legal_positions(self) -> list[int]:
-        """Positions that may be flipped now, ascending: every card on the table
-        except the face-up first card. Empty once the game is over or truncated."""
-        if not self._positions or self._turn >= self._limit:
-            return []
-        legal = self._positions.copy()
-        if self._face_up >= 0:
-            legal.remove(self._face_up)
-        return legal
+    def legal_mask(self) -> np.ndarray:
+        """A bool per position (64): true where a card may be flipped now, every card on the table but the
+        face-up first card; all false once the game is over or truncated. The action is the position, so the
+        legal positions are ``np.flatnonzero(game.legal_mask())``."""
+        mask = np.zeros(NUM_POSITIONS, dtype=bool)
+        if self._positions and self._turn < self._limit:
+            mask[self._positions] = True
+            if self._face_up >= 0:
+                mask[self._face_up] = False
+        return mask
 
     def leaders(self) -> tuple[int, ...]:
         """The seats that would win if the game ended now (D5): most points, then most gold cards."""
@@ -455,23 +455,6 @@ class Game:
     def winners(self) -> tuple[int, ...]:
         """The winning seats once the game is over or truncated (D5); ``()`` while it is in play."""
         return self.leaders() if self.is_finished else ()
-
-    # --- the game protocol (goldrush_env.protocol.Rules), beside the names above ------
-
-    @classmethod
-    def new(cls, num_players: int, seed: int | np.random.Generator | None = None, **options: Any) -> "Game":
-        """:meth:`shuffled` under the protocol's name (``options``: ``first_player``, ``max_turns``, ``table``)."""
-        return cls.shuffled(num_players, seed, **options)
-
-    def step(self, action: int) -> FlipEvent:
-        """:meth:`flip` under the protocol's name: the action is the position flipped."""
-        return self.flip(action)
-
-    def legal_mask(self) -> np.ndarray:
-        """:meth:`legal_positions` as a bool per position (64)."""
-        mask = np.zeros(NUM_POSITIONS, dtype=bool)
-        mask[self.legal_positions()] = True
-        return mask
 
     def result(self) -> Result:
         """The scores, the winners (of the finished game, or the :meth:`leaders` while it is in play) and the gold
@@ -490,30 +473,10 @@ class Game:
                 known.pop(gone, None)
         return known
 
-    def to_record(self) -> dict[str, Any]:
-        """The record ``goldrush play --save`` writes: :meth:`to_dict` and ``events``, each flip's outcome label
-        (what :meth:`from_record` checks, so a record says what happened as well as how to replay it)."""
-        return {**self.to_dict(), "events": [event.label for event in self._history]}
-
-    @classmethod
-    def from_record(cls, record: dict[str, Any]) -> "Game":
-        """:meth:`from_dict`, each recorded outcome (``events``, if the record has them) checked as it replays."""
-        game = cls.from_dict(record)
-        recorded = record.get("events")
-        if recorded is not None:
-            played = [event.label for event in game._history]
-            if not isinstance(recorded, list) or len(recorded) != len(played):
-                raise GoldRushError(f"the record's events must be a list of {len(played)} outcome labels, one per "
-                                    f"flip, got {recorded!r:.80}")
-            for index, (label, said) in enumerate(zip(played, recorded)):
-                if label != said:
-                    raise GoldRushError(f"flip #{index} replays as {label!r} but the record says {said!r}")
-        return game
-
     # --- playing ----------------------------------------------------------------
 
-    def flip(self, position: int) -> FlipEvent:
-        """Flip the card at ``position`` and apply the rules; returns what happened.
+    def step(self, position: int) -> FlipEvent:
+        """Flip the card at ``position`` (the action) and apply the rules; returns what happened.
 
         Raises :class:`~goldrush_env.errors.IllegalFlipError` (and changes
         nothing) for a position that is out of range, empty, already face up,
@@ -645,7 +608,7 @@ class Game:
 
         Search players use it to try other deals of the cards they have not
         seen. The copy starts from the current position: its history is
-        empty, :meth:`to_dict` records the standing it began from, and in
+        empty, :meth:`to_record` records the standing it began from, and in
         the Gold Rush its :attr:`gold_rush_from_turn` is the current turn
         (as for :meth:`from_position`).
         """
@@ -685,7 +648,7 @@ class Game:
         Search players use it to deal the cards they have not seen one at a
         time, as they are flipped. Neither card may have been revealed by a
         flip of this game's history, and the initial layout changes with the
-        table, so :meth:`to_dict` still replays to this game. Raises
+        table, so :meth:`to_record` still replays to this game. Raises
         :class:`~goldrush_env.errors.GoldRushError` (and changes nothing) for
         a position out of range, empty, face up or revealed.
         """
@@ -718,10 +681,11 @@ class Game:
 
     __hash__ = None  # mutable
 
-    def to_dict(self) -> dict[str, Any]:
-        """The game as plain data (JSON-ready): the deal and every flip so far.
+    def to_record(self) -> dict[str, Any]:
+        """The game as plain data (JSON-ready), what ``goldrush play --save`` writes: the deal, every flip so far
+        and ``events``, each flip's outcome label, so a record says what happened as well as how to replay it.
 
-        :meth:`from_dict` replays the flips, so a saved game resumes exactly.
+        :meth:`from_record` replays the flips, so a saved game resumes exactly.
         """
         return {
             "format": SERIAL_FORMAT,
@@ -733,51 +697,48 @@ class Game:
             "flips": [event.position for event in self._history],
             **({} if self._start is None else {"start": {key: list(value) if isinstance(value, tuple) else value
                                                          for key, value in self._start.items()}}),
+            "events": [event.label for event in self._history],
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Game":
-        """Rebuild a game saved by :meth:`to_dict`."""
-        if not isinstance(data, dict) or data.get("format") != SERIAL_FORMAT:
-            found = data.get("format") if isinstance(data, dict) else type(data).__name__
+    def from_record(cls, record: dict[str, Any]) -> "Game":
+        """Rebuild a game saved by :meth:`to_record`, replaying its flips; an illegal flip raises with its index, and
+        so does one whose outcome is not the one the record's ``events`` say (a record without them is replayed
+        unchecked)."""
+        if not isinstance(record, dict) or record.get("format") != SERIAL_FORMAT:
+            found = record.get("format") if isinstance(record, dict) else type(record).__name__
             raise GoldRushError(f"not a saved game: expected format {SERIAL_FORMAT!r}, got {found!r}")
-        missing = {"num_players", "first_player", "max_turns", "layout", "flips"} - data.keys()
+        missing = {"num_players", "first_player", "max_turns", "layout", "flips"} - record.keys()
         if missing:
             raise GoldRushError(f"saved game lacks the keys {sorted(missing)}")
-        start = data.get("start")
-        rush_at = data.get("rush_at", GOLD_RUSH_THRESHOLD)
+        start = record.get("start")
+        rush_at = record.get("rush_at", GOLD_RUSH_THRESHOLD)
         if start is None:
-            game = cls(data["num_players"], data["layout"], first_player=data["first_player"],
-                       max_turns=data["max_turns"], rush_at=rush_at)
+            game = cls(record["num_players"], record["layout"], first_player=record["first_player"],
+                       max_turns=record["max_turns"], rush_at=rush_at)
         elif isinstance(start, dict):
             try:
-                game = cls.from_position(data["num_players"], data["layout"], max_turns=data["max_turns"],
+                game = cls.from_position(record["num_players"], record["layout"], max_turns=record["max_turns"],
                                          rush_at=rush_at, **start)
             except TypeError as error:
                 raise GoldRushError(f"saved game has a bad 'start' position: {error}") from None
         else:
             raise GoldRushError(f"saved game's 'start' must be a position (a dict), got {start!r}")
-        game.replay(data["flips"])
-        return game
-
-    def to_json(self, **kwargs: Any) -> str:
-        """:meth:`to_dict` as a JSON string."""
-        return json.dumps(self.to_dict(), **kwargs)
-
-    @classmethod
-    def from_json(cls, text: str) -> "Game":
-        """Rebuild a game from :meth:`to_json` output."""
-        return cls.from_dict(json.loads(text))
-
-    def replay(self, positions: Iterable[int]) -> list[FlipEvent]:
-        """Flip each position in turn; an illegal one raises with its index in the sequence."""
-        events = []
-        for index, position in enumerate(positions):
+        for index, position in enumerate(record["flips"]):
             try:
-                events.append(self.flip(position))
+                game.step(position)
             except IllegalFlipError as error:
                 raise IllegalFlipError(f"flip #{index}: {error}") from None
-        return events
+        recorded = record.get("events")
+        if recorded is not None:
+            played = [event.label for event in game._history]
+            if not isinstance(recorded, list) or len(recorded) != len(played):
+                raise GoldRushError(f"the record's events must be a list of {len(played)} outcome labels, one per "
+                                    f"flip, got {recorded!r:.80}")
+            for index, (label, said) in enumerate(zip(played, recorded)):
+                if label != said:
+                    raise GoldRushError(f"flip #{index} replays as {label!r} but the record says {said!r}")
+        return game
 
     # --- text ---------------------------------------------------------------------
 

@@ -71,8 +71,8 @@ def play_match(num_players: int, players: Sequence[Chooser], seed: int | np.rand
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     games = []
     for k in range(num_games):
-        game = Game.shuffled(num_players, rng, first_player=k % num_players, max_turns=max_turns)
+        game = Game.new(num_players, rng, first_player=k % num_players, max_turns=max_turns)
         while not game.is_finished:
-            game.flip(players[game.current_player](game))
+            game.step(players[game.current_player](game))
         games.append(game)
     return MatchResult(tuple(games))
