@@ -85,9 +85,8 @@ class TableEnv(AECEnv, EzPickle):
         if before is None and not finished:
             self._pay(None, None)
         else:
-            scores, winners, _ = game.result()
-            gains = None if before is None else [after - earlier for after, earlier in zip(scores, before)]
-            self._pay(gains, winners if finished else None)
+            gains = None if before is None else [after - earlier for after, earlier in zip(self._scores(game), before)]
+            self._pay(gains, game.result().winners if finished else None)
         if finished:
             done = dict.fromkeys(self.agents, True)
             if game.is_over:
@@ -102,6 +101,12 @@ class TableEnv(AECEnv, EzPickle):
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    @staticmethod
+    def _scores(game: Any) -> Sequence[int]:
+        """Each seat's score now, whose changes ``reward="score"`` pays: the game's :meth:`result`'s. A game that
+        keeps its scores at hand says so (the score reward reads them every step)."""
+        return game.result().scores
 
     def _final_info(self) -> dict[str, Any] | None:
         """Every agent's info once the game has ended (None: the infos stay as they are)."""

@@ -305,21 +305,12 @@ class raw_env(TableEnv):
 
     def _flip(self, agent: str, game: Game, action: int) -> None:
         before = game.scores if self.config.reward == "score" else None
-        event = game.step(action)  # refuses an illegal flip before anything changes
-        self._cumulative_rewards[agent] = 0.0
-        self._apply(event)
-        gains = None if before is None else [after - earlier for after, earlier in zip(game.scores, before)]
-        self._pay(gains, game.winners if game.is_finished else None)
-        if game.is_finished:
-            done = {name: True for name in self.agents}
-            if game.is_over:
-                self.terminations = done
-            else:
-                self.truncations = done
-        self.agent_selection = self.possible_agents[game.current_player]
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+        self._apply(game.step(action))  # the engine refuses an illegal flip before anything changes
+        self._settle(agent, game, before)
+
+    @staticmethod
+    def _scores(game: Game) -> tuple[int, ...]:
+        return game.scores  # without the rest of result(): the score reward reads them every flip
 
     def _apply(self, event: FlipEvent) -> None:
         """Bring memories, observations and the mask up to date with one flip."""

@@ -34,7 +34,7 @@ import numpy as np
 
 from goldrush_env.gold.aec import raw_env
 from goldrush_env.errors import GoldRushError, IllegalFlipError
-from goldrush_env.learner import OneLearnerEnv, never_empty
+from goldrush_env.learner import OneLearnerEnv
 from goldrush_env.policy import Policy
 
 
@@ -52,23 +52,11 @@ class GoldRushEnv(OneLearnerEnv):
                  illegal_action: str = "terminate", **config: Any) -> None:
         super().__init__(raw_env(**config), opponents, seat, illegal_action)
 
-    def finished(self) -> bool:
-        return self.game_env.game.is_finished
-
-    def truncated(self) -> bool:
-        return self.game_env.game.is_truncated
-
-    def action_masks(self) -> np.ndarray:
-        """The learner's legal actions as a bool array (64 positions, or 30 kinds with ``action="kinds"``); once
-        the game has ended, action 0 alone (:func:`~goldrush_env.learner.never_empty`)."""
-        return never_empty(self.game_env.action_mask(self._agent).astype(bool))
-
     def observe_learner(self) -> tuple[np.ndarray, dict[str, Any]]:
-        observed = self.game_env.observe(self._agent)
-        info = {"action_mask": never_empty(observed["action_mask"].astype(bool)), "seat": self.seat}
-        if "position" in self.game_env.infos[self._agent]:
-            info["position"] = self.game_env.infos[self._agent]["position"]
-        game = self.game_env.game
-        if game.is_finished:
-            info.update(scores=game.scores, winners=game.winners)
-        return observed["observation"], info
+        """:meth:`OneLearnerEnv.observe_learner <goldrush_env.learner.OneLearnerEnv.observe_learner>`, and with
+        ``action="kinds"`` the position the learner's last action flipped (``info["position"]``)."""
+        observation, info = super().observe_learner()
+        position = self.game_env.infos[self._agent].get("position")
+        if position is not None:
+            info["position"] = position
+        return observation, info
