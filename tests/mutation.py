@@ -41,10 +41,11 @@ TARGETS = {  # name: (files to mutate, test modules that run on them, tests left
                  ["test_encoder", "test_piecepack_encoder", "test_noninterference", "test_memory",
                   "test_piecepack_env"], "not maskable_ppo_trains"),
     # The web server's privacy boundary: what each game's state for a seat contains (the plain part's and each game's
-    # own seat_state and what they send of the game), run by the tests of every game's API. This test prints
-    # through the command line's stdout, which mutmut closes while it collects.
+    # own seat_state and what they send of the game), run by the tests of every game's API. The replay test prints
+    # through the command line's stdout, which mutmut closes while it collects; the fuzz looks for 500s, not leaks.
     "web": (["goldrush_agents/web/game.py", "goldrush_agents/gold/web.py", "goldrush_agents/piecepack/web.py"],
-            ["test_web_games", "test_web_api", "test_web_piecepack_api"], "not replay_steps_through_a_saved_record"),
+            ["test_web_games", "test_web_api", "test_web_piecepack_api"],
+            "not replay_steps_through_a_saved_record and not any_json_body"),
 }
 BOUNDARY = {
     "web": ["goldrush_agents.web.game.xǁSessionǁstate__mutmut_*", "goldrush_agents.web.game.xǁSessionǁact__mutmut_*",

@@ -538,3 +538,190 @@ def test_in_a_game_with_nothing_hidden_the_seat_is_told_what_every_seat_knows_an
                      for game_id in ids]
             assert same_for_the_seat(moved[0]) == same_for_the_seat(moved[1]), (seed, compared)
     assert compared >= 8
+
+
+# --- what a state holds, key by key ------------------------------------------------------------------------------
+
+HEADER = {"id", "mode", "game", "seed"}
+STANDING = {"current_player", "finished", "over", "winners", "scores", "names", "num_players", "legal", "events"}
+STATE_KEYS = {
+    "gold": HEADER | STANDING | {"table", "max_turns", "cards", "cards_left", "face_up", "gold_cards", "gold_rush",
+                                 "owners", "rush_at", "truncated", "turn"},
+    "piecepack": HEADER | STANDING | {"knowledge", "phase_words"},
+    "plain": HEADER | STANDING | {"truncated", "turn"},
+}
+"""The fields of a state that every seat of the game sees alike; a played game's adds the person's own."""
+PLAYED_KEYS = {"gold": {"seat", "your_turn", "memory"}, "piecepack": {"seat", "your_turn"},
+               "plain": {"seat", "your_turn", "text"}}
+WATCHED_KEYS = {"gold": set(), "piecepack": set(), "plain": {"texts"}}
+EVENT_KEYS = {"gold": {"index", "turn", "player", "name", "position", "square", "card", "outcome", "label",
+                       "receiver", "gained", "removed", "partner", "rush_begins", "text"},
+              "piecepack": {"index", "kind", "seat", "text"}}
+LEGAL_KEYS = {"piecepack": {"action", "text", "plot"}, "plain": {"action", "text"}}
+KNOWLEDGE_KEYS = {"assayed_by", "buildings", "claims_this_round", "coin_suits", "current_player", "dice", "face_up",
+                  "holdings", "identities", "levels", "markers", "market_sum", "market_used", "offer_log",
+                  "offers_made", "owners", "pending_offer", "phase", "players", "powered", "produced", "round",
+                  "seat", "start", "warehouse"}
+
+
+def kind_of(name: str) -> str:
+    return name if name in ("gold", "piecepack") else "plain"
+
+
+def check_state(name: str, state: dict, seat: int | None) -> None:
+    """Every field a page reads is there under its name, and nothing else; what is whose turn, and what is
+    offered to whom, agree with the game."""
+    kind = kind_of(name)
+    extra = WATCHED_KEYS[kind] if seat is None else PLAYED_KEYS[kind]
+    assert set(state) == STATE_KEYS[kind] | extra, set(state) ^ (STATE_KEYS[kind] | extra)
+    for event in state["events"]:
+        assert set(event) == EVENT_KEYS[kind], event
+    for choice in state["legal"]:
+        assert isinstance(choice, int) if kind == "gold" else set(choice) == LEGAL_KEYS[kind], choice
+    if kind == "piecepack":
+        assert set(state["knowledge"]) == KNOWLEDGE_KEYS
+        assert state["phase_words"] and state["knowledge"]["current_player"] == state["current_player"]
+    if state["finished"]:
+        assert state["current_player"] is None and state["winners"] and len(state["scores"]) == len(state["names"])
+        assert state["legal"] == [] and state.get("your_turn", False) is False
+        return
+    assert state["winners"] == [] and state["current_player"] in range(len(state["names"]))
+    if kind == "plain":
+        assert state["scores"] is None  # a score may be private: the plain part sends one only at the end
+    if seat is not None:
+        assert state["your_turn"] is (state["current_player"] == seat) and bool(state["legal"]) is state["your_turn"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_state_holds_what_the_page_reads_and_no_more(name):
+    client, rng = make_client(), np.random.default_rng(5)
+    web = web_of(client, name)
+    seat = web.spec.min_players - 1
+    data = client.post(f"/api/{name}/games", json={"seed": 5, "seat": seat, "opponents": "random"}).json()
+    states = [data["state"]]
+    while not data["state"]["finished"]:
+        before = len(data["state"]["events"])
+        data = client.post(f"/api/{name}/games/{data['id']}/act", json={"action": choose(data["state"], rng)}).json()
+        states.append(data["state"])
+        if data["events"] and (kind_of(name) != "gold" or data["state"]["memory"] == "perfect"):
+            assert data["events"][0]["index"] == before  # the events of an answer go on from the last state's
+            assert data["state"]["events"][before:] == data["events"]
+    for state in states:
+        check_state(name, state, seat)
+    game_id = client.post(f"/api/{name}/watch", json={"agents": watchers(web), "seed": 5}).json()["id"]
+    moves = 0
+    while True:
+        state = client.get(f"/api/{name}/watch/{game_id}").json()["state"]
+        check_state(name, state, None)
+        assert [event["index"] for event in state["events"]] == list(range(len(state["events"])))
+        if state["finished"]:
+            break
+        moves += client.post(f"/api/{name}/watch/{game_id}/step", json={}).status_code == 200
+    assert moves > 0
+
+
+def test_gold_s_memory_decides_which_flips_a_state_lists():
+    """Perfect memory lists every flip of the game; real memory those since the start of the person's last turn:
+    its own flips first (one, or two with their pair)."""
+    client, rng = make_client(), np.random.default_rng(2)
+    for memory in ("perfect", "real"):
+        data = client.post("/api/gold/games", json={"seed": 2, "table": "quarter", "memory": memory,
+                                                     "opponents": "random"}).json()
+        session = session_of(client, data["id"])
+        while not data["state"]["finished"]:
+            data = client.post(f"/api/gold/games/{data['id']}/act", json={"action": choose(data["state"], rng)}).json()
+            history = session.game.history if session.env is not None else None
+            if history is None or session.game.face_up is not None:
+                continue
+            shown = data["state"]["events"]
+            if memory == "perfect":
+                assert [e["index"] for e in shown] == list(range(len(history)))
+                continue
+            mine = [e for e in shown if e["player"] == 0]
+            assert mine and shown[0]["player"] == 0 and shown[0]["index"] == mine[0]["index"]
+            last_turn = [event for event in history if event.player == 0 and event.turn == shown[0]["turn"]]
+            assert shown[0]["index"] == history.index(last_turn[0])
+
+
+def test_kuhn_s_words_for_a_choice_read_the_seat_s_own_bets():
+    """Facing a bet, the plain page's choices are fold and call; opening, check and bet (words from what the seat
+    knows, not from nothing)."""
+    client = make_client()
+    for seed in range(20):
+        data = client.post("/api/kuhn/games", json={"seed": seed, "seat": 1, "opponents": "random"}).json()
+        state = data["state"]
+        if state["finished"]:
+            continue
+        words = {choice["text"] for choice in state["legal"]}
+        opened = session_of(client, data["id"]).game.bets.endswith("b")
+        assert words == ({"fold", "call"} if opened else {"check", "bet"}), (seed, words)
+
+
+def test_gold_s_event_log_says_who_gained_what_by_which_card():
+    """A strike pays the gold's value, whichever of the pair was flipped first; a duel names the weaker miner."""
+    client, rng = make_client(), np.random.default_rng(0)
+    seen = set()
+    for seed in range(8):
+        game_id = client.post("/api/gold/watch", json={"agents": ["greedy", "random"], "seed": seed,
+                                                        "table": "quarter"}).json()["id"]
+        while client.post(f"/api/gold/watch/{game_id}/step", json={}).status_code == 200:
+            pass
+        events = client.get(f"/api/gold/watch/{game_id}").json()["state"]["events"]
+        for first, second in zip(events, events[1:]):
+            if second["outcome"] == "strike":
+                gold = first if first["card"].startswith("G") else second
+                assert second["gained"] == int(gold["card"][1]), (first, second)
+                seen.add("strike, gold first" if gold is first else "strike, miner first")
+            if second["outcome"] == "duel" and first["card"][2] != second["card"][2]:
+                weaker = min(first, second, key=lambda event: int(event["card"][2]))
+                colour = ("red", "blue", "purple", "orange", "grey")[int(weaker["card"][1])]
+                assert f"the weaker miner (a{'n' if colour == 'orange' else ''} {colour} miner {weaker['card'][2]})" \
+                    in second["text"], second["text"]
+                seen.add("duel")
+    assert seen >= {"strike, gold first", "strike, miner first"}, seen
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_game_cut_off_while_its_agents_moved_goes_on_at_the_next_move(name):
+    """A request cut off while the agents moved (a failing agent, a server stopping) leaves the game mid-way: the
+    next move lets the agents finish first, then plays the person's; or, if their moves ended the game, says so. A
+    twin game of the same seed, never cut off, shows where the agents' moves lead."""
+    client = make_client()
+    web = web_of(client, name)
+    for seed in range(30):
+        body = {"seed": seed, "players": web.spec.min_players, "opponents": "random"}
+        data, twin = (client.post(f"/api/{name}/games", json=body).json() for _ in range(2))
+        session = session_of(client, data["id"])
+        agent = session.agents[1]
+        failures = iter([RuntimeError("cut off")])
+
+        def act(view, act=agent.act):
+            error = next(failures, None)
+            if error:
+                raise error
+            return act(view)
+
+        agent.act = act
+        rng, response = np.random.default_rng(seed), None
+        while not data["state"]["finished"]:  # the person moves until the agent's turn comes, and it fails
+            action = choose(data["state"], rng)
+            twin = client.post(f"/api/{name}/games/{twin['id']}/act", json={"action": action}).json()
+            response = client.post(f"/api/{name}/games/{data['id']}/act", json={"action": action})
+            if response.status_code != 200:
+                break
+            data = response.json()
+        if response is None or response.status_code != 500:  # the game ended first: another seed
+            continue
+        assert session.game.current_player == 1
+        if twin["state"]["finished"]:  # the agents' moves end the game
+            refused(client.post(f"/api/{name}/games/{data['id']}/act", json={"action": 0}), 409, "the game is over")
+            return
+        action = choose(twin["state"], rng)
+        twin = client.post(f"/api/{name}/games/{twin['id']}/act", json={"action": action}).json()
+        data = client.post(f"/api/{name}/games/{data['id']}/act", json={"action": action}).json()
+        assert {**data["state"], "id": None} == {**twin["state"], "id": None}
+        if data["events"]:  # the agents' moves come first, then the person's
+            seats = [event.get("player", event.get("seat")) for event in data["events"]]
+            assert seats[0] == 1 and 0 in seats[1:]
+        return
+    pytest.fail("no seed cut the agents off")
