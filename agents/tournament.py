@@ -40,6 +40,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldRushError
 from goldrush_env.games import DEFAULT_GAME, GameSpec, spec
 
@@ -79,8 +80,7 @@ def schedule(entrants: Sequence[str], num_players: int, games: int, seed: int) -
     """
     if len(set(entrants)) < 2:
         raise GoldRushError(f"a tournament needs at least two different entrants, got {list(entrants)}")
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise GoldRushError(f"games must be an int >= 1, got {games!r}")
+    games = check_int("games", games, 1)
     fixtures = []
     pairs = itertools.combinations(dict.fromkeys(entrants), 2)
     directions = [d for a, b in pairs for d in (((a, b), (b, a)) if num_players > 2 else ((a, b),))]
@@ -270,8 +270,7 @@ def run_tournament(entrants: Sequence[str], num_players: int = 2, games: int = 2
     games at once in this process: the same deals and start players, every game still recorded and
     replayable, much faster for ``random``, ``greedy`` and trained models.
     """
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise GoldRushError(f"workers must be None (all cores) or an int >= 1, got {workers!r}")
+    workers = check_int("workers", workers, 1, none="all cores")
     rules = spec(game)
     rules.check_players(num_players)
     if match_mode and not rules.match:

@@ -22,6 +22,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
+from goldrush_env.checks import is_int
 from goldrush_env.errors import GoldRushError
 
 GROUP = "goldrush_env.games"
@@ -89,8 +90,7 @@ class GameSpec:
         if not self.name.isidentifier():
             raise GoldRushError(f"a game's name is a Python identifier (users type it), got {self.name!r}")
         counts = (self.min_players, self.default_players, self.max_players)
-        if not all(isinstance(n, int) and not isinstance(n, bool) for n in counts) \
-                or not 1 <= self.min_players <= self.default_players <= self.max_players:
+        if not all(is_int(n) for n in counts) or not 1 <= self.min_players <= self.default_players <= self.max_players:
             raise GoldRushError(f"{self.name}: players must be ints with 1 <= min_players <= default_players <= "
                                 f"max_players, got {counts}")
         if not self.aec and not (self.observe and self.text):
@@ -148,10 +148,9 @@ class GameSpec:
 
     def check_players(self, num_players: Any, what: str = "num_players") -> int:
         """``num_players`` if this game seats that many, else an error naming the range."""
-        if isinstance(num_players, bool) or not isinstance(num_players, int) \
-                or not self.min_players <= num_players <= self.max_players:
+        if not is_int(num_players, self.min_players, self.max_players):
             raise GoldRushError(f"{what} must be {self.players_text} for {self.title}, got {num_players!r}")
-        return num_players
+        return int(num_players)
 
 
 # --- discovery -------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from goldrush_env.checks import is_int
 from goldrush_env.errors import GoldRushError
 from goldrush_env.policy import Policy, RandomPolicy
 
@@ -46,14 +47,14 @@ class OneLearnerEnv(gym.Env):
         self.game_env = game_env
         self.config = game_env.config
         n = self.config.num_players
-        if not (seat == "random" or isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n):
+        if not (seat == "random" or is_int(seat, 0, n - 1)):
             raise self.error(f"seat={seat!r} is not allowed: expected 'random' or a seat from 0 to {n - 1}")
         if illegal_action not in ("terminate", "raise"):
             raise self.error(f"illegal_action={illegal_action!r} is not allowed: expected 'terminate' or 'raise'")
         self.set_opponents(opponents)
         self.illegal_action = illegal_action
         self.seat_option = seat
-        self.seat = 0 if seat == "random" else seat
+        self.seat = 0 if seat == "random" else int(seat)
         self.render_mode = self.config.render_mode
         first = game_env.possible_agents[0]
         self.observation_space = game_env.observation_space(first)["observation"]

@@ -15,11 +15,6 @@ winner, 0 to each of several, -1 to the others; ``"score"``, each seat's gain ov
 RENDER_MODES = ("ansi", "rgb_array", "human")
 
 
-def is_int(value: Any) -> bool:
-    """An int and not a bool."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 class Options:
     """What the games' option dataclasses share: :meth:`from_kwargs`, which refuses an unknown option by name,
     and :meth:`refuse`, which refuses a field's value, naming what is allowed, with :attr:`error`."""
@@ -40,4 +35,4 @@ class Options:
         raise self.error(f"{name}={getattr(self, name)!r} is not allowed: expected {allowed}")
 
 
-__all__ = ["REWARDS", "RENDER_MODES", "Options", "is_int"]
+__all__ = ["REWARDS", "RENDER_MODES", "Options"]

@@ -138,7 +138,7 @@ def test_the_command_writes_a_data_set(tmp_path, capsys):
     np.testing.assert_array_equal(load(path)["actions"], collect(2, teacher="greedy", seed=4, workers=1)["actions"])
     with pytest.raises(SystemExit):
         main(["--games", "0", "--out", str(tmp_path / "x.npz")])
-    assert "--games must be >= 1, got 0" in capsys.readouterr().err
+    assert "--games must be an int >= 1, got 0" in capsys.readouterr().err
 
 
 def replay_student(seed, game, num_players, student, opponents, teacher):

@@ -65,7 +65,7 @@ def test_goldnet_with_pairs_plays_the_same_in_numpy_from_the_plain_vector():
     (["--tables", "half:100,quarter:50,full"], "the steps must grow"),
     (["--num-minibatches", "3"], "--num-minibatches 3 must divide a rollout"),
     (["--opponents", "grady"], "--opponents: unknown agent 'grady'"),
-    (["--gamma", "1.5"], "--gamma must be in"),
+    (["--gamma", "1.5"], "--gamma must be a number from 0 to 1, got 1.5"),
 ])
 def test_mistakes_are_one_line_and_leave_nothing(tmp_path, capsys, monkeypatch, argv, message):
     monkeypatch.chdir(tmp_path)

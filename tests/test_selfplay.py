@@ -86,7 +86,7 @@ def test_the_same_seed_trains_the_same_network(tiny_run, tmp_path):
 @pytest.mark.parametrize("argv, message", [
     (["--table", "tiny"], "--table must be one of"),
     (["--games", "0"], "--games"),
-    (["--lam", "1.5"], "--lam must be from 0 to 1"),
+    (["--lam", "1.5"], "--lam must be a number from 0 to 1, got 1.5"),
     (["--temperature", "0"], "--temperature must be a finite number > 0"),
     (["--table", "half", "--ship"], "--ship: the package ships models for the tables"),
 ])

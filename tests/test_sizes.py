@@ -95,8 +95,9 @@ def test_each_shipped_model_beats_random_clearly_at_its_size(num_players):
 
 
 def test_the_recipe_refuses_bad_values_before_any_work(tmp_path):
-    for options, message in (({"num_players": 2}, "--num-players must be 3, 4 or 5"),
-                             ({"num_players": 6}, "--num-players must be 3, 4 or 5"),
+    for options, message in (({"num_players": 2}, r"--num-players must be an int from 3 to 5 \(the 2-player model is "
+                                                   r"goldrush_train.recipe's\), got 2"),
+                             ({"num_players": 6}, "--num-players must be an int from 3 to 5"),
                              ({"total_timesteps": 0}, "--total-timesteps must be an int >= 1"),
                              ({"start_from": str(tmp_path / "none.npz")}, "is not a file")):
         with pytest.raises(GoldRushError, match=message):

@@ -82,8 +82,8 @@ def refused(argv, capsys):
 
 
 @pytest.mark.parametrize("bad, message", [(["--total-timesteps", "-1"], "--total-timesteps must be an int >= 0"),
-                                          (["--promote-at", "1.5"], "--promote-at must be in"),
-                                          (["--num-players", "6"], "--num-players must be 2 to 5"),
+                                          (["--promote-at", "1.5"], "--promote-at must be a number from 0 to 1, got 1.5"),
+                                          (["--num-players", "6"], "--num-players must be an int from 2 to 5, got 6"),
                                           (["--ship", "--num-players", "3"], "--ship is for the 2-player"),
                                           (["--imitation-data-epochs", "-1"],
                                            "--imitation-data-epochs must be an int >= 0, got -1"),

@@ -67,7 +67,7 @@ def test_evaluate_mistakes(workdir, capsys, argv, message):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--num-players", "9"], "--num-players must be 2 to 5, got 9"),
+    (["--num-players", "9"], "--num-players must be an int from 2 to 5, got 9"),
     (["--curriculum", "grady"], "--curriculum: " + UNKNOWN.format("grady")),
     (["--curriculum", ""], "--curriculum needs at least one agent name, got ''"),
     (["--eval-agents", "random,wizard"], "--eval-agents: " + UNKNOWN.format("wizard")),
@@ -191,7 +191,7 @@ def data(tmp_path_factory):
     (["--fit", "nowhere.npz", "--holdout", "{1}"], "--fit: no data file at 'nowhere.npz'"),
     (["--fit", "{0}", "--holdout", "{corrupt}"], "--holdout: '{corrupt}' is not a data file"),
     (["--fit", "{0}", "--holdout", "{1}", "--epochs", "0"], "--epochs must be an int >= 1, got 0"),
-    (["--fit", "{0}", "--holdout", "{1}", "--threads", "-1"], "--threads must be >= 0"),
+    (["--fit", "{0}", "--holdout", "{1}", "--threads", "-1"], "--threads must be an int >= 0 (0: torch's choice), got -1"),
 ])
 def test_holdout_mistakes(capsys, data, corrupt, argv, message):
     argv = [a.format(*data, corrupt=corrupt) for a in argv]
@@ -202,8 +202,8 @@ def test_holdout_mistakes(capsys, data, corrupt, argv, message):
 @pytest.mark.parametrize("argv, message", [
     (["--teacher", "wizard"], "--teacher: " + UNKNOWN.format("wizard")),
     (["--student", "nowhere.npz"], "--student: no model file at 'nowhere.npz'"),
-    (["--num-players", "7"], "--num-players must be 2 to 5, got 7"),
-    (["--games", "0"], "--games must be >= 1, got 0"),
+    (["--num-players", "7"], "--num-players must be an int from 2 to 5, got 7"),
+    (["--games", "0"], "--games must be an int >= 1, got 0"),
     (["--out", "."], "--out '.' is a folder: name the .npz file to write"),
 ])
 def test_imitation_mistakes(workdir, capsys, argv, message):

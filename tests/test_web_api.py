@@ -410,7 +410,7 @@ def test_serve_without_the_web_extra_says_what_to_install(monkeypatch, capsys):
     error = capsys.readouterr().err.strip()
     assert "pip install 'goldrush-env[web]'" in error and len(error.splitlines()) == 1
     assert cli.main(["serve", "--port", "70000"]) == 2
-    assert "--port must be from 0 to 65535, got 70000" in capsys.readouterr().err
+    assert "--port must be an int from 0 to 65535, got 70000" in capsys.readouterr().err
 
 
 def test_an_agent_that_fails_gives_a_json_error_that_tells_nothing(monkeypatch):
@@ -461,7 +461,7 @@ def test_goldrush_serve_serves_the_page_and_the_api():
 
 def test_goldrush_serve_refuses_a_bad_port(capsys):
     assert cli.main(["serve", "--port", "70000"]) == 2
-    assert "--port must be from 0 to 65535, got 70000" in capsys.readouterr().err
+    assert "--port must be an int from 0 to 65535, got 70000" in capsys.readouterr().err
 
 
 def test_a_model_file_plays_only_when_the_server_offers_it(tmp_path):

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from goldrush_agents import make_agent, split_entrants
+from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldRushError
 from goldrush_env.games import DEFAULT_GAME
 
@@ -85,9 +86,7 @@ def check_counts(args: Any, *names: str) -> None:
     """Refuse, by its option's name (``--total-timesteps`` for ``total_timesteps``), any of the fields ``names``
     of ``args`` that is not an int >= 1."""
     for name in names:
-        value = getattr(args, name)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 1, got {value!r}")
+        check_int(f"--{name.replace('_', '-')}", getattr(args, name), 1)
 
 
 def check_agent(option: str, spec: str, game: str = DEFAULT_GAME) -> None:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Annotated, Any, Sequence
 
 from goldrush_agents import players_of, split_entrants
+from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldRushError
 from goldrush_env.games import DEFAULT_GAME, names, spec
 from goldrush_train.cli import check_agent, check_agents, command
@@ -97,10 +98,9 @@ class Args:
             raise GoldRushError(f"--option, with --game {self.game}: {error}") from None
         if self.batched and players_of(self.game).play_batched is None:
             raise GoldRushError(f"--batched: the players of {game.title} cannot play many games at once")
-        if self.games < 1:
-            raise GoldRushError(f"--games must be an int >= 1, got {self.games}")
-        if self.workers is not None and self.workers < 1:
-            raise GoldRushError(f"--workers must be an int >= 1 (leave it out for every core), got {self.workers}")
+        check_int("--games", self.games, 1)
+        if self.workers is not None:
+            check_int("--workers", self.workers, 1, note="leave it out for every core")
         check_agent("MODEL", self.model, self.game)
         opponents = check_agents("--agents", self.agents, self.game)
         if self.model in opponents:

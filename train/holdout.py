@@ -19,6 +19,7 @@ import argparse
 import time
 from typing import Any, Sequence
 
+from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import command
 
@@ -34,8 +35,7 @@ def curve(fit: Sequence[str], holdout: Sequence[str], epochs: int = 48, every: i
     from goldrush_train.network import GoldNet
 
     for name, value in (("epochs", epochs), ("every", every), ("width", width), ("context", context)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise GoldRushError(f"--{name} must be an int >= 1, got {value!r}")
+        check_int(f"--{name}", value, 1)
     overlap = sorted(set(fit) & set(holdout))
     if overlap:
         raise GoldRushError(f"a file cannot be both fitted and held out: {overlap}")
@@ -84,8 +84,7 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
                         help="fit the search's visit shares or its moves (default: visits)")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (default: 0, torch's choice)")
     args = parser.parse_args(argv)
-    if args.threads < 0:
-        raise GoldRushError(f"--threads must be >= 0 (0: torch's choice), got {args.threads}")
+    check_int("--threads", args.threads, 0, note="0: torch's choice")
     if args.threads:
         import torch
 

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
+from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import check_agent, check_agents, command
 from goldrush_train.decisions import collect, file_digest, save
@@ -49,12 +50,10 @@ def main(argv: Sequence[str] | None = None) -> Path:
                         help="with --student: the fields it plays against, in turn (default: greedy,expert)")
     parser.add_argument("--out", required=True, help="the .npz file to write")
     args = parser.parse_args(argv)
-    if args.games < 1:
-        raise GoldRushError(f"--games must be >= 1, got {args.games}")
-    if not 2 <= args.num_players <= 5:
-        raise GoldRushError(f"--num-players must be 2 to 5, got {args.num_players}")
-    if args.workers is not None and args.workers < 1:
-        raise GoldRushError(f"--workers must be >= 1, got {args.workers}")
+    check_int("--games", args.games, 1)
+    check_int("--num-players", args.num_players, 2, 5)
+    if args.workers is not None:
+        check_int("--workers", args.workers, 1)
     if Path(args.out).is_dir():
         raise GoldRushError(f"--out {args.out!r} is a folder: name the .npz file to write")
     # A misspelt agent fails here, not in a worker after minutes of search.

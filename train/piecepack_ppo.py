@@ -44,6 +44,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldRushError
 from goldrush_env.policy import SeededPolicy
 from goldrush_train.cli import TRAIN_EXTRA, command, minutes, open_run_dir
@@ -103,12 +104,9 @@ class Args:
 
         for name in ("total_timesteps", "num_envs", "n_steps", "batch_size", "log_every", "eval_games",
                      "imitation_games", "imitation_epochs", "workers"):
-            value, least = getattr(self, name), 1
-            if name == "imitation_games" or (name == "total_timesteps" and self.imitation_games):
-                least = 0
-            if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= {least}, got {value!r}"
-                                    + (" (0 only with --imitation-games)" if name == "total_timesteps" else ""))
+            least = 0 if name == "imitation_games" or (name == "total_timesteps" and self.imitation_games) else 1
+            check_int(f"--{name.replace('_', '-')}", getattr(self, name), least,
+                      note="0 only with --imitation-games" if name == "total_timesteps" else "")
         try:
             PiecepackConfig(num_players=self.num_players, reward=self.reward)
         except GoldRushError as error:

@@ -59,6 +59,7 @@ import numpy as np
 
 from goldrush_agents import split_entrants
 from goldrush_agents.gold.trained import SHIPPED_MODEL
+from goldrush_env.checks import check_int, check_number
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import (TRAIN_EXTRA, Heartbeat, check_agent, check_agents, check_counts, command, doing,
                                 minutes, new_run_dir, refuse_used_folder, silent_for)
@@ -192,18 +193,12 @@ class Args:
                     "width", "context", "snapshot_every", "league_size", "eval_every", "eval_games",
                     "checkpoint_every", "final_games"]
         check_counts(self, *positive)
-        if not 2 <= self.num_players <= 5:
-            raise GoldRushError(f"--num-players must be 2 to 5, got {self.num_players}")
+        check_int("--num-players", self.num_players, 2, 5)
         for name in ("total_timesteps", "imitation_games", "imitation_data_epochs"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 0, got {value!r}")
+            check_int(f"--{name.replace('_', '-')}", getattr(self, name), 0)
         for name in ("promote_at", "self_play"):
-            value = getattr(self, name)
-            if not 0 <= value <= 1:
-                raise GoldRushError(f"--{name.replace('_', '-')} must be in [0, 1], got {value}")
-        if isinstance(self.torch_threads, bool) or not isinstance(self.torch_threads, int) or self.torch_threads < 0:
-            raise GoldRushError(f"--torch-threads must be an int >= 0 (0: automatic), got {self.torch_threads!r}")
+            check_number(f"--{name.replace('_', '-')}", getattr(self, name), 0, 1)
+        check_int("--torch-threads", self.torch_threads, 0, note="0: automatic")
         if self.vec_env == "batched" and self.memory != "perfect":
             raise GoldRushError("--vec-env batched plays with perfect memory: use --memory perfect or another "
                                 "--vec-env")
@@ -212,9 +207,7 @@ class Args:
                 if not Path(path).is_file():
                     raise GoldRushError(f"{option} {path!r} is not a file (write one with python -m "
                                         "goldrush_train.imitation)")
-        if isinstance(self.anchor_coef, bool) or not isinstance(self.anchor_coef, (int, float)) \
-                or not 0 <= self.anchor_coef < float("inf"):
-            raise GoldRushError(f"--anchor-coef must be a finite number >= 0, got {self.anchor_coef!r}")
+        check_number("--anchor-coef", self.anchor_coef, 0)
         if self.ship and self.num_players != 2:
             raise GoldRushError("--ship is for the 2-player model: use --num-players 2")
         # Made here, in this process: a misspelt agent fails now, not in every environment worker.

@@ -60,6 +60,7 @@ import numpy as np
 
 from goldrush_agents import parse_spec, split_entrants
 from goldrush_agents.gold.trained import SHIPPED_MODEL
+from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import (TRAIN_EXTRA, check_agent, check_agents, check_counts, command, minutes, new_run_dir,
                                 refuse_used_folder, run_script)
@@ -136,8 +137,7 @@ class Recipe:
         """Refuse values that cannot work, naming them."""
         check_counts(self, "search_games", "dagger_games", "expert_epochs", "search_epochs", "width", "context",
                      "games")
-        if isinstance(self.expert_games, bool) or not isinstance(self.expert_games, int) or self.expert_games < 0:
-            raise GoldRushError(f"--expert-games must be an int >= 0 (0: none), got {self.expert_games!r}")
+        check_int("--expert-games", self.expert_games, 0, note="0: none")
         if not self.search_seeds:
             raise GoldRushError("--search-seeds needs at least one seed")
         if len(set(self.search_seeds)) != len(self.search_seeds):
@@ -152,10 +152,8 @@ class Recipe:
         for path in self.extra_data:
             if not Path(path).is_file():
                 raise GoldRushError(f"--extra-data {path!r} is not a file (write one with python -m goldrush_train.imitation)")
-        if isinstance(self.torch_threads, bool) or not isinstance(self.torch_threads, int) or self.torch_threads < 1:
-            raise GoldRushError(f"--torch-threads must be an int >= 1, got {self.torch_threads!r}")
-        if isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 0:
-            raise GoldRushError(f"--workers must be an int >= 0 (0: every core), got {self.workers!r}")
+        check_int("--torch-threads", self.torch_threads, 1)
+        check_int("--workers", self.workers, 0, note="0: every core")
 
     def data_path(self, seed: int) -> Path:
         """The search data file of one seed."""

@@ -44,6 +44,7 @@ from typing import Any, Literal, Mapping, Sequence
 import numpy as np
 
 from goldrush_env.gold.config import EnvConfig
+from goldrush_env.checks import check_int, check_number
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import (check_agents, check_counts, command, fail, minutes, missing_modules, new_run_dir,
                                 refuse_used_folder)
@@ -127,23 +128,18 @@ class Args:
         check_counts(self, "iterations", "train_batch_size", "minibatch_size", "num_epochs", "checkpoint_every",
                      "num_envs_per_env_runner")
         for name in ("num_env_runners", "eval_games"):
-            if getattr(self, name) < 0:
-                raise GoldRushError(f"--{name.replace('_', '-')} must be an int >= 0, got {getattr(self, name)}")
+            check_int(f"--{name.replace('_', '-')}", getattr(self, name), 0)
         if self.minibatch_size > self.train_batch_size:
             raise GoldRushError(f"--minibatch-size {self.minibatch_size} is larger than --train-batch-size "
                                 f"{self.train_batch_size}")
         if not self.hidden or min(self.hidden) < 1:
             raise GoldRushError(f"--hidden needs at least one layer size, each >= 1, got {self.hidden}")
         for name in ("gamma", "gae_lambda"):
-            if not 0 <= getattr(self, name) <= 1:
-                raise GoldRushError(f"--{name.replace('_', '-')} must be in [0, 1], got {getattr(self, name)}")
+            check_number(f"--{name.replace('_', '-')}", getattr(self, name), 0, 1)
         for name in ("lr", "entropy_coeff"):
-            if not 0 <= getattr(self, name) < float("inf"):
-                raise GoldRushError(f"--{name.replace('_', '-')} must be a finite number >= 0, got "
-                                    f"{getattr(self, name)}")
-        if self.eval_workers is not None and self.eval_workers < 1:
-            raise GoldRushError(f"--eval-workers must be an int >= 1 (leave it out for every core), got "
-                                f"{self.eval_workers}")
+            check_number(f"--{name.replace('_', '-')}", getattr(self, name), 0)
+        if self.eval_workers is not None:
+            check_int("--eval-workers", self.eval_workers, 1, note="leave it out for every core")
         check_address(self.address)
         if self.eval_games:
             check_agents("--eval-agents", self.eval_agents)

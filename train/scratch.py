@@ -40,6 +40,7 @@ import numpy as np
 from goldrush_agents import split_entrants
 from goldrush_agents.gold.trained import SHIPPED_SCRATCH_MODEL
 from goldrush_env.gold.cards import table_size
+from goldrush_env.checks import check_int, check_number
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import TRAIN_EXTRA, Heartbeat, check_agents, check_counts, command, doing, minutes, open_run_dir
 
@@ -159,22 +160,14 @@ class Args:
             raise GoldRushError(f"--num-minibatches {self.num_minibatches} must divide a rollout of "
                                 f"{self.num_envs * self.num_steps} decisions (--num-envs x --num-steps)")
         for name in ("gamma", "gae_lambda", "self_play"):
-            value = getattr(self, name)
-            if not 0 <= value <= 1:
-                raise GoldRushError(f"--{name.replace('_', '-')} must be in [0, 1], got {value}")
+            check_number(f"--{name.replace('_', '-')}", getattr(self, name), 0, 1)
         for name in ("learning_rate", "clip_coef", "ent_coef", "vf_coef", "max_grad_norm"):
-            value = getattr(self, name)
-            if not 0 <= value < float("inf"):
-                raise GoldRushError(f"--{name.replace('_', '-')} must be a finite number >= 0, got {value}")
-        if self.eval_every < 0:
-            raise GoldRushError(f"--eval-every must be >= 0 (0: only the final evaluation), got {self.eval_every}")
-        if self.torch_threads < 0:
-            raise GoldRushError(f"--torch-threads must be >= 0 (0: every core), got {self.torch_threads}")
+            check_number(f"--{name.replace('_', '-')}", getattr(self, name), 0)
+        check_int("--eval-every", self.eval_every, 0, note="0: only the final evaluation")
+        check_int("--torch-threads", self.torch_threads, 0, note="0: every core")
         self.table_schedule()
         table_size(self.eval_table)
-        if isinstance(self.num_players, bool) or not isinstance(self.num_players, int) \
-                or not 2 <= self.num_players <= 5:
-            raise GoldRushError(f"--num-players must be 2 to 5, got {self.num_players!r}")
+        check_int("--num-players", self.num_players, 2, 5)
         if self.ship and (self.num_players != 2 or self.init_from is not None):
             raise GoldRushError("--ship is for the 2-player model learned from scratch: no --init-from, "
                                 f"--num-players 2 (got {self.num_players}); goldrush_train.sizes ships the others")

@@ -31,6 +31,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from goldrush_env.checks import check_number
 from goldrush_env.errors import GoldRushError
 from goldrush_env.gold.cards import TABLES
 
@@ -96,13 +97,9 @@ class SelfPlay:
         check_counts(self, "games", "games_per_round", "updates_per_round", "batch_size", "buffer", "width",
                      "eval_every", "eval_games", "final_games", "torch_threads")
         for name in ("lam", "explore"):
-            value = getattr(self, name)
-            if not 0.0 <= value <= 1.0:
-                raise GoldRushError(f"--{name} must be from 0 to 1, got {value!r}")
+            check_number(f"--{name}", getattr(self, name), 0, 1)
         for name in ("learning_rate", "temperature"):
-            value = getattr(self, name)
-            if not 0.0 < value < float("inf"):
-                raise GoldRushError(f"--{name.replace('_', '-')} must be a finite number > 0, got {value!r}")
+            check_number(f"--{name.replace('_', '-')}", getattr(self, name), above=0)
         if self.ship and self.table not in SHIPPED:
             raise GoldRushError(f"--ship: the package ships models for the tables {list(SHIPPED)}, not {self.table!r}")
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from goldrush_agents.gold.trained import SHIPPED_MODEL, shipped_model
+from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import (TRAIN_EXTRA, check_counts, command, minutes, new_run_dir, refuse_used_folder,
                                 run_script)
@@ -65,10 +66,7 @@ class Sizes:
 
     def check(self) -> None:
         """Refuse values that cannot work, naming them."""
-        if isinstance(self.num_players, bool) or not isinstance(self.num_players, int) \
-                or not 3 <= self.num_players <= 5:
-            raise GoldRushError(f"--num-players must be 3, 4 or 5 (the 2-player model is goldrush_train.recipe's), "
-                                f"got {self.num_players!r}")
+        check_int("--num-players", self.num_players, 3, 5, note="the 2-player model is goldrush_train.recipe's")
         if self.total_timesteps is None:
             self.total_timesteps = STEPS[self.num_players]
         check_counts(self, "total_timesteps", "eval_every", "final_games", "torch_threads")

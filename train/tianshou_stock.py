@@ -25,6 +25,7 @@ from typing import Any, Sequence
 import gymnasium as gym
 import numpy as np
 
+from goldrush_env.checks import check_number
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import TRAIN_EXTRA, check_counts, command, minutes, open_run_dir
 from goldrush_train.stock import StockArgs, evaluate_at, next_evaluation, progress_line, write_outputs
@@ -83,8 +84,7 @@ class Args(StockArgs):
     def check(self) -> None:
         super().check()
         check_counts(self, "buffer_size", "target_update_freq", "steps_per_collect", "batch_size")
-        if not 0 <= self.epsilon <= 1:
-            raise GoldRushError(f"--epsilon must be in [0, 1], got {self.epsilon!r}")
+        check_number("--epsilon", self.epsilon, 0, 1)
         if not self.hidden_sizes or min(self.hidden_sizes) < 1:
             raise GoldRushError(f"--hidden-sizes must be one or more ints >= 1, got {self.hidden_sizes!r}")
 

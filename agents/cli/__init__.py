@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
+from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldRushError
 from goldrush_env.games import DEFAULT_GAME, GameSpec, names, spec, specs
 
@@ -162,8 +163,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO = sys.stdout, read=input) -> 
     _, part = _game_options(args)
     default = players_of(args.game).opponents[-1]
     opponents = _checked(_opponents(args.opponents or default, args.players), args.game)
-    if not 0 <= args.seat < args.players:
-        raise GoldRushError(f"--seat must be a seat from 0 to {args.players - 1}, got {args.seat}")
+    check_int("--seat", args.seat, 0, args.players - 1, what="a seat")
     seed = _seed(args, out)
     names = opponents[:args.seat] + ["you"] + opponents[args.seat:]
     record = part.play(args, names, seed, out, read=read)
@@ -192,8 +192,7 @@ def _opponents(text: str, players: int) -> list[str]:
 
 def cmd_serve(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """Serve the web page of ``goldrush_agents.web`` (play, watch, replay in the browser) until Ctrl-C."""
-    if not 0 <= args.port <= 65535:
-        raise GoldRushError(f"--port must be from 0 to 65535, got {args.port}")
+    check_int("--port", args.port, 0, 65535)
     try:
         import starlette  # noqa: F401 - the web extra, asked for by name so that a missing one is named
         import uvicorn  # noqa: F401

@@ -65,6 +65,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from goldrush_env.checks import check_int, check_number
 from goldrush_env.gold.cards import COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE, card_kinds
 from goldrush_env.gold.engine import Game, Outcome, colour_owners, pair_outcome
 from goldrush_env.errors import GoldRushError
@@ -193,40 +194,20 @@ class ISMCTSAgent(SeededPolicy):
                  exploration: float = 0.7, material: float = MATERIAL, widening: float | None = 1.0,
                  opponents: str = "search", objective: str = "points", seconds: float | None = None) -> None:
         super().__init__(seed)
-        if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 1:
-            raise GoldRushError(f"iterations must be an int >= 1, got {iterations!r}")
-        if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, (int, np.integer))
-                                    or horizon < 0):
-            raise GoldRushError(f"horizon must be None (play to the end) or an int >= 0, got {horizon!r}")
-        if isinstance(exploration, bool) or not isinstance(exploration, (int, float, np.integer, np.floating)) \
-                or not 0 <= exploration < math.inf:
-            raise GoldRushError(f"exploration must be a finite number >= 0, got {exploration!r}")
-        if isinstance(material, bool) or not isinstance(material, (int, float, np.integer, np.floating)) \
-                or not 0 <= material < math.inf:
-            raise GoldRushError(f"material must be a finite number >= 0, got {material!r}")
-        if widening is not None and (isinstance(widening, bool)
-                                     or not isinstance(widening, (int, float, np.integer, np.floating))
-                                     or not 0 < widening < math.inf):
-            raise GoldRushError(f"widening must be None (every move at once) or a finite number > 0, "
-                                f"got {widening!r}")
+        self.iterations = check_int("iterations", iterations, 1)
+        self.horizon = check_int("horizon", horizon, 0, none="play to the end")
+        self.exploration = check_number("exploration", exploration, 0)
+        self.material = check_number("material", material, 0)
+        self.widening = check_number("widening", widening, above=0, none="every move at once")
         if opponents not in ("search", "rollout"):
             raise GoldRushError(f"opponents must be 'search' or 'rollout', got {opponents!r}")
         if objective not in ("points", "win"):
             raise GoldRushError(f"objective must be 'points' or 'win', got {objective!r}")
-        if seconds is not None and (isinstance(seconds, bool)
-                                    or not isinstance(seconds, (int, float, np.integer, np.floating))
-                                    or not 0 < seconds < math.inf):
-            raise GoldRushError(f"seconds must be None (no time budget) or a finite number > 0, got {seconds!r}")
-        self.seconds = None if seconds is None else float(seconds)
+        self.seconds = check_number("seconds", seconds, above=0, none="no time budget")
         self.simulations = 0
         """How many simulations the last decision ran (0 where it had only one move)."""
         self.objective = objective
-        self.iterations = int(iterations)
         self.opponents = opponents
-        self.horizon = None if horizon is None else int(horizon)
-        self.exploration = float(exploration)
-        self.material = float(material)
-        self.widening = None if widening is None else float(widening)
         self._kinds: dict[int, tuple[int, ...]] = {}
 
     def __repr__(self) -> str:

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from goldrush_env.checks import is_int
 from goldrush_env.errors import GoldRushError
 from goldrush_env.gold.cards import TABLES
 from goldrush_env.gold.view import PlayerView
@@ -334,9 +335,9 @@ class SelfPlayAgent(SeededPolicy):
 
     def __init__(self, seed: int | None = None, depth: int = 1, path: str | Path | None = None) -> None:
         super().__init__(seed)
-        if isinstance(depth, bool) or depth not in (0, 1):
+        if not is_int(depth, 0, 1):
             raise GoldRushError(f"depth must be 0 (the network alone) or 1 (one turn of lookahead), got {depth!r}")
-        self.depth = depth
+        self.depth = int(depth)
         self.path = None if path is None else Path(path)
         self._networks: dict[Path, Network] = {}
         if self.path is not None:

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldRushError
 from goldrush_env.gold.cards import MAX_PLAYERS, MIN_PLAYERS, NUM_POSITIONS
 from goldrush_env.gold.encoder import OBSERVATION_SIZE, SLICES
@@ -35,10 +36,8 @@ def shipped_model(num_players: int) -> Path:
     """Where the package keeps its ``ppo`` model for ``num_players`` (2 to 5) seats: ``models/ppo_2p.npz``
     (``python -m goldrush_train.recipe --seed 0 --ship`` writes it) and ``ppo_3p.npz`` to ``ppo_5p.npz``
     (``python -m goldrush_train.sizes --num-players N --ship``)."""
-    if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) \
-            or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-        raise GoldRushError(f"num_players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {num_players!r}")
-    return Path(__file__).with_name("models") / f"ppo_{int(num_players)}p.npz"
+    num_players = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
+    return Path(__file__).with_name("models") / f"ppo_{num_players}p.npz"
 
 
 SHIPPED_MODEL = shipped_model(2)

@@ -39,6 +39,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from goldrush_env.checks import check_int, check_number
 from goldrush_env.errors import GoldRushError
 from goldrush_env.piecepack import actions as A
 from goldrush_env.piecepack.components import MARKET, NUM_PLOTS, SCORING, TRADE_ROUTE, WAREHOUSE
@@ -105,15 +106,12 @@ class PiecepackSearch(SeededPolicy):
 
     def __init__(self, seed: int | None = None, rollouts: int = 8, policy: str = "idle",
                  score_weight: float = 0.01, halvings: int = 0) -> None:
-        if isinstance(rollouts, bool) or not isinstance(rollouts, int) or not 1 <= rollouts <= 256:
-            raise GoldRushError(f"rollouts must be an int from 1 to 256, got {rollouts!r}")
+        rollouts = check_int("rollouts", rollouts, 1, 256)
         if policy not in POLICIES:
             raise GoldRushError(f"policy must be one of {list(POLICIES)}, got {policy!r}")
-        if isinstance(score_weight, bool) or not isinstance(score_weight, (int, float)) or not 0 <= score_weight <= 1:
-            raise GoldRushError(f"score_weight must be a number from 0 to 1, got {score_weight!r}")
+        score_weight = check_number("score_weight", score_weight, 0, 1)
         super().__init__(seed)
-        if isinstance(halvings, bool) or not isinstance(halvings, int) or not 0 <= halvings <= 6:
-            raise GoldRushError(f"halvings must be an int from 0 to 6, got {halvings!r}")
+        halvings = check_int("halvings", halvings, 0, 6)
         self.rollouts, self.policy, self.score_weight, self.halvings = rollouts, policy, score_weight, halvings
         self.economist = PiecepackEconomist(seed)
 

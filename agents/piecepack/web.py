@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from goldrush_env.checks import is_int
 from goldrush_env.errors import GoldRushError, excerpt
 from goldrush_env.piecepack import actions as A
 from goldrush_env.piecepack.encoder import truth
@@ -136,7 +137,7 @@ class PiecepackWeb(WebGame):
         if not is_record(body):
             raise WebError("not a record of Gold Rush (piecepack): a record is a JSON object with tiles and coins")
         actions = body.get("actions", [])
-        if not isinstance(actions, list) or not all(isinstance(a, int) and not isinstance(a, bool) for a in actions):
+        if not isinstance(actions, list) or not all(is_int(a) for a in actions):
             raise WebError(f"the record's actions must be a list of ints, got {excerpt(actions)}")
         if len(actions) > MAX_ACTIONS:
             raise WebError(f"the record has {len(actions):,} actions: a replay holds at most {MAX_ACTIONS:,}")

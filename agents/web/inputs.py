@@ -11,6 +11,7 @@ from typing import Any, Sequence
 
 from starlette.requests import Request
 
+from goldrush_env.checks import check_int, is_number
 from goldrush_env.errors import GoldRushError, excerpt
 
 from goldrush_agents import parse_spec, split_entrants
@@ -106,9 +107,7 @@ def fields(body: Any, defaults: dict[str, Any]) -> dict[str, Any]:
 
 
 def integer(name: str, value: Any, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise WebError(f"{name} must be an int from {low} to {high}, got {excerpt(value)}")
-    return value
+    return check_int(name, value, low, high, error=WebError)
 
 
 def choice(name: str, value: Any, choices: Sequence[str]) -> str:
@@ -183,20 +182,16 @@ def _agent(field_name: str, text: str, game: Any, limits: Limits) -> AgentSpec:
     if agent not in rules.budgeted:
         return AgentSpec(text, text, agent in rules.searches)  # make_agent refuses a bad option when the game starts
     iterations = options.get("iterations")
-    if _number(iterations) and iterations > limits.max_iterations:
+    if is_number(iterations) and iterations > limits.max_iterations:
         raise WebError(f"{excerpt(text)} in {field_name}: iterations={iterations!r} is over this server's limit of "
                        f"{limits.max_iterations} a move")
     if "seconds" not in options:
         options["seconds"] = limits.move_seconds
-    elif options["seconds"] is None or (_number(options["seconds"]) and options["seconds"] > limits.move_seconds):
+    elif options["seconds"] is None or (is_number(options["seconds"]) and options["seconds"] > limits.move_seconds):
         raise WebError(f"{excerpt(text)} in {field_name}: seconds={options['seconds']!r} is over this server's time "
                        f"budget of {limits.move_seconds:g} seconds a move")
     built = f"{agent}[{','.join(f'{key}={option!r}' for key, option in options.items())}]"
     return AgentSpec(text, built, True)
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 __all__ = ["AgentRules", "WebError", "AgentSpec", "read_json", "fields", "integer", "choice", "seed", "agents"]

@@ -7,9 +7,9 @@ by name. docs/web.md lists them for users.
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass
 
+from goldrush_env.checks import check_int, check_number
 from goldrush_env.errors import GoldRushError
 
 MAX_SEED = 2**63 - 1
@@ -57,10 +57,9 @@ class Limits:
         for item in dataclasses.fields(self):
             value = getattr(self, item.name)
             if item.type == "int":
-                if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                    raise GoldRushError(f"limit {item.name} must be an int >= 1, got {value!r}")
-            elif isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:
-                raise GoldRushError(f"limit {item.name} must be a finite number of seconds > 0, got {value!r}")
+                check_int(f"limit {item.name}", value, 1)
+            else:
+                check_number(f"limit {item.name}", value, above=0, what="a finite number of seconds")
 
     @classmethod
     def of(cls, **overrides: object) -> "Limits":

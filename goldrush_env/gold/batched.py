@@ -36,13 +36,16 @@ from goldrush_env.gold.cards import (
     EMPTY,
     IS_GOLD,
     IS_MINER,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     NUM_CARD_TYPES,
     NUM_POSITIONS,
     VALUE,
     parse_layout,
     table_size,
 )
-from goldrush_env.gold.engine import _PAIR, Game, Outcome, _check_num_players, colour_owners
+from goldrush_env.gold.engine import _PAIR, Game, Outcome, colour_owners
+from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 
 __all__ = ["BatchedGames", "FlipBatch", "OUTCOMES", "NO_FLIP", "BACKENDS", "numba_available", "random_in_masks"]
@@ -114,21 +117,16 @@ class BatchedGames:
 
     def __init__(self, num_games: int, num_players: int, *, max_turns: int | None = DEFAULT_MAX_TURNS,
                  backend: str = "auto", table: str = "full") -> None:
-        if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
-            raise GoldRushError(f"num_games must be an int >= 1, got {num_games!r}")
-        _check_num_players(num_players)
-        if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer))
-                                      or max_turns < 1):
-            raise GoldRushError(f"max_turns must be None (no limit) or an int >= 1, got {max_turns!r}")
+        num_games = check_int("num_games", num_games, 1)
+        num_players = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
+        max_turns = check_int("max_turns", max_turns, 1, none="no limit")
         size = table_size(table)
         if backend not in BACKENDS:
             raise GoldRushError(f"backend={backend!r} is not allowed: expected one of {BACKENDS}")
         if backend == "numba" and not numba_available():
             raise GoldRushError('backend="numba" needs numba: pip install "goldrush-env[fast]" (or use "numpy")')
         self.backend = ("numba" if numba_available() else "numpy") if backend == "auto" else backend
-        self.num_games = int(num_games)
-        self.num_players = int(num_players)
-        self.max_turns = None if max_turns is None else int(max_turns)
+        self.num_games, self.num_players, self.max_turns = num_games, num_players, max_turns
         self.table_name = size.name
         """The table shuffled games are dealt (:data:`~goldrush_env.gold.cards.TABLES`)."""
         self.rush_at = size.rush_at

@@ -14,10 +14,10 @@ An empty position of a layout is :data:`EMPTY` (``-1``, code ``-``).
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from goldrush_env.checks import is_int
 from goldrush_env.errors import LayoutError
 
 # --- facts of the game -------------------------------------------------------
@@ -227,12 +227,9 @@ def _layout_entry(item: Any) -> int:
         return item
     if isinstance(item, str):
         return parse_card(item)
-    try:
-        if isinstance(item, bool):
-            raise TypeError
-        card = operator.index(item)
-    except TypeError:
-        raise LayoutError(f"layout entry {item!r} is neither a card code nor a card id") from None
+    if not is_int(item):
+        raise LayoutError(f"layout entry {item!r} is neither a card code nor a card id")
+    card = int(item)
     if not EMPTY <= card < NUM_CARD_TYPES:
         raise LayoutError(f"unknown card id {card}: expected {EMPTY} (empty) to {NUM_CARD_TYPES - 1}")
     return card

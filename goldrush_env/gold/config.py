@@ -11,9 +11,10 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from goldrush_env.checks import is_int, is_number
 from goldrush_env.gold.cards import DEFAULT_MAX_TURNS, MAX_PLAYERS, MIN_PLAYERS, TABLES
 from goldrush_env.gold.variants import ACTION_TYPES, OBSERVATION_TYPES
-from goldrush_env.options import RENDER_MODES, REWARDS, Options, is_int
+from goldrush_env.options import RENDER_MODES, REWARDS, Options
 
 MEMORIES = ("perfect", "human")
 RENDER_VIEWS = ("active", "table")
@@ -62,7 +63,7 @@ class EnvConfig(Options):
 
     def __post_init__(self) -> None:
         refuse = self.refuse
-        if not is_int(self.num_players) or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
+        if not is_int(self.num_players, MIN_PLAYERS, MAX_PLAYERS):
             refuse("num_players", f"an int from {MIN_PLAYERS} to {MAX_PLAYERS}")
         if self.table not in TABLES:
             refuse("table", f"one of {tuple(TABLES)}")
@@ -78,17 +79,15 @@ class EnvConfig(Options):
             refuse("reward", f"one of {REWARDS}")
         if self.memory not in MEMORIES:
             refuse("memory", f"one of {MEMORIES}")
-        if isinstance(self.forget_prob, bool) or not isinstance(self.forget_prob, (int, float)) \
-                or not 0.0 <= self.forget_prob <= 1.0:
+        if not is_number(self.forget_prob, 0, 1):
             refuse("forget_prob", "a probability from 0 to 1")
-        if self.memory_capacity is not None and (not is_int(self.memory_capacity) or self.memory_capacity < 0):
+        if self.memory_capacity is not None and not is_int(self.memory_capacity, 0):
             refuse("memory_capacity", "None or an int >= 0")
-        if self.max_turns is not None and (not is_int(self.max_turns) or self.max_turns < 1):
+        if self.max_turns is not None and not is_int(self.max_turns, 1):
             refuse("max_turns", "None or an int >= 1")
         if self.render_mode is not None and self.render_mode not in RENDER_MODES:
             refuse("render_mode", f"None or one of {RENDER_MODES}")
-        if not (self.render_view in RENDER_VIEWS or is_int(self.render_view)
-                and 0 <= self.render_view < self.num_players):
+        if not (self.render_view in RENDER_VIEWS or is_int(self.render_view, 0, self.num_players - 1)):
             refuse("render_view", f"one of {RENDER_VIEWS} or a seat from 0 to {self.num_players - 1}")
 
     def replace(self, **changes: Any) -> "EnvConfig":

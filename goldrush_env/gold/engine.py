@@ -33,7 +33,6 @@ project's decisions D1-D9, docs/rules.md):
 from __future__ import annotations
 
 import enum
-import operator
 import sys
 from typing import Any, NamedTuple, Sequence
 
@@ -60,6 +59,7 @@ from goldrush_env.gold.cards import (
     square_name,
     table_size,
 )
+from goldrush_env.checks import check_int, is_int
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_env.protocol import Result
 
@@ -131,23 +131,13 @@ class FlipEvent(NamedTuple):
 
 def colour_owners(num_players: int) -> tuple[int, ...]:
     """The seat owning each colour, ``-1`` for an unowned colour (D1)."""
-    _check_num_players(num_players)
+    check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
     if num_players == 2:
         return (0, 0, 1, 1, -1)
     return tuple(c if c < num_players else -1 for c in range(NUM_COLOURS))
 
 
-def _check_num_players(num_players: Any) -> None:
-    if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) \
-            or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-        raise GoldRushError(f"num_players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {num_players!r}")
-
-
 BOX_GOLD_CARDS = sum(BOX_COUNT[card] for card in range(NUM_CARD_TYPES) if IS_GOLD[card])
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 def _seat_counts(name: str, values: Any, num_players: int) -> tuple[int, ...]:
@@ -156,7 +146,7 @@ def _seat_counts(name: str, values: Any, num_players: int) -> tuple[int, ...]:
         items = list(values)
     except TypeError:
         items = None
-    if items is None or len(items) != num_players or not all(_is_int(v) and v >= 0 for v in items):
+    if items is None or len(items) != num_players or not all(is_int(v, 0) for v in items):
         raise GoldRushError(f"{name} must be {num_players} ints >= 0 (one per seat), got {values!r}")
     return tuple(int(v) for v in items)
 
@@ -193,10 +183,9 @@ _RUSH_GOLD, _RUSH_DISCARD, _FIRST = Outcome.RUSH_GOLD, Outcome.RUSH_DISCARD, Out
 def pair_outcome(first: int, second: int) -> Outcome:
     """What turning card ``first`` then card ``second`` (card ids) in a normal turn does:
     ``STRIKE``, ``DUEL``, ``DYNAMITE`` or ``NOTHING``. The same for either order."""
-    for name, card in (("first", first), ("second", second)):
-        if not _is_int(card) or not 0 <= card < NUM_CARD_TYPES:
-            raise GoldRushError(f"{name} must be a card id from 0 to {NUM_CARD_TYPES - 1}, got {card!r}")
-    return _PAIR[int(first) * NUM_CARD_TYPES + int(second)][0]
+    first = check_int("first", first, 0, NUM_CARD_TYPES - 1, what="a card id")
+    second = check_int("second", second, 0, NUM_CARD_TYPES - 1, what="a card id")
+    return _PAIR[first * NUM_CARD_TYPES + second][0]
 
 
 class Game:
@@ -226,20 +215,11 @@ class Game:
     def __init__(self, num_players: int, layout: str | Sequence[str] | Sequence[int], *,
                  first_player: int = 0, max_turns: int | None = None,
                  rush_at: int = GOLD_RUSH_THRESHOLD) -> None:
-        _check_num_players(num_players)
-        if isinstance(first_player, bool) or not isinstance(first_player, (int, np.integer)) \
-                or not 0 <= first_player < num_players:
-            raise GoldRushError(f"first_player must be a seat from 0 to {num_players - 1}, got {first_player!r}")
-        if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer))
-                                      or max_turns < 1):
-            raise GoldRushError(f"max_turns must be None (no limit) or an int >= 1, got {max_turns!r}")
-        if not _is_int(rush_at) or rush_at < 0:
-            raise GoldRushError(f"rush_at must be an int >= 0 (cards left when the Gold Rush begins), got {rush_at!r}")
+        self.num_players = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
+        self.first_player = check_int("first_player", first_player, 0, self.num_players - 1, what="a seat")
+        self.max_turns = check_int("max_turns", max_turns, 1, none="no limit")
+        self.rush_at = check_int("rush_at", rush_at, 0, note="cards left when the Gold Rush begins")
         table = parse_layout(layout)
-        self.num_players = int(num_players)
-        self.first_player = int(first_player)
-        self.max_turns = None if max_turns is None else int(max_turns)
-        self.rush_at = int(rush_at)
         self._limit = sys.maxsize if max_turns is None else self.max_turns
         self._owner = colour_owners(self.num_players)
         self._initial = tuple(table)
@@ -301,14 +281,10 @@ class Game:
         The new game's history is empty and :meth:`to_record` records the
         position it started from.
         """
-        _check_num_players(num_players)
-        n = int(num_players)
-        if not _is_int(current_player) or not 0 <= current_player < n:
-            raise GoldRushError(f"current_player must be a seat from 0 to {n - 1}, got {current_player!r}")
-        if not _is_int(turn) or turn < 0:
-            raise GoldRushError(f"turn must be an int >= 0 (completed turns), got {turn!r}")
-        game = cls(n, layout, first_player=(int(current_player) - int(turn)) % n, max_turns=max_turns,
-                   rush_at=rush_at)
+        n = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
+        current_player = check_int("current_player", current_player, 0, n - 1, what="a seat")
+        turn = check_int("turn", turn, 0, note="completed turns")
+        game = cls(n, layout, first_player=(current_player - turn) % n, max_turns=max_turns, rush_at=rush_at)
         standing = {"scores": _seat_counts("scores", scores, n),
                     "gold_cards": _seat_counts("gold_cards", gold_cards, n)}
         for seat, (points, cards) in enumerate(zip(standing["scores"], standing["gold_cards"])):
@@ -328,15 +304,15 @@ class Game:
         if not isinstance(gold_rush, (bool, np.bool_)):
             raise GoldRushError(f"gold_rush must be a bool, got {gold_rush!r}")
         if face_up is not None:
-            if not _is_int(face_up) or not 0 <= face_up < NUM_POSITIONS or game._table[face_up] == EMPTY:
+            if not is_int(face_up, 0, NUM_POSITIONS - 1) or game._table[face_up] == EMPTY:
                 raise GoldRushError(f"face_up must be None or a position holding a card, got {face_up!r}")
             if gold_rush or game._rush:
                 raise GoldRushError("no card is face up in the Gold Rush (one flip per turn): "
                                     f"got face_up={face_up} with the Gold Rush under way")
         game._scores = list(standing["scores"])
         game._gold_cards = list(standing["gold_cards"])
-        game._turn = int(turn)
-        game._player = int(current_player)
+        game._turn = turn
+        game._player = current_player
         if gold_rush and not game._rush:
             game._rush, game._rush_from = True, game._turn
         elif game._rush:
@@ -464,8 +440,7 @@ class Game:
     def known_to(self, seat: int) -> dict[int, int]:
         """The cards ``seat`` knows with perfect recall, by position: every card flipped and still on the table.
         Every flip is public (D9), so with perfect recall every seat knows the same."""
-        if not _is_int(seat) or not 0 <= seat < self.num_players:
-            raise GoldRushError(f"seat must be from 0 to {self.num_players - 1}, got {seat!r}")
+        check_int("seat", seat, 0, self.num_players - 1)
         known: dict[int, int] = {}
         for event in self._history:
             known[event.position] = event.card
@@ -569,15 +544,11 @@ class Game:
         return not gold_values or miner_values[0] < gold_values[0]
 
     def _check_position(self, position: Any) -> int:
-        try:
-            if isinstance(position, bool):
-                raise TypeError
-            index = operator.index(position)
-        except TypeError:
-            raise IllegalFlipError(f"position must be an int from 0 to {NUM_POSITIONS - 1}, got {position!r}") from None
-        if not 0 <= index < NUM_POSITIONS:
-            raise IllegalFlipError(f"position {index} is out of range: positions are 0 to {NUM_POSITIONS - 1}")
-        return index
+        if not is_int(position):
+            raise IllegalFlipError(f"position must be an int from 0 to {NUM_POSITIONS - 1}, got {position!r}")
+        if not 0 <= position < NUM_POSITIONS:
+            raise IllegalFlipError(f"position {position} is out of range: positions are 0 to {NUM_POSITIONS - 1}")
+        return int(position)
 
     def _refuse(self, position: int) -> None:
         if self.is_over:
@@ -612,9 +583,9 @@ class Game:
         the Gold Rush its :attr:`gold_rush_from_turn` is the current turn
         (as for :meth:`from_position`).
         """
-        positions = [position if type(position) is int or not _is_int(position) else int(position)
+        positions = [position if type(position) is int or not is_int(position) else int(position)
                      for position in positions]
-        cards = [card if type(card) is int or not _is_int(card) else int(card) for card in cards]
+        cards = [card if type(card) is int or not is_int(card) else int(card) for card in cards]
         if len(positions) != len(cards):
             raise GoldRushError(f"rearranged() needs one card per position: got {len(positions)} positions "
                                 f"and {len(cards)} cards")
@@ -652,8 +623,8 @@ class Game:
         :class:`~goldrush_env.errors.GoldRushError` (and changes nothing) for
         a position out of range, empty, face up or revealed.
         """
-        a = a if type(a) is int or not _is_int(a) else int(a)
-        b = b if type(b) is int or not _is_int(b) else int(b)
+        a = a if type(a) is int or not is_int(a) else int(a)
+        b = b if type(b) is int or not is_int(b) else int(b)
         table = self._table
         for position in (a, b):
             if type(position) is not int or not 0 <= position < NUM_POSITIONS or table[position] == EMPTY \

@@ -12,7 +12,9 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from goldrush_env.gold.engine import Game, _check_num_players
+from goldrush_env.checks import check_int
+from goldrush_env.gold.cards import MAX_PLAYERS, MIN_PLAYERS
+from goldrush_env.gold.engine import Game
 from goldrush_env.errors import GoldRushError
 
 Chooser = Callable[[Game], int]
@@ -62,12 +64,10 @@ def play_match(num_players: int, players: Sequence[Chooser], seed: int | np.rand
     ``players[s]`` chooses the flips of seat ``s``. A game stopped by the turn
     limit counts with its scores so far.
     """
-    _check_num_players(num_players)
+    check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
     if len(players) != num_players:
         raise GoldRushError(f"a {num_players}-player match needs {num_players} players, got {len(players)}")
-    num_games = num_players if num_games is None else num_games
-    if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
-        raise GoldRushError(f"num_games must be an int >= 1, got {num_games!r}")
+    num_games = check_int("num_games", num_players if num_games is None else num_games, 1)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     games = []
     for k in range(num_games):

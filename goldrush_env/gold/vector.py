@@ -62,6 +62,7 @@ from goldrush_env.gold.cards import NUM_POSITIONS
 from goldrush_env.gold.config import EnvConfig
 from goldrush_env.gold.encoder import OBSERVATION_SIZE, BatchedObservations
 from goldrush_env.gold.variants import action_type, observation_type
+from goldrush_env.checks import is_int
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 
 __all__ = ["GoldRushVectorEnv", "BatchedPolicy", "BatchedRandom", "step_entrants"]
@@ -146,7 +147,7 @@ class GoldRushVectorEnv(VectorEnv):
             raise GoldRushError(f"render_mode={self.config.render_mode!r} is not allowed: the vector environment "
                                 "does not render; render a GoldRushEnv instead")
         n = self.config.num_players
-        if not (seat == "random" or isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n):
+        if not (seat == "random" or is_int(seat, 0, n - 1)):
             raise GoldRushError(f"seat={seat!r} is not allowed: expected 'random' or a seat from 0 to {n - 1}")
         self.games = BatchedGames(num_envs, n, max_turns=self.config.max_turns, backend=backend,
                                   table=self.config.table)

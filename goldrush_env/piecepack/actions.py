@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from goldrush_env.checks import check_int
 from goldrush_env.piecepack.components import BUILDINGS, NUM_BUILDINGS, NUM_PLOTS, RESOURCES
 from goldrush_env.piecepack.errors import PiecepackError
 
@@ -74,10 +75,7 @@ def _other(x: int, y: int) -> int:
 
 
 def _check(name: str, value: int, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) and not hasattr(value, "__index__") \
-            or not low <= value <= high:
-        raise PiecepackError(f"{name} must be an int from {low} to {high}, got {value!r}")
-    return int(value)
+    return check_int(name, value, low, high, error=PiecepackError)
 
 
 def _pair(x: int, y: int) -> int:

@@ -192,7 +192,8 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from goldrush_env.aec_base import SCORE_REWARD_SCALE, TableEnv  # noqa: F401  (re-exported)
-from goldrush_env.options import RENDER_MODES, REWARDS, Options, is_int
+from goldrush_env.checks import is_int
+from goldrush_env.options import RENDER_MODES, REWARDS, Options
 from goldrush_env.piecepack import render as rendering
 from goldrush_env.piecepack.actions import NUM_ACTIONS
 from goldrush_env.piecepack.components import MAX_PLAYERS, MIN_PLAYERS
@@ -231,14 +232,13 @@ class PiecepackConfig(Options):
 
     def __post_init__(self) -> None:
         refuse = self.refuse
-        if not is_int(self.num_players) or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
+        if not is_int(self.num_players, MIN_PLAYERS, MAX_PLAYERS):
             refuse("num_players", f"{MIN_PLAYERS} or {MAX_PLAYERS} (P1)")
         if self.reward not in REWARDS:
             refuse("reward", f"one of {REWARDS}")
         if self.render_mode is not None and self.render_mode not in RENDER_MODES:
             refuse("render_mode", f"None or one of {RENDER_MODES}")
-        if not (self.render_view in RENDER_VIEWS or is_int(self.render_view)
-                and 0 <= self.render_view < self.num_players):
+        if not (self.render_view in RENDER_VIEWS or is_int(self.render_view, 0, self.num_players - 1)):
             refuse("render_view", f"one of {RENDER_VIEWS} or a seat from 0 to {self.num_players - 1}")
 
 
@@ -289,8 +289,7 @@ class raw_env(TableEnv):
         if game is None:
             return
         before = game.scores() if self.config.reward == "score" else None
-        if isinstance(action, (int, np.integer)) and not isinstance(action, bool) and 0 <= action < NUM_ACTIONS \
-                and self._mask[action]:
+        if is_int(action, 0, NUM_ACTIONS - 1) and self._mask[action]:
             game.step_legal(int(action))  # the mask of this very state allows it: no need to ask the rules again
         else:
             game.step(action)  # refuses an illegal action, naming it and why, before anything changes

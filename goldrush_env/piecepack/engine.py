@@ -71,6 +71,7 @@ from goldrush_env.piecepack.components import (
     piece_name,
 )
 from goldrush_env.piecepack.errors import IllegalActionError, PiecepackError, SetupError
+from goldrush_env.checks import check_int, is_int
 from goldrush_env.protocol import Result
 
 __all__ = ["Event", "Game", "Phase", "piece_value"]
@@ -136,10 +137,6 @@ _SEATS_IN = [tuple(s for s in range(MAX_PLAYERS) if bits >> s & 1) for bits in r
 """The seats whose bits are set in a bit set of seats (``_SEATS_IN[0b101] == (0, 2)``)."""
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-
-
 def _codes(name: str, codes: Any) -> list[tuple[int, int]]:
     try:
         items = list(codes)
@@ -164,7 +161,7 @@ def _roll(name: str, value: Any, size: int, low: int, high: int) -> tuple[int, .
         items = list(value)
     except TypeError:
         items = None
-    if items is None or len(items) != size or not all(_is_int(v) and low <= v <= high for v in items):
+    if items is None or len(items) != size or not all(is_int(v, low, high) for v in items):
         raise SetupError(f"{name} must be {size} ints from {low} to {high}, got {value!r}")
     return tuple(int(v) for v in items)
 
@@ -192,7 +189,7 @@ class Game:
     def __init__(self, num_players: int, tiles: Sequence[str], coins: Sequence[str], start: int,
                  dice: Sequence[Sequence[int]] = (), market_rolls: Sequence[Sequence[int]] = (), *,
                  rng: np.random.Generator | None = None) -> None:
-        if not _is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+        if not is_int(num_players, MIN_PLAYERS, MAX_PLAYERS):
             raise SetupError(f"num_players must be {MIN_PLAYERS} or {MAX_PLAYERS} (P1), got {num_players!r}")
         n = int(num_players)
         tile_pieces = _codes("tiles", tiles)
@@ -201,8 +198,7 @@ class Game:
             if suit != ROW_SUIT[plot // 6]:
                 raise SetupError(f"coins[{plot}] is a {SUITS[suit]} coin, but row {plot // 6} holds the "
                                  f"{SUITS[ROW_SUIT[plot // 6]]} (P6)")
-        if not _is_int(start) or not 0 <= start < n:
-            raise SetupError(f"start must be a seat from 0 to {n - 1}, got {start!r}")
+        start = check_int("start", start, 0, n - 1, what="a seat", error=SetupError)
         rolls = [_roll(f"dice[{i}]", roll, 4, 0, 5) for i, roll in enumerate(dice)]
         if len(rolls) > NUM_ROUNDS or rng is None and len(rolls) != NUM_ROUNDS:
             raise SetupError(f"dice must hold {NUM_ROUNDS} production rolls (fewer only with an rng), "
@@ -248,18 +244,17 @@ class Game:
         and every die drawn from ``seed`` (an int, a Generator which is advanced, or ``None`` for fresh
         entropy). ``first_player`` seats the start player instead of the draw, which is still made: one seed
         deals the same pieces and dice whoever starts (tournaments rotate the start this way)."""
-        if not _is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+        if not is_int(num_players, MIN_PLAYERS, MAX_PLAYERS):
             raise SetupError(f"num_players must be {MIN_PLAYERS} or {MAX_PLAYERS} (P1), got {num_players!r}")
-        if first_player is not None and (not _is_int(first_player) or not 0 <= first_player < num_players):
-            raise SetupError(f"first_player must be None or a seat from 0 to {num_players - 1}, got "
-                             f"{first_player!r}")
+        first_player = check_int("first_player", first_player, 0, num_players - 1, what="a seat", none="",
+                                 error=SetupError)
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         tiles = [BOX[i] for i in rng.permutation(NUM_PLOTS)]
         coins = []
         for row in range(4):
             coins += [code_of(ROW_SUIT[row], rank) for rank in rng.permutation(6)]
         drawn = int(rng.integers(num_players))
-        return cls(num_players, tiles, coins, drawn if first_player is None else int(first_player), rng=rng)
+        return cls(num_players, tiles, coins, drawn if first_player is None else first_player, rng=rng)
 
     @classmethod
     def from_record(cls, record: dict, *, rng: np.random.Generator | None = None, check: bool = True) -> Game:
@@ -462,8 +457,7 @@ class Game:
     def known_to(self, seat: int) -> dict:
         """What ``seat`` knows: :meth:`public_state` plus ``identities``, the code of every face-down piece
         this seat has assayed (§7). Nothing is inferred for it (P33)."""
-        if not _is_int(seat) or not 0 <= seat < self.num_players:
-            raise PiecepackError(f"seat must be from 0 to {self.num_players - 1}, got {seat!r}")
+        check_int("seat", seat, 0, self.num_players - 1, error=PiecepackError)
         known = self.public_state()
         known["seat"] = int(seat)
         known["identities"] = {p: code_of(*self.piece(p)) for p in range(NUM_PIECES)
@@ -546,7 +540,7 @@ class Game:
 
     def why_illegal(self, action: int) -> str | None:
         """``None`` if ``action`` is legal now, else the reason in words."""
-        if not _is_int(action) or not 0 <= action < A.NUM_ACTIONS:
+        if not is_int(action, 0, A.NUM_ACTIONS - 1):
             return f"an action is an int from 0 to {A.NUM_ACTIONS - 1}"
         if self.is_over:
             return "the game is over"
@@ -647,7 +641,7 @@ class Game:
         why) and changes nothing."""
         reason = self.why_illegal(action)
         if reason is not None:
-            named = A.describe(int(action)) if _is_int(action) and 0 <= action < A.NUM_ACTIONS else repr(action)
+            named = A.describe(int(action)) if is_int(action, 0, A.NUM_ACTIONS - 1) else repr(action)
             raise IllegalActionError(f"action {action!r} ({named}) is not legal for seat {self.current_player} "
                                      f"at {self.phase.value} in round {self.round}: {reason}")
         return self.step_legal(int(action))

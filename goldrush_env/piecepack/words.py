@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from goldrush_env.checks import is_int
 from goldrush_env.piecepack import actions as A
 from goldrush_env.piecepack.components import (
     ASSAY_COST,
@@ -111,7 +112,7 @@ def _names(names: Sequence[str] | None, num_players: int | None, viewer: int | N
 def _seat_of(known: dict[str, Any]) -> int | None:
     """The seat the choices are for: the knowledge's own, or the seat to act for a table's or the public's view."""
     seat = known.get("seat")
-    return seat if isinstance(seat, int) and not isinstance(seat, bool) else known.get("current_player")
+    return seat if is_int(seat) else known.get("current_player")
 
 
 def _units(units: int, resource: int | str) -> str:
