@@ -622,25 +622,25 @@ def test_a_state_holds_what_the_page_reads_and_no_more(name):
 
 def test_gold_s_memory_decides_which_flips_a_state_lists():
     """Perfect memory lists every flip of the game; real memory those since the start of the person's last turn:
-    its own flips first (one, or two with their pair)."""
+    its own flips first, two in a normal turn and one in the Gold Rush."""
     client, rng = make_client(), np.random.default_rng(2)
+    turns_seen = set()
     for memory in ("perfect", "real"):
-        data = client.post("/api/gold/games", json={"seed": 2, "table": "quarter", "memory": memory,
-                                                     "opponents": "random"}).json()
+        data = client.post("/api/gold/games", json={"seed": 2, "memory": memory, "opponents": "random"}).json()
         session = session_of(client, data["id"])
         while not data["state"]["finished"]:
             data = client.post(f"/api/gold/games/{data['id']}/act", json={"action": choose(data["state"], rng)}).json()
-            history = session.game.history if session.env is not None else None
-            if history is None or session.game.face_up is not None:
+            if session.env is None or session.game.face_up is not None:
                 continue
-            shown = data["state"]["events"]
+            history, shown = session.game.history, data["state"]["events"]
             if memory == "perfect":
                 assert [e["index"] for e in shown] == list(range(len(history)))
                 continue
-            mine = [e for e in shown if e["player"] == 0]
-            assert mine and shown[0]["player"] == 0 and shown[0]["index"] == mine[0]["index"]
-            last_turn = [event for event in history if event.player == 0 and event.turn == shown[0]["turn"]]
-            assert shown[0]["index"] == history.index(last_turn[0])
+            last = max(event.turn for event in history if event.player == 0)
+            mine = [index for index, event in enumerate(history) if event.player == 0 and event.turn == last]
+            assert [e["index"] for e in shown] == list(range(mine[0], len(history)))
+            turns_seen.add(len(mine))
+    assert turns_seen == {1, 2}  # a normal turn and a turn of the Gold Rush
 
 
 def test_kuhn_s_words_for_a_choice_read_the_seat_s_own_bets():
@@ -714,7 +714,8 @@ def test_a_game_cut_off_while_its_agents_moved_goes_on_at_the_next_move(name):
             continue
         assert session.game.current_player == 1
         if twin["state"]["finished"]:  # the agents' moves end the game
-            refused(client.post(f"/api/{name}/games/{data['id']}/act", json={"action": 0}), 409, "the game is over")
+            answer = client.post(f"/api/{name}/games/{data['id']}/act", json={"action": 0})
+            assert refused(answer, 409) == "the game is over: start a new one"
             return
         action = choose(twin["state"], rng)
         twin = client.post(f"/api/{name}/games/{twin['id']}/act", json={"action": action}).json()
@@ -725,3 +726,22 @@ def test_a_game_cut_off_while_its_agents_moved_goes_on_at_the_next_move(name):
             assert seats[0] == 1 and 0 in seats[1:]
         return
     pytest.fail("no seed cut the agents off")
+
+
+def test_gold_rush_s_state_carries_the_seat_s_knowledge_exactly():
+    """The knowledge a Gold Rush state carries is ``known_to(seat)`` as JSON, no more and no less, at every step."""
+    client, rng = make_client(), np.random.default_rng(4)
+    data = client.post("/api/piecepack/games", json={"seed": 4, "seat": 1, "opponents": "economist"}).json()
+    session = session_of(client, data["id"])
+    seen = set()
+    while not data["state"]["finished"]:
+        known = json.loads(json.dumps(session.game.known_to(1)))  # int keys as text, tuples as lists
+        assert data["state"]["knowledge"] == known
+        seen |= {key for key in ("dice", "offer_log", "identities", "pending_offer") if known[key]}
+        data = client.post(f"/api/piecepack/games/{data['id']}/act", json={"action": choose(data["state"], rng)}).json()
+    assert seen == {"dice", "offer_log", "identities", "pending_offer"}  # each compared when it held some
+    from goldrush_agents.piecepack.web import knowledge_json
+    from goldrush_env.piecepack.engine import Game
+
+    known = {**Game.new(3, 4).known_to(1), "face_up": {5: "M3", 30: "S0"}}  # pieces turned up (rare in play)
+    assert knowledge_json(known) == json.loads(json.dumps(known))
