@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 from starlette.requests import Request
 
-from goldrush_env.checks import check_int, is_number
+from goldrush_env.checks import check_int, is_int
 from goldrush_env.errors import GoldRushError, excerpt
 
 from goldrush_agents import parse_spec, split_entrants
@@ -182,16 +182,21 @@ def _agent(field_name: str, text: str, game: Any, limits: Limits) -> AgentSpec:
     if agent not in rules.budgeted:
         return AgentSpec(text, text, agent in rules.searches)  # make_agent refuses a bad option when the game starts
     iterations = options.get("iterations")
-    if is_number(iterations) and iterations > limits.max_iterations:
+    if _number(iterations) and iterations > limits.max_iterations:
         raise WebError(f"{excerpt(text)} in {field_name}: iterations={iterations!r} is over this server's limit of "
                        f"{limits.max_iterations} a move")
     if "seconds" not in options:
         options["seconds"] = limits.move_seconds
-    elif options["seconds"] is None or (is_number(options["seconds"]) and options["seconds"] > limits.move_seconds):
+    elif options["seconds"] is None or (_number(options["seconds"]) and options["seconds"] > limits.move_seconds):
         raise WebError(f"{excerpt(text)} in {field_name}: seconds={options['seconds']!r} is over this server's time "
                        f"budget of {limits.move_seconds:g} seconds a move")
     built = f"{agent}[{','.join(f'{key}={option!r}' for key, option in options.items())}]"
     return AgentSpec(text, built, True)
+
+
+def _number(value: Any) -> bool:
+    """Whether an option can be compared with a limit: an int, or a float, infinity included (over any limit)."""
+    return isinstance(value, float) or is_int(value)
 
 
 __all__ = ["AgentRules", "WebError", "AgentSpec", "read_json", "fields", "integer", "choice", "seed", "agents"]
