@@ -14,7 +14,7 @@ from goldrush_agents import make_agent  # noqa: E402
 from goldrush_agents.tournament import run_tournament, wilson_interval  # noqa: E402
 from goldrush_agents.gold.trained import MlpNumpy, TrainedPolicy  # noqa: E402
 from goldrush_agents.weights import load_weights  # noqa: E402
-from goldrush_env import raw_env  # noqa: E402
+from goldrush_env.gold import raw_env  # noqa: E402
 from goldrush_env.errors import GoldRushError  # noqa: E402
 from goldrush_env.policy import Policy  # noqa: E402
 from goldrush_env.gold.rllib import POLICY, GoldRushMultiAgentEnv, ppo_config  # noqa: E402

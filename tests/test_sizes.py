@@ -139,11 +139,11 @@ def test_goldrush_watch_and_the_web_play_the_model_of_the_tables_size(tmp_path):
     from goldrush_agents.web import create_app
 
     client = TestClient(create_app())
-    data = client.post("/api/watch", json={"agents": "greedy,ppo,greedy", "seed": 5}).json()
+    data = client.post("/api/gold/watch", json={"agents": "greedy,ppo,greedy", "seed": 5}).json()
     watch_id = data["id"]
     while not data["state"]["finished"]:
-        data = client.post(f"/api/watch/{watch_id}/step").json()
-    web = client.get(f"/api/games/{watch_id}/record").json()
+        data = client.post(f"/api/gold/watch/{watch_id}/step", json={}).json()
+    web = client.get(f"/api/gold/games/{watch_id}/record").json()
     own = play_game([make_agent("greedy"), TrainedPolicy(shipped_model(3)), make_agent("greedy")], 5)
     assert web["flips"] == own.record["flips"]
 

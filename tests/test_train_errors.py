@@ -15,6 +15,7 @@ pytest.importorskip("sb3_contrib")
 pytest.importorskip("tyro")
 
 from goldrush_agents.gold.trained import SHIPPED_MODEL  # noqa: E402
+from goldrush_env.games import names  # noqa: E402
 from goldrush_train import evaluate, holdout, imitation, ppo, recipe  # noqa: E402
 from goldrush_train.cli import new_run_dir  # noqa: E402
 from goldrush_train.decisions import collect, save  # noqa: E402
@@ -55,9 +56,10 @@ def corrupt(tmp_path_factory):
     (["ppo", "--agents", "wizard"], "--agents: " + UNKNOWN.format("wizard")),
     (["ppo", "--players", "7"], "--players must be 2 to 5 for Gold, got 7"),
     (["ppo", "--game", "piecepack", "--players", "2"], "--players must be 3 or 4 for Gold Rush (piecepack), got 2"),
-    (["ppo", "--game", "chess"], "--game must be one of ['gold', 'piecepack'], got 'chess'"),
-    (["ppo", "--game", "piecepack", "--memory", "human"],
-     "--memory, with --game piecepack: unknown option(s) ['memory']"),
+    (["ppo", "--game", "chess"], f"--game must be one of {names()}, got 'chess'"),
+    (["ppo", "--game", "piecepack", "--option", "memory=human"],
+     "--option, with --game piecepack: unknown option(s) ['memory']"),
+    (["ppo", "--option", "memory"], "--option must be NAME=VALUE, got 'memory'"),
     (["ppo", "--game", "piecepack", "--agents", "greedy"], "--agents: unknown agent 'greedy'"),
     (["ppo", "--games", "0"], "--games must be an int >= 1, got 0"),
     (["ppo", "--agents", "ppo"], "--agents names the model itself, 'ppo'"),

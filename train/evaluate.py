@@ -92,8 +92,9 @@ class Args:
         if self.players is None:
             self.players = game.default_players
         game.check_players(self.players, "--players")
+        options = self.options
         try:  # one table, dealt here: an option the game does not take is refused before any game is played
-            game.raw_env(num_players=self.players, **self.options)
+            game.raw_env(num_players=self.players, **options)
         except GoldRushError as error:
             raise GoldRushError(f"--option, with --game {self.game}: {error}") from None
         if self.batched and players_of(self.game).play_batched is None:
