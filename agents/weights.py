@@ -49,7 +49,7 @@ def load_weights(path: str | Path) -> dict[str, Any]:
 
 
 _NET_PREFIX = "mlp_extractor.net."
-"""Where :class:`goldrush_train.network.MaskableGoldPolicy` keeps the network in its state dict."""
+"""Where :class:`goldrush_train.gold.network.MaskableGoldPolicy` keeps the network in its state dict."""
 
 
 def _weights_in_checkpoint(path: Path) -> dict[str, Any]:
@@ -72,7 +72,7 @@ def _weights_in_checkpoint(path: Path) -> dict[str, Any]:
                if name.startswith(_NET_PREFIX)}
     if not weights:
         raise GoldRushError(f"{str(path)!r} holds a policy without the GoldNet network "
-                            f"(no weights named {_NET_PREFIX}*): it was not trained by goldrush_train.ppo")
+                            f"(no weights named {_NET_PREFIX}*): it was not trained by goldrush_train.gold.ppo")
     return weights
 
 

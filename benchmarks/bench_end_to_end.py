@@ -1,8 +1,8 @@
 """End to end: what the batched engine gains in training and in tournaments.
 
 Training: MaskablePPO steps per second with each way of running the
-environments. Each case builds the training script's model (train/ppo.py defaults: the
-GoldNet policy, 4 epochs, batch 512) on ``goldrush_train.ppo.make_vec_env`` and times
+environments. Each case builds the training script's model (train/gold/ppo.py defaults: the
+GoldNet policy, 4 epochs, batch 512) on ``goldrush_train.gold.ppo.make_vec_env`` and times
 ``learn()`` over the same number of steps, with the same rollout size (2,048
 steps) whatever the number of games, so the PPO updates cost the same and
 only the collection differs. The first case, the Gymnasium env in
@@ -32,11 +32,11 @@ def steps_per_second(vec_env: str, num_envs: int, opponents: str, steps: int, se
     import torch
     from sb3_contrib import MaskablePPO
 
-    from goldrush_train.network import MaskableGoldPolicy
-    from goldrush_train.ppo import Args, make_vec_env
+    from goldrush_train.gold.network import MaskableGoldPolicy
+    from goldrush_train.gold.ppo import Args, make_vec_env
 
     args = Args(vec_env=vec_env, num_envs=num_envs, n_steps=ROLLOUT // num_envs, seed=seed)
-    torch.set_num_threads(args.threads)  # as train/ppo.py: one with subprocesses, every core otherwise
+    torch.set_num_threads(args.threads)  # as train/gold/ppo.py: one with subprocesses, every core otherwise
     venv = make_vec_env(args, {opponents: 1.0})
     try:
         model = MaskablePPO(MaskableGoldPolicy, venv, n_steps=args.n_steps, batch_size=args.batch_size,

@@ -1,6 +1,6 @@
 """How many torch threads the warm start should fit with, quiet and on a busy machine.
 
-The main job's warm start (``python -m goldrush_train.ppo``) fits GoldNet to
+The main job's warm start (``python -m goldrush_train.gold.ppo``) fits GoldNet to
 the expert's decisions. This times the same fit (the same decisions, network,
 batch size and step size) with each number of torch threads, first on the
 machine as it is, then with ``--load`` busy processes beside it (each spins a
@@ -29,8 +29,8 @@ def spin(stop: multiprocessing.Event) -> None:
 def fit_seconds(data: dict, threads: int, epochs: int, seed: int) -> float:
     import torch
 
-    from goldrush_train.decisions import pretrain
-    from goldrush_train.network import GoldNet
+    from goldrush_train.gold.decisions import pretrain
+    from goldrush_train.gold.network import GoldNet
 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=3, help="fits per case (the median is printed)")
     args = parser.parse_args(argv)
 
-    from goldrush_train.decisions import collect
+    from goldrush_train.gold.decisions import collect
 
     data = collect(args.games, teacher="expert", seed=0, workers=1)
     print(f"{len(data['actions']):,} decisions of {args.games} expert games, {args.epochs} passes a fit, "

@@ -1,7 +1,7 @@
 """The README's main job as a new user meets it: a fresh clone, its install-and-train command, timed line by line.
 
 Clones the repository into a temporary folder, runs the README's command
-(``python3 -m venv .venv && ... && .venv/bin/python -m goldrush_train.ppo``)
+(``python3 -m venv .venv && ... && .venv/bin/python -m goldrush_train.gold.ppo``)
 there with ``--load`` busy processes spinning beside it the whole time (a
 shared machine; 0: idle), and notes when each line of its output arrived.
 Prints the install time (until the run's ``run folder:`` line), the job's
@@ -34,7 +34,7 @@ def spin(stop: multiprocessing.Event) -> None:
 def readme_command(readme: Path) -> str:
     """The README's one-line install-and-main-job command."""
     for line in readme.read_text().splitlines():
-        if line.startswith("python3 -m venv .venv") and "goldrush_train.ppo" in line:
+        if line.startswith("python3 -m venv .venv") and "goldrush_train.gold.ppo" in line:
             return line
     raise SystemExit(f"{readme} has no install-and-main-job command")
 

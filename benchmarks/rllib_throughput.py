@@ -1,12 +1,12 @@
 """RLlib PPO throughput: env steps per second with 1 and 2 env runners, beside the SB3 training script's.
 
-Each case builds ``goldrush_train.rllib_ppo``'s PPO (its default network and update: a 256x256 tanh MLP,
+Each case builds ``goldrush_train.gold.rllib_ppo``'s PPO (its default network and update: a 256x256 tanh MLP,
 minibatches of 256, 4 epochs) with the same batch of env steps per iteration, runs one iteration to warm
 up, then times ``--iterations`` more: the whole iteration (sampling and update, what a run gets), and
 sampling alone (a batch collected by the env runners, no update). An env step is one flip of any seat,
 every one of them chosen by the shared policy and learned from.
 
-For comparison, ``goldrush_train.ppo``'s setup (SB3 MaskablePPO, its GoldNet, 8 games in subprocesses
+For comparison, ``goldrush_train.gold.ppo``'s setup (SB3 MaskablePPO, its GoldNet, 8 games in subprocesses
 against ``greedy``) timed as ``benchmarks/bench_end_to_end.py`` times it: its steps are the learner's
 flips only (the opponents' are played inside the environment), so the two count different things.
 
@@ -31,7 +31,7 @@ def rllib_rates(runners: int, args: argparse.Namespace) -> tuple[list[float], li
     """Env steps per second of whole iterations and of sampling alone, one figure per timed iteration."""
     from ray.rllib.execution.rollout_ops import synchronous_parallel_sample
 
-    from goldrush_train.rllib_ppo import Args, make_config
+    from goldrush_train.gold.rllib_ppo import Args, make_config
 
     config = make_config(Args(num_env_runners=runners, num_envs_per_env_runner=args.envs_per_runner,
                               train_batch_size=args.batch, seed=args.seed))
@@ -55,7 +55,7 @@ def rllib_rates(runners: int, args: argparse.Namespace) -> tuple[list[float], li
 
 
 def sb3_rate(steps: int, seed: int) -> float:
-    """Learner steps per second of goldrush_train.ppo's setup, as benchmarks/bench_end_to_end.py times it."""
+    """Learner steps per second of goldrush_train.gold.ppo's setup, as benchmarks/bench_end_to_end.py times it."""
     sys.path.insert(0, str(Path(__file__).parent))
     from bench_end_to_end import steps_per_second
 
@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--batch", type=int, default=4000, help="env steps per iteration")
     parser.add_argument("--envs-per-runner", type=int, default=4, help="games each env runner plays at once")
     parser.add_argument("--sb3-steps", type=int, default=5 * 2048,
-                        help="steps of the SB3 comparison (goldrush_train.ppo's setup); 0: none")
+                        help="steps of the SB3 comparison (goldrush_train.gold.ppo's setup); 0: none")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     counts = [int(part) for part in args.runners.split(",")]
@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> None:
     ray.init(address="local", num_cpus=max([os.cpu_count() or 1, *counts]), include_dashboard=False,
              log_to_driver=False)
     try:
-        print(f"RLlib PPO (goldrush_train.rllib_ppo), {args.batch:,} env steps per iteration, "
+        print(f"RLlib PPO (goldrush_train.gold.rllib_ppo), {args.batch:,} env steps per iteration, "
               f"{args.envs_per_runner} games per env runner; median of {args.iterations} iterations (min, max)")
         for runners in counts:
             whole, sampling = rllib_rates(runners, args)
@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> None:
         ray.shutdown()
     if args.sb3_steps:
         rate = sb3_rate(args.sb3_steps, args.seed)
-        print(f"SB3 MaskablePPO (goldrush_train.ppo's setup, 8 games in subprocesses vs greedy, "
+        print(f"SB3 MaskablePPO (goldrush_train.gold.ppo's setup, 8 games in subprocesses vs greedy, "
               f"{args.sb3_steps:,} steps): {rate:,.0f} learner steps/s", flush=True)
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     print(f"load average {load} after the run", flush=True)

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("tyro")
 
 from goldrush_agents.tournament import run_tournament  # noqa: E402
-from goldrush_train.evaluation import evaluate  # noqa: E402
+from goldrush_train.win_shares import evaluate  # noqa: E402
 
 MEASURED = [  # (entrant, opponents, the command's --seed): [(opponent, win share, points model, points opponent)]
     ("ppo", ["random", "greedy", "expert"], 1_000_000,

@@ -164,11 +164,11 @@ def game_packages() -> dict[str, Path]:
     return found
 
 
-def names_a_game(path: Path) -> list[str]:
+def names_a_game(path: Path, extra: tuple[str, ...] = ()) -> list[str]:
     """Where a module names a game in code (docstrings aside): a string that is a game's name or a path into its
-    package, or an import from a game's package."""
+    package, or an import from a game's package (or from one of ``extra``, such as a game's training package)."""
     games = set(names())
-    packages = tuple(game_packages())
+    packages = tuple(game_packages()) + extra
     tree = ast.parse(path.read_text())
     docstrings = {id(node.body[0].value) for node in ast.walk(tree)
                   if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
@@ -196,27 +196,50 @@ def shared_modules() -> list[Path]:
             and str(path.relative_to(ROOT)) not in SHARED_EXEMPT]
 
 
-TRAIN_SHARED = ("cli.py", "evaluation.py", "plots.py")
-"""The training library's modules that serve every game (the others fit Gold's network: decisions, network,
-opponents, vec_env)."""
+TRAIN = ROOT / "train"
 
 
-@pytest.mark.parametrize("path", shared_modules() + [ROOT / "train" / name for name in TRAIN_SHARED],
-                         ids=lambda path: str(path.relative_to(ROOT)))
+def train_game_folders() -> dict[str, Path]:
+    """The folders of ``train/`` that hold a game's training, by package name (``goldrush_train.<game>``)."""
+    return {f"goldrush_train.{path.name}": path for path in sorted(TRAIN.iterdir())
+            if (path / "__init__.py").is_file()}
+
+
+def test_each_folder_of_train_is_a_game():
+    """A game's training is ``train/<game>/``, named as the registry names it; everything at the top serves every
+    game (docs/adding-a-game.md, "Where things live")."""
+    folders = {path.name for path in TRAIN.iterdir() if path.is_dir() and path.name != "__pycache__"}
+    assert folders == {path.name for path in train_game_folders().values()}
+    assert {"gold", "piecepack"} <= folders <= set(names())
+
+
+TRAIN_SHARED = sorted(TRAIN.glob("*.py"))
+"""The top of ``train/``: the script and the library modules that serve every game."""
+
+
+@pytest.mark.parametrize("path", shared_modules() + TRAIN_SHARED, ids=lambda path: str(path.relative_to(ROOT)))
 def test_no_shared_module_names_a_game(path):
-    assert names_a_game(path) == []
+    assert names_a_game(path, extra=tuple(train_game_folders())) == []
 
 
 def test_the_game_name_check_sees_a_comparison_and_an_import(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text('"""Docstrings may say gold."""\nfrom goldrush_env.gold.engine import Game\n\n'
-                   'def f(game):\n    """piecepack"""\n    return game == "piecepack"\n')
+                   'def f(game):\n    """piecepack"""\n    return game == "piecepack"\n'
+                   'from goldrush_train.gold.network import GoldNet\n')
     assert names_a_game(bad) == ["line 2: from goldrush_env.gold.engine import ...", "line 6: 'piecepack'"]
+    assert "line 7: from goldrush_train.gold.network import ..." in names_a_game(bad, extra=("goldrush_train.gold",))
+
+
+def module_name(path: Path) -> str:
+    """The name ``goldrush_train`` imports a file of ``train/`` by."""
+    return ".".join(("goldrush_train",) + path.relative_to(TRAIN).with_suffix("").parts)
 
 
 def training_scripts() -> dict[str, Path]:
-    """The modules of ``goldrush_train`` that run as ``python -m goldrush_train.NAME``, by module name."""
-    return {f"goldrush_train.{path.stem}": path for path in sorted((ROOT / "train").glob("*.py"))
+    """The modules of ``goldrush_train``, at its top and in each game's folder, that run as
+    ``python -m goldrush_train[.GAME].NAME``, by module name."""
+    return {module_name(path): path for path in sorted(TRAIN.rglob("*.py"))
             if 'if __name__ == "__main__":' in path.read_text()}
 
 
@@ -226,7 +249,7 @@ def imported_modules(path: Path) -> set[str]:
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom) and node.module:
             found.add(node.module)
-            found.update(f"{node.module}.{alias.name}" for alias in node.names)  # from goldrush_train import ppo
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)  # from goldrush_train.gold import ppo
         elif isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
     return found
@@ -234,14 +257,33 @@ def imported_modules(path: Path) -> set[str]:
 
 def test_no_training_script_imports_another():
     scripts = training_scripts()
-    assert {"goldrush_train.ppo", "goldrush_train.recipe", "goldrush_train.imitation",
-            "goldrush_train.evaluate"} <= set(scripts)
-    assert "goldrush_train.decisions" not in scripts and "goldrush_train.evaluation" not in scripts
+    assert {"goldrush_train.gold.ppo", "goldrush_train.gold.recipe", "goldrush_train.gold.imitation",
+            "goldrush_train.piecepack.ppo", "goldrush_train.evaluate"} <= set(scripts)
+    assert "goldrush_train.gold.decisions" not in scripts and "goldrush_train.win_shares" not in scripts
     found = {name: sorted(imported_modules(path) & (set(scripts) - {name})) for name, path in scripts.items()}
     assert {name: imports for name, imports in found.items() if imports} == {}
 
 
+def listed(docstring: str, heading: str) -> set[str]:
+    """The module names a package's docstring lists in its paragraph ``heading: ...``."""
+    found = re.search(rf"^{heading}:(.*?)(?:\n\n|\Z)", docstring, flags=re.S | re.M)
+    assert found, f"no paragraph {heading}: in the docstring"
+    return set(re.findall(r"``(\w+)``", found.group(1)))
+
+
+@pytest.mark.parametrize("package", [TRAIN] + list(train_game_folders().values()),
+                         ids=lambda path: str(path.relative_to(ROOT)))
+def test_each_training_package_lists_its_scripts_and_its_library(package):
+    """A reader tells a script from a library module by the package's docstring: it names every module of the
+    folder once, as a script (it runs) or as library (it is only imported)."""
+    scripts = training_scripts()
+    modules = {module_name(path): path.stem for path in package.glob("*.py") if path.stem != "__init__"}
+    docstring = ast.get_docstring(ast.parse((package / "__init__.py").read_text()))
+    assert listed(docstring, "Scripts") == {stem for name, stem in modules.items() if name in scripts}
+    assert listed(docstring, "Library") == {stem for name, stem in modules.items() if name not in scripts}
+
+
 def test_the_script_check_sees_a_function_level_import(tmp_path):
     script = tmp_path / "x.py"
-    script.write_text("def f():\n    from goldrush_train.ppo import Args\n    from goldrush_train import recipe\n")
-    assert {"goldrush_train.ppo", "goldrush_train.recipe"} <= imported_modules(script)
+    script.write_text("def f():\n    from goldrush_train.gold.ppo import Args\n    from goldrush_train.gold import recipe\n")
+    assert {"goldrush_train.gold.ppo", "goldrush_train.gold.recipe"} <= imported_modules(script)

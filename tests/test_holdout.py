@@ -1,13 +1,14 @@
-"""The held-out curve of the warm start (train/holdout.py) and the figures it reads (goldrush_train.decisions.score)."""
+"""The held-out curve of the warm start (train/gold/holdout.py) and the figures it reads
+(goldrush_train.gold.decisions.score)."""
 
 import pytest
 
 pytest.importorskip("torch")
 
 from goldrush_env.errors import GoldRushError  # noqa: E402
-from goldrush_train.holdout import curve, main  # noqa: E402
-from goldrush_train.decisions import collect, pretrain, save, score  # noqa: E402
-from goldrush_train.network import GoldNet  # noqa: E402
+from goldrush_train.gold.holdout import curve, main  # noqa: E402
+from goldrush_train.gold.decisions import collect, pretrain, save, score  # noqa: E402
+from goldrush_train.gold.network import GoldNet  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -18,7 +19,7 @@ def files(tmp_path_factory):
 
 
 def test_pretrain_reports_each_epoch_and_the_moves_it_matches(files):
-    from goldrush_train.decisions import load
+    from goldrush_train.gold.decisions import load
 
     data, seen = load(files[0]), []
     last = pretrain(GoldNet(width=8, context=4), data, epochs=3, seed=0,
@@ -49,7 +50,7 @@ def _score_a_perfect_copy(data, **kwargs):
 
 
 def test_score_of_a_perfect_copy_has_no_excess(files):
-    from goldrush_train.decisions import load
+    from goldrush_train.gold.decisions import load
 
     figures = _score_a_perfect_copy(load(files[0]), batch_size=7)
     assert figures["excess"] == pytest.approx(0, abs=1e-4) and figures["matches"] == figures["move_matches"] == 1
@@ -57,7 +58,7 @@ def test_score_of_a_perfect_copy_has_no_excess(files):
 
 
 def test_a_copy_of_the_visit_shares_plays_the_teachers_move_by_move_not_by_position(files):
-    from goldrush_train.decisions import load
+    from goldrush_train.gold.decisions import load
 
     figures = _score_a_perfect_copy(load(*files, target="visits"))
     # "An unknown card" spreads its share thin over many positions: the single most likely position often
@@ -101,7 +102,7 @@ def test_the_held_out_figures_are_the_fitted_networks_score_on_the_held_out_game
     the curve's last row; scored on the fitted games it does not (a curve scoring the wrong games fails)."""
     import torch
 
-    from goldrush_train.decisions import load
+    from goldrush_train.gold.decisions import load
 
     [row] = curve([files[0]], [files[1]], epochs=2, every=2, width=8, context=4, seed=5)
     torch.manual_seed(5)
@@ -126,7 +127,7 @@ def test_a_file_both_fitted_and_held_out_is_refused(files):
 
 
 def test_the_target_chooses_what_is_fitted_and_scored(files):
-    shares = curve([files[0]], [files[1]], epochs=1, width=8, context=4)  # the visit shares, as goldrush_train.ppo
+    shares = curve([files[0]], [files[1]], epochs=1, width=8, context=4)  # the visit shares, as goldrush_train.gold.ppo
     moves = main(["--fit", files[0], "--holdout", files[1], "--epochs", "1", "--width", "8", "--context", "4",
                   "--target", "move"])
     assert shares[0]["loss"] != moves[0]["loss"]

@@ -11,9 +11,9 @@ torch = pytest.importorskip("torch")
 from goldrush_agents.gold.trained import SHIPPED_MODEL  # noqa: E402
 from goldrush_env.gold.cards import NUM_POSITIONS  # noqa: E402
 from goldrush_env.gold.encoder import OBSERVATION_SIZE  # noqa: E402
-from goldrush_train.decisions import FIELDS, collect, load, pretrain, save  # noqa: E402
-from goldrush_train.imitation import main  # noqa: E402
-from goldrush_train.network import GoldNet  # noqa: E402
+from goldrush_train.gold.decisions import FIELDS, collect, load, pretrain, save  # noqa: E402
+from goldrush_train.gold.imitation import main  # noqa: E402
+from goldrush_train.gold.network import GoldNet  # noqa: E402
 
 
 def test_a_scripted_teacher_teaches_its_flips():

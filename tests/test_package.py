@@ -45,9 +45,50 @@ def test_dependencies_point_one_way(folder, path):
     assert not imported & {"agents", "train"}, f"{path.relative_to(ROOT)} imports a folder, not a package"
 
 
+TRAIN = ROOT / "train"
+TRAIN_GAMES = sorted(path.name for path in TRAIN.iterdir() if (path / "__init__.py").is_file())
+"""The folders of ``train/`` that hold a game's training (``goldrush_train.<game>``)."""
+
+
+def imported_names(path: Path) -> set[str]:
+    """The full name of every module ``path`` imports (``from a.b import c`` gives ``a.b`` and ``a.b.c``)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.update([node.module] + [f"{node.module}.{alias.name}" for alias in node.names])
+    return names
+
+
+def other_games_training(path: Path, own: str | None) -> list[str]:
+    """The modules of another game's training folder than ``own`` (None: any game's) that ``path`` imports."""
+    others = tuple(f"goldrush_train.{game}" for game in TRAIN_GAMES if game != own)
+    return sorted(name for name in imported_names(path)
+                  if name in others or name.startswith(tuple(f"{other}." for other in others)))
+
+
+@pytest.mark.parametrize("path", sorted(TRAIN.rglob("*.py")), ids=lambda path: str(path.relative_to(ROOT)))
+def test_a_games_training_leans_only_on_its_own_folder_and_the_shared_top(path):
+    """Within ``train/`` the layers are the top (what every game shares) and a folder per game above it: the top
+    imports no game's folder, and a game's folder no other game's."""
+    parts = path.relative_to(TRAIN).parts
+    assert other_games_training(path, parts[0] if len(parts) > 1 else None) == []
+
+
+def test_the_training_layer_check_sees_a_crossing(tmp_path):
+    assert {"gold", "piecepack"} <= set(TRAIN_GAMES)
+    bad = tmp_path / "bad.py"
+    bad.write_text("from goldrush_train.win_shares import evaluate\n\ndef f():\n    from goldrush_train import gold\n")
+    assert other_games_training(bad, "piecepack") == ["goldrush_train.gold"]
+    assert other_games_training(bad, "gold") == []
+    assert other_games_training(bad, None) == ["goldrush_train.gold"]
+
+
 def test_the_layer_check_sees_a_crossing(tmp_path):
     bad = tmp_path / "bad.py"
-    bad.write_text("import numpy\nfrom goldrush_train.network import GoldNet\n\ndef f():\n    import benchmarks.bench\n")
+    bad.write_text("import numpy\nfrom goldrush_train.gold.network import GoldNet\n\n"
+                   "def f():\n    import benchmarks.bench\n")
     assert imported_modules(bad) == {"numpy", "goldrush_train", "benchmarks"}
 
 
@@ -174,4 +215,4 @@ def test_the_main_job_benchmark_finds_the_readmes_command():
     command = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "main_job.py"), "--print-command"],
                              capture_output=True, text=True, check=True).stdout.strip()
     assert command.startswith("python3 -m venv .venv && .venv/bin/pip install torch==2.13.0 && ")
-    assert command.endswith(" && .venv/bin/python -m goldrush_train.ppo")
+    assert command.endswith(" && .venv/bin/python -m goldrush_train.gold.ppo")

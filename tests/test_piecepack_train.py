@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from goldrush_train import piecepack_ppo
+from goldrush_train.piecepack import ppo
 
 TINY = ["--total-timesteps", "256", "--num-envs", "2", "--n-steps", "128", "--batch-size", "64",
         "--eval-games", "6"]
@@ -17,7 +17,7 @@ TINY = ["--total-timesteps", "256", "--num-envs", "2", "--n-steps", "128", "--ba
 
 def test_a_tiny_run_writes_the_model_and_the_summary(tmp_path, capsys):
     run_dir = tmp_path / "run"
-    summary = piecepack_ppo.main(TINY + ["--run-dir", str(run_dir), "--opponents", "random,economist"])
+    summary = ppo.main(TINY + ["--run-dir", str(run_dir), "--opponents", "random,economist"])
     assert (run_dir / "final.zip").is_file()
     saved = json.loads((run_dir / "summary.json").read_text())
     assert saved == json.loads(json.dumps(summary))
@@ -41,7 +41,7 @@ def test_imitation_copies_the_economist_and_the_export_plays_as_the_policy(tmp_p
     shipped = tmp_path / "shipped.npz"
     monkeypatch.setattr(players, "shipped_model", lambda num_players: shipped)
     run_dir = tmp_path / "run"
-    summary = piecepack_ppo.main(["--imitation-games", "4", "--imitation-epochs", "3", "--total-timesteps", "0",
+    summary = ppo.main(["--imitation-games", "4", "--imitation-epochs", "3", "--total-timesteps", "0",
                                   "--eval-games", "4", "--no-reference", "--ship", "--run-dir", str(run_dir)])
     imitation = summary["imitation"]
     # A tenth held out (18 of 181 decisions when written, 0.78 of them matched): far above chance there too,
@@ -68,17 +68,17 @@ def test_imitation_copies_the_economist_and_the_export_plays_as_the_policy(tmp_p
 def test_the_teacher_s_games_are_the_same_with_any_number_of_workers():
     """Each game of the search teacher comes from its own seed: two processes collect what one does, and the
     search decides otherwise than the economist at some decisions (else it would teach nothing new)."""
-    args = piecepack_ppo.Args(imitation_games=3, teacher="search[rollouts=1]")
-    one = piecepack_ppo.collect(args, ["economist"], 0.99)
-    two = piecepack_ppo.collect(piecepack_ppo.Args(imitation_games=3, teacher="search[rollouts=1]", workers=2),
+    args = ppo.Args(imitation_games=3, teacher="search[rollouts=1]")
+    one = ppo.collect(args, ["economist"], 0.99)
+    two = ppo.collect(ppo.Args(imitation_games=3, teacher="search[rollouts=1]", workers=2),
                                 ["economist"], 0.99)
     assert one.keys() == two.keys() and all(np.array_equal(one[key], two[key]) for key in one)
-    economist = piecepack_ppo.collect(piecepack_ppo.Args(imitation_games=3), ["economist"], 0.99)
+    economist = ppo.collect(ppo.Args(imitation_games=3), ["economist"], 0.99)
     assert len(one["actions"]) > 30 and not np.array_equal(one["actions"][:30], economist["actions"][:30])
 
 
 def test_the_same_seed_gives_the_same_evaluation(tmp_path):
-    first, second = (piecepack_ppo.main(TINY + ["--run-dir", str(tmp_path / name), "--num-players", "4",
+    first, second = (ppo.main(TINY + ["--run-dir", str(tmp_path / name), "--num-players", "4",
                                                 "--no-reference", "--seed", "3"])
                      for name in ("a", "b"))
     assert first["evaluations"] == second["evaluations"]
@@ -98,8 +98,8 @@ def test_the_same_seed_gives_the_same_evaluation(tmp_path):
 def test_a_bad_option_is_one_line_before_anything_starts(tmp_path, capsys, argv, words):
     run_dir = tmp_path / "run"
     with pytest.raises(SystemExit) as stop:
-        piecepack_ppo.main(argv + ["--run-dir", str(run_dir)])
+        ppo.main(argv + ["--run-dir", str(run_dir)])
     assert stop.value.code == 2
     error = capsys.readouterr().err.strip()
-    assert error.startswith("python -m goldrush_train.piecepack_ppo:") and words in error
+    assert error.startswith("python -m goldrush_train.piecepack.ppo:") and words in error
     assert "\n" not in error and not run_dir.exists()

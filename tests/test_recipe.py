@@ -1,4 +1,4 @@
-"""The shipped model's recipe (train/recipe.py) at a tiny budget."""
+"""The shipped model's recipe (train/gold/recipe.py) at a tiny budget."""
 
 import hashlib
 import json
@@ -12,9 +12,9 @@ tyro = pytest.importorskip("tyro")
 
 from goldrush_agents.gold.trained import TrainedPolicy  # noqa: E402
 from goldrush_env.errors import GoldRushError  # noqa: E402
-from goldrush_train.decisions import collect, load, save  # noqa: E402
-from goldrush_train.ppo import main as ppo_main  # noqa: E402
-from goldrush_train.recipe import Recipe, main, run  # noqa: E402
+from goldrush_train.gold.decisions import collect, load, save  # noqa: E402
+from goldrush_train.gold.ppo import main as ppo_main  # noqa: E402
+from goldrush_train.gold.recipe import Recipe, main, run  # noqa: E402
 
 TEACHER = "ismcts[iterations=10]"
 TINY = ["--teacher", TEACHER, "--search-seeds", "2", "--search-games", "1", "--expert-games", "2",
@@ -39,12 +39,12 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
     # Another seed of the recipe reuses the search data instead of collecting it again; --ship copies its model.
     written = path.stat().st_mtime_ns
     capsys.readouterr()
-    monkeypatch.setattr("goldrush_train.recipe.SHIP_PATH", tmp_path / "package" / "ppo_2p.npz")
+    monkeypatch.setattr("goldrush_train.gold.recipe.SHIP_PATH", tmp_path / "package" / "ppo_2p.npz")
     main(["--run-dir", str(tmp_path / "b"), "--data-dir", str(data), "--seed", "1", "--ship"] + TINY)
     assert "already collected" in capsys.readouterr().out and path.stat().st_mtime_ns == written
     assert (tmp_path / "package" / "ppo_2p.npz").read_bytes() == (tmp_path / "b" / "model.npz").read_bytes()
 
-    # The recipe is goldrush_train.ppo's warm start with no PPO: the same command gives the same weights.
+    # The recipe is goldrush_train.gold.ppo's warm start with no PPO: the same command gives the same weights.
     ppo_main(["--run-dir", str(tmp_path / "ppo"), "--imitation-games", "2", "--imitation-epochs", "1",
               "--imitation-data", str(path), "--imitation-data-epochs", "2", "--imitation-target", "visits",
               "--total-timesteps", "0", "--width", "8", "--context", "4",

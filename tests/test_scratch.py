@@ -1,4 +1,4 @@
-"""PPO from scratch (goldrush_train.scratch) and the stock SB3 setup (goldrush_train.sb3_stock)."""
+"""PPO from scratch (goldrush_train.gold.scratch) and the stock SB3 setup (goldrush_train.gold.sb3_stock)."""
 
 import json
 
@@ -11,8 +11,8 @@ from goldrush_agents.arena import play_game
 from goldrush_agents.gold.trained import GoldNetNumpy
 from goldrush_agents.tournament import wilson_interval
 from goldrush_env.gold.variants import OBSERVATION_TYPES
-from goldrush_train import curves, sb3_stock, scratch
-from goldrush_train.network import GoldNet, export_weights
+from goldrush_train.gold import curves, sb3_stock, scratch
+from goldrush_train.gold.network import GoldNet, export_weights
 
 from conftest import random_views
 

@@ -1,4 +1,4 @@
-"""The self-play learner (goldrush_train.selfplay) and its player, selfplay."""
+"""The self-play learner (goldrush_train.gold.selfplay) and its player, selfplay."""
 
 import json
 
@@ -13,8 +13,8 @@ from goldrush_agents.gold.selfplay import SHIPPED, Network, SelfPlayAgent, TurnS
 
 torch = pytest.importorskip("torch")
 
-from goldrush_train.evaluation import evaluate  # noqa: E402
-from goldrush_train.selfplay import SelfPlay, export, main, make_net, play_game, train  # noqa: E402
+from goldrush_train.win_shares import evaluate  # noqa: E402
+from goldrush_train.gold.selfplay import SelfPlay, export, main, make_net, play_game, train  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,5 @@
 """Every table size: the shipped model of each number of players, the entrant that picks it, and its recipe
-(goldrush_train.sizes)."""
+(goldrush_train.gold.sizes)."""
 
 import json
 import subprocess
@@ -20,7 +20,7 @@ from conftest import random_views
 pytest.importorskip("torch")
 pytest.importorskip("tyro")
 
-from goldrush_train import sizes  # noqa: E402
+from goldrush_train.gold import sizes  # noqa: E402
 
 SIZES = (2, 3, 4, 5)
 
@@ -96,7 +96,7 @@ def test_each_shipped_model_beats_random_clearly_at_its_size(num_players):
 
 def test_the_recipe_refuses_bad_values_before_any_work(tmp_path):
     for options, message in (({"num_players": 2}, r"--num-players must be an int from 3 to 5 \(the 2-player model is "
-                                                   r"goldrush_train.recipe's\), got 2"),
+                                                   r"goldrush_train.gold.recipe's\), got 2"),
                              ({"num_players": 6}, "--num-players must be an int from 3 to 5"),
                              ({"total_timesteps": 0}, "--total-timesteps must be an int >= 1"),
                              ({"start_from": str(tmp_path / "none.npz")}, "is not a file")):
@@ -167,7 +167,7 @@ def test_a_piecepack_model_at_another_size_warns_and_ppo_picks_by_size():
 
 def test_evaluate_reports_both_directions_from_three_players_on(capsys):
     from goldrush_train import evaluate as evaluate_script
-    from goldrush_train.evaluation import evaluate, table
+    from goldrush_train.win_shares import evaluate, table
 
     [two] = evaluate("ppo", ["greedy"], num_players=2, games=4, seed=0, workers=1)
     assert two.opponent_alone is None and "opponent alone" not in table([two])
@@ -185,7 +185,7 @@ def test_evaluate_reports_both_directions_from_three_players_on(capsys):
 
 
 def test_scratch_ships_only_the_2_player_model_learned_from_scratch(tmp_path):
-    from goldrush_train import scratch
+    from goldrush_train.gold import scratch
 
     for options in ({"num_players": 3}, {"init_from": str(SHIPPED_MODEL), "observation": "plain"}):
         with pytest.raises(GoldRushError, match="--ship is for the 2-player model learned from scratch"):

@@ -21,10 +21,10 @@ from goldrush_agents.gold.trained import (BOARD_SIZE, SHIPPED_MODEL, GoldNetNump
 from goldrush_env.gold.cards import NUM_POSITIONS  # noqa: E402
 from goldrush_env.gold.encoder import OBSERVATION_SIZE, PLANES  # noqa: E402
 from goldrush_env.errors import GoldRushError  # noqa: E402
-from goldrush_train.evaluation import evaluate  # noqa: E402
-from goldrush_train.network import GoldNet, export_weights  # noqa: E402
-from goldrush_train.opponents import opponent_mix  # noqa: E402
-from goldrush_train.ppo import main  # noqa: E402
+from goldrush_train.win_shares import evaluate  # noqa: E402
+from goldrush_train.gold.network import GoldNet, export_weights  # noqa: E402
+from goldrush_train.gold.opponents import opponent_mix  # noqa: E402
+from goldrush_train.gold.ppo import main  # noqa: E402
 from conftest import Checked  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,7 +56,7 @@ def test_opponent_mix_follows_the_curriculum_and_the_league():
 
 def test_an_opponent_that_joins_the_mix_later_plays_from_a_seed():
     from goldrush_env.gold.gym_env import GoldRushEnv
-    from goldrush_train.opponents import OpponentMix
+    from goldrush_train.gold.opponents import OpponentMix
 
     def state_of_a_greedy_that_joined(seed):
         """The random state of a greedy player made when the mix changed, after it played a few games."""
@@ -134,7 +134,7 @@ def test_tiny_run_writes_every_output(tmp_path):
 
 def test_killed_run_resumes_from_its_last_checkpoint(tmp_path):
     run = tmp_path / "run"
-    command = [sys.executable, "-m", "goldrush_train.ppo", "--run-dir", str(run), "--total-timesteps", "1024",
+    command = [sys.executable, "-m", "goldrush_train.gold.ppo", "--run-dir", str(run), "--total-timesteps", "1024",
                "--eval-every", "256", "--checkpoint-every", "256"] + TINY
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                env={**os.environ, "PYTHONPATH": str(ROOT)})
@@ -151,7 +151,7 @@ def test_killed_run_resumes_from_its_last_checkpoint(tmp_path):
     checkpoint_step = int(Path(state["checkpoint"]).stem.split("_")[1])
     assert checkpoint_step < 1024 and not (run / "final.zip").exists()
 
-    resumed = subprocess.run([sys.executable, "-m", "goldrush_train.ppo", "--resume", str(run)], cwd=ROOT,
+    resumed = subprocess.run([sys.executable, "-m", "goldrush_train.gold.ppo", "--resume", str(run)], cwd=ROOT,
                              capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert resumed.returncode == 0, resumed.stderr
     assert f"resuming {run} at step {checkpoint_step:,}" in resumed.stdout
@@ -307,7 +307,7 @@ def test_batched_vec_env_follows_sb3_conventions():
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from goldrush_train.vec_env import BatchedVecEnv
+    from goldrush_train.gold.vec_env import BatchedVecEnv
 
     venv = VecMonitor(BatchedVecEnv(4, opponents={"random": 1, "greedy": 1}, num_players=2))
     venv.seed(7)
@@ -364,7 +364,7 @@ def test_a_run_can_start_from_saved_weights(tmp_path, capsys):
 def test_a_warm_start_fits_saved_decisions_after_the_games(tmp_path, monkeypatch):
     # With no PPO steps the run saves and evaluates the warm start alone.
     import torch
-    from goldrush_train.decisions import collect, save
+    from goldrush_train.gold.decisions import collect, save
 
     data = tmp_path / "search.npz"
     save(collect(1, teacher="ismcts[iterations=10]", seed=2, workers=1), data)
@@ -395,7 +395,7 @@ def test_a_warm_start_fits_saved_decisions_after_the_games(tmp_path, monkeypatch
 
 
 def test_an_anchor_keeps_ppo_fitting_the_teachers_decisions(tmp_path, capsys):
-    from goldrush_train.decisions import collect, load, save, score
+    from goldrush_train.gold.decisions import collect, load, save, score
 
     data = save(collect(2, teacher="expert", seed=8, workers=1), tmp_path / "expert.npz")
     decisions = load(data, num_players=2, target="move")

@@ -16,9 +16,10 @@ pytest.importorskip("tyro")
 
 from goldrush_agents.gold.trained import SHIPPED_MODEL  # noqa: E402
 from goldrush_env.games import names  # noqa: E402
-from goldrush_train import evaluate, holdout, imitation, ppo, recipe  # noqa: E402
+from goldrush_train import evaluate  # noqa: E402
+from goldrush_train.gold import holdout, imitation, ppo, recipe  # noqa: E402
 from goldrush_train.cli import new_run_dir  # noqa: E402
-from goldrush_train.decisions import collect, save  # noqa: E402
+from goldrush_train.gold.decisions import collect, save  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["--num-envs", "2", "--vec-env", "dummy", "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1",
@@ -83,22 +84,23 @@ def test_evaluate_mistakes(workdir, capsys, argv, message):
 ])
 def test_ppo_mistakes_leave_nothing_behind(workdir, capsys, argv, message):
     argv = argv if argv[0] == "--resume" else TINY + argv
-    assert refused(ppo.main, argv, capsys).startswith(f"python -m goldrush_train.ppo: {message}")
+    assert refused(ppo.main, argv, capsys).startswith(f"python -m goldrush_train.gold.ppo: {message}")
     assert list(workdir.iterdir()) == []
 
 
 def test_a_corrupt_model_to_start_from_is_refused(workdir, capsys, corrupt):
-    assert refused(ppo.main, TINY + ["--init-from", corrupt], capsys) == \
-        f"python -m goldrush_train.ppo: --init-from: '{corrupt}' is not a .npz model: the file is not a numpy archive"
+    assert refused(ppo.main, TINY + ["--init-from", corrupt], capsys) == (
+        f"python -m goldrush_train.gold.ppo: --init-from: '{corrupt}' is not a .npz model: the file is not a numpy "
+        "archive")
     assert list(workdir.iterdir()) == []
 
 
 def test_a_mistake_is_caught_before_the_environment_workers_start(tmp_path):
     # The default --vec-env subproc: an unknown agent used to fail once in every worker process.
-    result = subprocess.run([sys.executable, "-m", "goldrush_train.ppo", "--curriculum", "grady"], cwd=tmp_path,
+    result = subprocess.run([sys.executable, "-m", "goldrush_train.gold.ppo", "--curriculum", "grady"], cwd=tmp_path,
                             capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
     assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr == f"python -m goldrush_train.ppo: --curriculum: {UNKNOWN.format('grady')}, 'ppo' or " \
+    assert result.stderr == f"python -m goldrush_train.gold.ppo: --curriculum: {UNKNOWN.format('grady')}, 'ppo' or " \
                             "'scratch' (the shipped models), a model file (.npz, .zip) or 'package.module:Class' " \
                             "(the players of Gold)\n"
     assert list(tmp_path.iterdir()) == []
@@ -108,7 +110,7 @@ def test_resume_says_what_is_missing(workdir, capsys):
     run = Path("runs/stopped")
     run.mkdir(parents=True)
     assert refused(ppo.main, ["--resume", str(run)], capsys).endswith(
-        "cannot resume 'runs/stopped': it holds no args.json, so no run of goldrush_train.ppo was started there")
+        "cannot resume 'runs/stopped': it holds no args.json, so no run of goldrush_train.gold.ppo was started there")
     (run / "args.json").write_text(json.dumps({"seed": 0}))  # stopped before its first checkpoint
     assert refused(ppo.main, ["--resume", str(run)], capsys).endswith(
         "cannot resume 'runs/stopped': it holds no checkpoint yet (the run stopped before step 25,000, its first): "
@@ -126,7 +128,7 @@ def test_a_named_folder_that_is_not_empty_is_refused(workdir, capsys):
     (workdir / "mine").mkdir()
     (workdir / "mine" / "notes.txt").write_text("x")
     assert refused(ppo.main, TINY + ["--run-dir", "mine"], capsys) == (
-        "python -m goldrush_train.ppo: --run-dir 'mine' is not empty: continue it with --resume mine, or choose "
+        "python -m goldrush_train.gold.ppo: --run-dir 'mine' is not empty: continue it with --resume mine, or choose "
         "another --run-dir (or leave it out for a new folder)")
     assert [p.name for p in (workdir / "mine").iterdir()] == ["notes.txt"]
 
@@ -166,7 +168,7 @@ RECIPE = ["--teacher", "ismcts[iterations=10]", "--search-seeds", "2", "--search
     (["--extra-data", "nowhere.npz"], "--extra-data 'nowhere.npz' is not a file"),
 ])
 def test_recipe_mistakes_leave_nothing_behind(workdir, capsys, argv, message):
-    assert refused(recipe.main, RECIPE + argv, capsys).startswith(f"python -m goldrush_train.recipe: {message}")
+    assert refused(recipe.main, RECIPE + argv, capsys).startswith(f"python -m goldrush_train.gold.recipe: {message}")
     assert list(workdir.iterdir()) == []
 
 
@@ -177,8 +179,8 @@ def test_the_recipe_names_a_new_folder_and_refuses_an_unreadable_data_file(workd
         recipe.main(RECIPE + ["--seed", "3"])
     captured = capsys.readouterr()
     assert stop.value.code == 2 and captured.out.startswith("recipe: the model will be in runs/recipe-s3-")
-    assert captured.err == ("python -m goldrush_train.recipe: runs/ismcts-2.npz is not a readable data file: move it "
-                            "away, and the recipe collects it again\n")
+    assert captured.err == ("python -m goldrush_train.gold.recipe: runs/ismcts-2.npz is not a readable data file: "
+                            "move it away, and the recipe collects it again\n")
     assert [p.name for p in (workdir / "runs").iterdir()] == ["ismcts-2.npz"]
 
 
@@ -198,7 +200,7 @@ def data(tmp_path_factory):
 def test_holdout_mistakes(capsys, data, corrupt, argv, message):
     argv = [a.format(*data, corrupt=corrupt) for a in argv]
     assert refused(holdout.main, argv, capsys).startswith(
-        f"python -m goldrush_train.holdout: {message.format(corrupt=corrupt)}")
+        f"python -m goldrush_train.gold.holdout: {message.format(corrupt=corrupt)}")
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -210,7 +212,7 @@ def test_holdout_mistakes(capsys, data, corrupt, argv, message):
 ])
 def test_imitation_mistakes(workdir, capsys, argv, message):
     argv = argv if "--out" in argv else argv + ["--out", "data.npz"]
-    assert refused(imitation.main, argv, capsys).startswith(f"python -m goldrush_train.imitation: {message}")
+    assert refused(imitation.main, argv, capsys).startswith(f"python -m goldrush_train.gold.imitation: {message}")
     assert list(workdir.iterdir()) == []
 
 
@@ -218,17 +220,17 @@ def test_imitation_mistakes(workdir, capsys, argv, message):
                                                 (holdout.main, "holdout", "torch")])
 def test_a_missing_extra_is_named(capsys, monkeypatch, main, name, module):
     monkeypatch.setitem(sys.modules, module, None)  # as if it were not installed: importing it fails
-    assert refused(main, [], capsys) == (f"goldrush_train.{name} needs the 'train' extra: pip install "
+    assert refused(main, [], capsys) == (f"goldrush_train.gold.{name} needs the 'train' extra: pip install "
                                          f"\"goldrush-env[train]\" (missing: {module})")
 
 
 def test_a_missing_library_names_its_extra(capsys, monkeypatch):
-    from goldrush_train import tianshou_stock
+    from goldrush_train.gold import tianshou_stock
 
     monkeypatch.setitem(sys.modules, "tianshou", None)
     assert refused(tianshou_stock.main, [], capsys) == (
-        "goldrush_train.tianshou_stock needs the 'train,tianshou' extra: pip install \"goldrush-env[train,tianshou]\" "
-        "(missing: tianshou)")
+        "goldrush_train.gold.tianshou_stock needs the 'train,tianshou' extra: pip install "
+        "\"goldrush-env[train,tianshou]\" (missing: tianshou)")
 
 
 def test_a_missing_extra_is_named_before_the_script_imports_it(tmp_path):

@@ -26,7 +26,7 @@ from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldRushError
 from goldrush_env.games import DEFAULT_GAME, names, spec
 from goldrush_train.cli import check_agent, check_agents, command
-from goldrush_train.evaluation import Row, evaluate, table
+from goldrush_train.win_shares import Row, evaluate, table
 
 try:  # the Args annotations name it; main() says which extra to install when it is missing
     import tyro

@@ -152,7 +152,7 @@ class Decision(NamedTuple):
     move: np.ndarray
     """The move played as a distribution over the positions (64): even over every position it stands for,
     all the unknown legal ones for "an unknown card", all the legal ones holding a card of its kind for a
-    remembered card. The target :mod:`goldrush_train.imitation` teaches a network."""
+    remembered card. The target :mod:`goldrush_train.gold.imitation` teaches a network."""
     visits: np.ndarray
     """The share of the root's visits per position, each move's share spread as in ``move``. (Its most
     likely single position can be a remembered card's even where the unknown cards got most visits, spread

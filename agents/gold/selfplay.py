@@ -7,7 +7,7 @@ flip after it, and the outcome, and values each state where the other seat is ne
 (exact where the game has ended or is decided). The move played is the one with the best expected value.
 ``depth=0`` plays the network's own policy head instead, with no lookahead (the network alone).
 
-The network is trained by :mod:`goldrush_train.selfplay` from the rules alone: no scripted player's decisions and
+The network is trained by :mod:`goldrush_train.gold.selfplay` from the rules alone: no scripted player's decisions and
 no scripted opponent, only its own games, each decision's search value and move as targets.
 """
 

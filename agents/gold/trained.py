@@ -1,6 +1,6 @@
-"""Trained models as players: the policy network of :mod:`goldrush_train.network`, run in numpy.
+"""Trained models as players: the policy network of :mod:`goldrush_train.gold.network`, run in numpy.
 
-A model is a ``.npz`` file of the network's weights (``python -m goldrush_train.ppo`` writes
+A model is a ``.npz`` file of the network's weights (``python -m goldrush_train.gold.ppo`` writes
 one at the end of a run, beside its MaskablePPO checkpoints). Playing it
 needs only numpy; a MaskablePPO ``.zip`` checkpoint also loads when torch is
 installed. The package ships a model for each number of players,
@@ -34,17 +34,17 @@ from goldrush_agents.weights import load_weights, one_blas_thread, tanh_mlp, tan
 
 def shipped_model(num_players: int) -> Path:
     """Where the package keeps its ``ppo`` model for ``num_players`` (2 to 5) seats: ``models/ppo_2p.npz``
-    (``python -m goldrush_train.recipe --seed 0 --ship`` writes it) and ``ppo_3p.npz`` to ``ppo_5p.npz``
-    (``python -m goldrush_train.sizes --num-players N --ship``)."""
+    (``python -m goldrush_train.gold.recipe --seed 0 --ship`` writes it) and ``ppo_3p.npz`` to ``ppo_5p.npz``
+    (``python -m goldrush_train.gold.sizes --num-players N --ship``)."""
     num_players = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
     return Path(__file__).with_name("models") / f"ppo_{num_players}p.npz"
 
 
 SHIPPED_MODEL = shipped_model(2)
-"""The 2-player model the package ships (``python -m goldrush_train.recipe --seed 0 --ship`` reproduces it)."""
+"""The 2-player model the package ships (``python -m goldrush_train.gold.recipe --seed 0 --ship`` reproduces it)."""
 SHIPPED_SCRATCH_MODEL = Path(__file__).with_name("models") / "scratch_2p.npz"
 """The 2-player model learned from scratch, with no teacher (entrant ``"scratch"``; ``python -m
-goldrush_train.scratch --ship`` writes it)."""
+goldrush_train.gold.scratch --ship`` writes it)."""
 
 BOARD_SIZE = SLICES["cards"].stop
 """The board planes come first in the observation, plane by plane (position fastest)."""
@@ -64,7 +64,7 @@ def _relu(x: np.ndarray) -> np.ndarray:
 
 
 class GoldNetNumpy:
-    """The forward pass of :class:`goldrush_train.network.GoldNet` in numpy (float32)."""
+    """The forward pass of :class:`goldrush_train.gold.network.GoldNet` in numpy (float32)."""
 
     def __init__(self, weights: dict[str, Any]) -> None:
         missing = [f"{layer}.{kind}" for layer in _WEIGHTS for kind in ("weight", "bias")
@@ -116,7 +116,7 @@ class MlpNumpy:
     """A plain MLP policy in numpy: ``actor.0``, ``actor.2``, ... linear layers with tanh between them, over the
     observation the model was trained on (``config.observation``: ``"plain"``, or ``"pairs"``, whose planes it
     computes from the plain vector itself, so it plays in any environment). Written by
-    ``python -m goldrush_train.scratch --network mlp``."""
+    ``python -m goldrush_train.gold.scratch --network mlp``."""
 
     def __init__(self, weights: dict[str, Any]) -> None:
         layers = tanh_mlp_layers(weights)
@@ -194,7 +194,7 @@ class TrainedPolicy(SeededPolicy):
     "an unknown card", spread thin over many positions, is otherwise lost to
     a remembered card with a smaller share of its own; a network fitted to
     the moves plays better by move too (docs/experiments.md). ``None`` (default):
-    what the model file says (``goldrush_train.ppo`` writes ``"move"`` for a network
+    what the model file says (``goldrush_train.gold.ppo`` writes ``"move"`` for a network
     fitted to visit shares), else ``"position"``.
     """
 

@@ -12,7 +12,7 @@ alone, never the game.
   Development turns (:class:`~goldrush_agents.piecepack.search.PiecepackSearch`; ``search[rollouts=16]``).
 * ``ppo``: the shipped trained model for the table's number of players (a network fitted to the search
   player's decisions), :class:`~goldrush_agents.piecepack.trained.PiecepackTrained`; a ``.npz`` written by
-  ``python -m goldrush_train.piecepack_ppo`` plays by its path.
+  ``python -m goldrush_train.piecepack.ppo`` plays by its path.
 
 ``goldrush_agents.make_agent("economist", game="piecepack", seed=1)`` builds one by name.
 """

@@ -31,7 +31,7 @@ environment with one policy, ``"shared"``, for every seat (self-play) and the
 action-masking module; the pieces are also here on their own
 (:func:`multi_agent_kwargs`, :func:`module_spec`). The module's network is
 RLlib's default MLP (tanh layers, a linear policy head), which
-``goldrush_train.rllib_ppo`` exports to a numpy model file that
+``goldrush_train.gold.rllib_ppo`` exports to a numpy model file that
 ``goldrush_agents.gold.trained.TrainedPolicy`` plays. This module imports ray; the
 package does not import it.
 """

@@ -1,7 +1,7 @@
 """CleanRL's PPO on Gold: its single-file loop and its stock agent (two tanh layers of 64), masked logits.
 
-    python -m goldrush_train.cleanrl_stock                                 # 1M steps, kinds of card
-    python -m goldrush_train.cleanrl_stock --action positions --observation pairs   # positions, for comparison
+    python -m goldrush_train.gold.cleanrl_stock                                 # 1M steps, kinds of card
+    python -m goldrush_train.gold.cleanrl_stock --action positions --observation pairs   # positions, for comparison
 
 The loop of the CleanRL example in docs/libraries.md, with options: the
 batched vector env made with ``gymnasium.make_vec("goldrush_env:GoldRush-v0",
@@ -11,7 +11,7 @@ first), only documented environment options, opponents playing uniformly at
 random. CleanRL's update settings: generalized advantages (0.99, 0.95),
 normalized per minibatch, the clipped objective at 0.2, entropy 0.01, value
 0.5, gradients clipped at 0.5, Adam at 2.5e-4. Illegal actions get a logit
-of -1e8. Evaluations as in :mod:`goldrush_train.stock`; ``agent.pt`` holds the
+of -1e8. Evaluations as in :mod:`goldrush_train.gold.stock_harness`; ``agent.pt`` holds the
 trained network's weights.
 """
 
@@ -25,7 +25,7 @@ import numpy as np
 
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import TRAIN_EXTRA, check_counts, command, minutes, open_run_dir
-from goldrush_train.stock import StockArgs, evaluate_at, next_evaluation, progress_line, write_outputs
+from goldrush_train.gold.stock_harness import StockArgs, evaluate_at, next_evaluation, progress_line, write_outputs
 
 
 @dataclass
@@ -155,11 +155,11 @@ def train(args: Args) -> dict[str, Any]:
     return write_outputs(run_dir, args, evaluations, time.perf_counter() - started, "CleanRL-style PPO")
 
 
-@command("goldrush_train.cleanrl_stock", needs=TRAIN_EXTRA)
+@command("goldrush_train.gold.cleanrl_stock", needs=TRAIN_EXTRA)
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     import tyro
 
-    return train(tyro.cli(Args, args=argv, prog="python -m goldrush_train.cleanrl_stock"))
+    return train(tyro.cli(Args, args=argv, prog="python -m goldrush_train.gold.cleanrl_stock"))
 
 
 if __name__ == "__main__":

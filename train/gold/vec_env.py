@@ -8,7 +8,7 @@ conventions: ``reset()`` returns the observations only, a finished game is
 reset at once and its last observation is in
 ``infos[i]["terminal_observation"]``, with ``"TimeLimit.truncated"`` set for
 a game stopped by the turn limit. ``env_method("set_mix", mix)`` changes the
-opponent mix, as with :class:`goldrush_train.opponents.OpponentMix` in subprocesses.
+opponent mix, as with :class:`goldrush_train.gold.opponents.OpponentMix` in subprocesses.
 Wrap it in ``VecMonitor`` for episode statistics.
 """
 

@@ -1,22 +1,22 @@
-"""Collect a teacher's decisions for the warm start of PPO: a data set for ``goldrush_train.ppo``.
+"""Collect a teacher's decisions for the warm start of PPO: a data set for ``goldrush_train.gold.ppo``.
 
 A warm start teaches the policy network to copy a teacher first: PPO then
 starts from a player of roughly the teacher's strength instead of a random
 one, which on two CPU cores saves most of a training budget. What a data
 set records, and how a network is fitted to it, is in
-:mod:`goldrush_train.decisions`. A search teacher costs seconds a game, so
+:mod:`goldrush_train.gold.decisions`. A search teacher costs seconds a game, so
 its decisions are collected once and saved, from the command line::
 
-    python -m goldrush_train.imitation --teacher ismcts --games 100 --seed 1 --out runs/ismcts-1.npz
+    python -m goldrush_train.gold.imitation --teacher ismcts --games 100 --seed 1 --out runs/ismcts-1.npz
 
-and given to ``python -m goldrush_train.ppo --imitation-data FILE...``.
+and given to ``python -m goldrush_train.gold.ppo --imitation-data FILE...``.
 
 A copy sees only the states its teacher's own games lead to. With
 ``--student`` (DAgger) the copy plays instead, one seat against scripted
 opponents, and the teacher labels the states the copy's play leads to::
 
-    python -m goldrush_train.imitation --teacher ismcts --student runs/recipe48-0/model.npz --opponents greedy,expert \
-        --games 100 --seed 101 --out runs/dagger-101.npz
+    python -m goldrush_train.gold.imitation --teacher ismcts --student runs/recipe48-0/model.npz \
+        --opponents greedy,expert --games 100 --seed 101 --out runs/dagger-101.npz
 """
 
 from __future__ import annotations
@@ -29,13 +29,14 @@ from typing import Sequence
 from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import check_agent, check_agents, command
-from goldrush_train.decisions import collect, file_digest, save
+from goldrush_train.gold.decisions import collect, file_digest, save
 
 
-@command("goldrush_train.imitation")
+@command("goldrush_train.gold.imitation")
 def main(argv: Sequence[str] | None = None) -> Path:
-    parser = argparse.ArgumentParser(prog="python -m goldrush_train.imitation",
-                                     description="Collect a teacher's decisions for the warm start of goldrush_train.ppo.")
+    parser = argparse.ArgumentParser(
+        prog="python -m goldrush_train.gold.imitation",
+        description="Collect a teacher's decisions for the warm start of goldrush_train.gold.ppo.")
     parser.add_argument("--teacher", default="ismcts", help="the agent copied, against itself (default: ismcts)")
     parser.add_argument("--games", type=int, default=100, help="games to play (default: 100)")
     parser.add_argument("--num-players", type=int, default=2, help="players per game (default: 2)")

@@ -1,9 +1,9 @@
 """MaskablePPO on *Gold Rush* for the piecepack: one learner against scripted players.
 
-    python -m goldrush_train.piecepack_ppo --num-players 3 --total-timesteps 200000 --seed 0
-    python -m goldrush_train.piecepack_ppo --num-players 4 --opponents random,economist
-    python -m goldrush_train.piecepack_ppo --total-timesteps 4096 --eval-games 20     # a quick look
-    python -m goldrush_train.piecepack_ppo --imitation-games 3000 --total-timesteps 0 --ship   # the shipped model
+    python -m goldrush_train.piecepack.ppo --num-players 3 --total-timesteps 200000 --seed 0
+    python -m goldrush_train.piecepack.ppo --num-players 4 --opponents random,economist
+    python -m goldrush_train.piecepack.ppo --total-timesteps 4096 --eval-games 20     # a quick look
+    python -m goldrush_train.piecepack.ppo --imitation-games 3000 --total-timesteps 0 --ship   # the shipped model
 
 sb3-contrib's MaskablePPO with its default ``"MlpPolicy"`` (two tanh layers of
 64) on ``gymnasium.make("goldrush_env:GoldRushPiecepack-v0", ...)``: the
@@ -12,7 +12,7 @@ other seat is played by one of ``--opponents`` (comma-separated; with several
 names each seat draws one anew every game). At the end the policy, picking
 its most likely legal action, plays ``--eval-games`` games alone against
 tables of random players and of economists, seats and start player rotated
-(:mod:`goldrush_train.evaluation`, as every training script evaluates); the
+(:mod:`goldrush_train.win_shares`, as every training script evaluates); the
 economist plays the same deals against random as a reference. Each line
 gives the win share (a co-winner among k gets 1/k) with its 95% Wilson
 interval, the fair share 1/n, and the mean final scores of the player and of
@@ -158,9 +158,9 @@ def make_env(num_players: int, reward: str, opponents: Sequence[str], seed: int)
 
 def evaluate(model_path: Path, args: Args) -> list[dict[str, Any]]:
     """The exported model (its most likely legal action) against tables of each of :data:`EVAL_OPPONENTS`, and,
-    with ``--reference``, the economist against random on the same deals: :func:`goldrush_train.evaluation.evaluate`,
+    with ``--reference``, the economist against random on the same deals: :func:`goldrush_train.win_shares.evaluate`,
     the player alone against a field of one opponent, seats and start player rotated."""
-    from goldrush_train.evaluation import evaluate as against
+    from goldrush_train.win_shares import evaluate as against
 
     players = [("model", str(model_path), EVAL_OPPONENTS)]
     if args.reference:
@@ -326,11 +326,11 @@ def train(args: Args) -> dict[str, Any]:
     return summary
 
 
-@command("goldrush_train.piecepack_ppo", needs=TRAIN_EXTRA)
+@command("goldrush_train.piecepack.ppo", needs=TRAIN_EXTRA)
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     import tyro
 
-    return train(tyro.cli(Args, args=argv, prog="python -m goldrush_train.piecepack_ppo"))
+    return train(tyro.cli(Args, args=argv, prog="python -m goldrush_train.piecepack.ppo"))
 
 
 if __name__ == "__main__":

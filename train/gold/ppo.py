@@ -1,27 +1,27 @@
 """Train a MaskablePPO agent for Gold, with a curriculum of scripted opponents and a self-play league.
 
-    python -m goldrush_train.ppo                               # a short demonstration run (minutes)
-    python -m goldrush_train.ppo --total-timesteps 2000000     # a longer run
-    python -m goldrush_train.ppo --resume runs/ppo-DATE-TIME   # continue a run that was stopped
-    python -m goldrush_train.ppo --help                        # every argument
+    python -m goldrush_train.gold.ppo                               # a short demonstration run (minutes)
+    python -m goldrush_train.gold.ppo --total-timesteps 2000000     # a longer run
+    python -m goldrush_train.gold.ppo --resume runs/ppo-DATE-TIME   # continue a run that was stopped
+    python -m goldrush_train.gold.ppo --help                        # every argument
 
 The default run is a short demonstration of the whole pipeline (a warm start
 on 500 expert games, 150k PPO steps, 400 evaluation games against each
 scripted player): 6.5 minutes on an idle two-core machine, 23 with six busy
 processes beside it (docs/experiments.md has the timings). It is not the shipped model
 (``agents/gold/models/ppo_2p.npz``), which is stronger and whose recipe is
-``python -m goldrush_train.recipe --seed 0 --ship``. Each run writes
+``python -m goldrush_train.gold.recipe --seed 0 --ship``. Each run writes
 into a new folder, ``runs/ppo-YYYYmmdd-HHMMSS`` unless ``--run-dir`` names
 another (new or empty) one; the folder is printed at the start and at the end.
 
 One file, one dataclass of arguments. First a warm start
-(:mod:`goldrush_train.decisions`): the network learns to copy the expert's flips from
+(:mod:`goldrush_train.gold.decisions`): the network learns to copy the expert's flips from
 ``imitation_games`` games, which brings it near the expert's strength in a
 few minutes, then, if given, the decisions saved in ``imitation_data`` files
-(e.g. of the search player, collected once with ``python -m goldrush_train.imitation``).
+(e.g. of the search player, collected once with ``python -m goldrush_train.gold.imitation``).
 Then PPO: the learner plays the Gymnasium
 environment from a random seat against opponents drawn at every episode from
-a mix (:mod:`goldrush_train.opponents`): the curriculum's current stage (random, then
+a mix (:mod:`goldrush_train.gold.opponents`): the curriculum's current stage (random, then
 greedy, then expert by default), a share of the stages already passed, and a
 ``self_play`` share of frozen snapshots of itself (the league). The stage
 moves on when an evaluation shows a win share of ``promote_at`` against it.
@@ -63,7 +63,7 @@ from goldrush_env.checks import check_int, check_number
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import (TRAIN_EXTRA, Heartbeat, check_agent, check_agents, check_counts, command, doing,
                                 minutes, new_run_dir, refuse_used_folder, silent_for)
-from goldrush_train.plots import plot
+from goldrush_train.run_figure import plot
 
 SHIP_PATH = SHIPPED_MODEL
 """Where ``--ship`` copies the final model: the model the package ships, wherever it is installed."""
@@ -82,7 +82,7 @@ class Args:
     """Train a MaskablePPO agent for Gold: a warm start copying the expert, PPO against a curriculum of scripted
     players and a league of its own snapshots, then an evaluation table. The defaults are a short demonstration
     of that whole pipeline (6.5 minutes on an idle two-core machine, longer on a busy one), not the shipped model:
-    that one is stronger, and python -m goldrush_train.recipe --seed 0 --ship is its recipe."""
+    that one is stronger, and python -m goldrush_train.gold.recipe --seed 0 --ship is its recipe."""
 
     run_dir: str | None = None
     """Folder for checkpoints, logs, evaluations and the final model; it must be new or empty. Default: a new
@@ -109,8 +109,8 @@ class Args:
     teacher: str = "expert"
     """The player the warm start copies in --imitation-games games against itself."""
     imitation_data: tuple[str, ...] = ()
-    """Decisions saved by ``python -m goldrush_train.imitation`` (.npz files, e.g. of the ismcts search), fitted after
-    the --imitation-games ones with the same step size."""
+    """Decisions saved by ``python -m goldrush_train.gold.imitation`` (.npz files, e.g. of the ismcts search), fitted
+    after the --imitation-games ones with the same step size."""
     imitation_data_epochs: int = 0
     """Passes over the --imitation-data decisions; 0: as many as --imitation-epochs."""
     imitation_target: Literal["move", "visits"] = "visits"
@@ -132,7 +132,7 @@ class Args:
     """Games played in parallel to collect experience."""
     vec_env: Literal["subproc", "dummy", "batched"] = "subproc"
     """'subproc': the Gymnasium env in subprocesses (every core); 'dummy': in this process; 'batched':
-    all games in one batched vector env (train/vec_env.py; perfect memory only), fastest with many envs."""
+    all games in one batched vector env (train/gold/vec_env.py; perfect memory only), fastest with many envs."""
     n_steps: int = 256
     """Steps per environment between updates (rollout length)."""
     batch_size: int = 512
@@ -152,7 +152,7 @@ class Args:
     vf_coef: float = 0.5
     """Value loss weight."""
     width: int = 64
-    """Width of the per-position layers of the network (train/network.py)."""
+    """Width of the per-position layers of the network (train/gold/network.py)."""
     context: int = 32
     """Width of the game-wide feature embedding."""
     reward: Literal["score", "win"] = "score"
@@ -206,7 +206,7 @@ class Args:
             for path in paths:
                 if not Path(path).is_file():
                     raise GoldRushError(f"{option} {path!r} is not a file (write one with python -m "
-                                        "goldrush_train.imitation)")
+                                        "goldrush_train.gold.imitation)")
         check_number("--anchor-coef", self.anchor_coef, 0)
         if self.ship and self.num_players != 2:
             raise GoldRushError("--ship is for the 2-player model: use --num-players 2")
@@ -215,7 +215,7 @@ class Args:
         check_agents("--eval-agents", self.eval_agents)
         check_agent("--teacher", self.teacher)
         if self.init_from is not None:
-            from goldrush_train.network import saved_weights
+            from goldrush_train.gold.network import saved_weights
 
             saved_weights(self.init_from, self.width, self.context)
 
@@ -240,7 +240,7 @@ def make_env(args: Args, index: int, mix: dict[str, float]):
     from stable_baselines3.common.monitor import Monitor
 
     from goldrush_env.gold.gym_env import GoldRushEnv
-    from goldrush_train.opponents import OpponentMix
+    from goldrush_train.gold.opponents import OpponentMix
 
     env = GoldRushEnv(num_players=args.num_players, seat="random", reward=args.reward, memory=args.memory)
     return Monitor(OpponentMix(env, mix, seed=args.seed * 10_007 + index))
@@ -251,7 +251,7 @@ def make_vec_env(args: Args, mix: dict[str, float]):
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     if args.vec_env == "batched":
-        from goldrush_train.vec_env import BatchedVecEnv
+        from goldrush_train.gold.vec_env import BatchedVecEnv
 
         return VecMonitor(BatchedVecEnv(args.num_envs, opponents=mix, num_players=args.num_players,
                                         reward=args.reward, memory=args.memory))
@@ -290,7 +290,7 @@ def _export(model: Any, path: Path, num_players: int, choose: str = "position") 
     """Save the model's network as a numpy model (``goldrush_agents.gold.trained``) trained for ``num_players``,
     played by its most likely ``choose`` (recorded only when it is not the default, "position", so such models
     stay as they were written before)."""
-    from goldrush_train.network import export_weights
+    from goldrush_train.gold.network import export_weights
 
     arrays = export_weights(model.policy.gold_net(), num_players)
     if choose != "position":
@@ -304,8 +304,8 @@ def _export(model: Any, path: Path, num_players: int, choose: str = "position") 
 def _make_callback(args: Args, run_dir: Path, state: RunState, started: float):
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from goldrush_train.evaluation import evaluate
-    from goldrush_train.opponents import opponent_mix
+    from goldrush_train.win_shares import evaluate
+    from goldrush_train.gold.opponents import opponent_mix
 
     class TrainerCallback(BaseCallback):
         """Evaluations, curriculum, league snapshots and checkpoints, on their step intervals."""
@@ -409,7 +409,7 @@ def _load_weights(model: Any, path: str) -> None:
     """Put a saved model's network weights into ``model`` (same width and context, or a clear error)."""
     import torch
 
-    from goldrush_train.network import saved_weights
+    from goldrush_train.gold.network import saved_weights
 
     net = model.policy.gold_net()
     weights = saved_weights(path, net.width, net.context)
@@ -424,7 +424,7 @@ def _anchor(args: Args, model: Any) -> None:
     The last batch's cross-entropy is logged as ``train/anchor_cross_entropy``."""
     import torch
 
-    from goldrush_train.decisions import compare, load
+    from goldrush_train.gold.decisions import compare, load
 
     data = load(*args.anchor_data, num_players=args.num_players, target=args.imitation_target)
     tensors = {key: torch.as_tensor(data[key]) for key in ("observations", "masks", "targets")}
@@ -450,9 +450,9 @@ def _anchor(args: Args, model: Any) -> None:
 
 
 def _warm_start(args: Args, model: Any) -> dict[str, Any]:
-    """Copy the teacher's flips into the network before PPO (see train/imitation.py): first those of
+    """Copy the teacher's flips into the network before PPO (see train/gold/imitation.py): first those of
     --imitation-games games, then those of the --imitation-data files."""
-    from goldrush_train.decisions import collect, load, pretrain, score
+    from goldrush_train.gold.decisions import collect, load, pretrain, score
 
     import torch
 
@@ -512,7 +512,7 @@ def _resumed(args: Args) -> tuple[Path, Args]:
         raise GoldRushError(f"cannot resume {str(run_dir)!r}: there is no such folder")
     if not (run_dir / "args.json").is_file():
         raise GoldRushError(f"cannot resume {str(run_dir)!r}: it holds no args.json, so no run of "
-                            "goldrush_train.ppo was started there")
+                            "goldrush_train.gold.ppo was started there")
     saved = json.loads((run_dir / "args.json").read_text())
     unknown = sorted(set(saved) - {field.name for field in dataclasses.fields(Args)})
     if unknown:
@@ -543,9 +543,9 @@ def train(args: Args) -> dict[str, Any]:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import configure
     from stable_baselines3.common.utils import set_random_seed
-    from goldrush_train.evaluation import evaluate, table
-    from goldrush_train.network import MaskableGoldPolicy
-    from goldrush_train.opponents import opponent_mix
+    from goldrush_train.win_shares import evaluate, table
+    from goldrush_train.gold.network import MaskableGoldPolicy
+    from goldrush_train.gold.opponents import opponent_mix
 
     resuming = args.resume is not None
     if resuming:
@@ -661,12 +661,12 @@ def train(args: Args) -> dict[str, Any]:
     return summary
 
 
-@command("goldrush_train.ppo", needs=TRAIN_EXTRA)
+@command("goldrush_train.gold.ppo", needs=TRAIN_EXTRA)
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     import tyro
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")  # for the environment subprocesses, which start afresh
-    args = tyro.cli(Args, args=argv, prog="python -m goldrush_train.ppo")
+    args = tyro.cli(Args, args=argv, prog="python -m goldrush_train.gold.ppo")
     with Heartbeat():
         return train(args)
 

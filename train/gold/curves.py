@@ -1,10 +1,10 @@
 """Learning curves of several setups, several seeds each, in one picture.
 
-    python -m goldrush_train.curves docs/img/learning_curves.png \\
+    python -m goldrush_train.gold.curves docs/img/learning_curves.png \\
         "recipe=runs/scratch-s0,runs/scratch-s1,runs/scratch-s2" "SB3 MlpPolicy=runs/sb3-s0,runs/sb3-s1,runs/sb3-s2"
 
-Each setup is ``label=run,run,...``: run folders written by ``goldrush_train.scratch``
-or ``goldrush_train.sb3_stock`` (their ``summary.json``). One panel per
+Each setup is ``label=run,run,...``: run folders written by ``goldrush_train.gold.scratch``
+or ``goldrush_train.gold.sb3_stock`` (their ``summary.json``). One panel per
 evaluation opponent; a thin line per seed and a thick one for the mean of the
 seeds at the steps they share.
 """
@@ -67,9 +67,9 @@ def plot_setups(setups: list[tuple[str, list[list[dict[str, Any]]]]], path: Path
     plt.close(fig)
 
 
-@command("goldrush_train.curves", needs=("matplotlib",))
+@command("goldrush_train.gold.curves", needs=("matplotlib",))
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m goldrush_train.curves", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m goldrush_train.gold.curves", description=__doc__.split("\n")[0])
     parser.add_argument("out", help="the PNG to write")
     parser.add_argument("setups", nargs="+", help="label=run_dir,run_dir,... (one per setup)")
     args = parser.parse_args(argv)

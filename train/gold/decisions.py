@@ -11,7 +11,7 @@ sum of the ``"score"`` reward to the end). :func:`pretrain` fits the
 network's logits to those targets (cross-entropy over legal positions) and
 its value to the returns; :func:`score` measures a fit on decisions it did
 not see. :func:`save` and :func:`load` keep a data set in a ``.npz`` file,
-which ``python -m goldrush_train.imitation`` writes from the command line.
+which ``python -m goldrush_train.gold.imitation`` writes from the command line.
 """
 from __future__ import annotations
 
@@ -182,13 +182,14 @@ def load(*paths: str | Path, num_players: int | None = None, target: str = "move
     parts = []
     for path in paths:
         if not Path(path).is_file():
-            raise GoldRushError(f"no data file at {str(path)!r} (write one with python -m goldrush_train.imitation)")
+            raise GoldRushError(f"no data file at {str(path)!r} "
+                                "(write one with python -m goldrush_train.gold.imitation)")
         try:
             stored = np.load(path)
         except (OSError, ValueError, zipfile.BadZipFile):
             stored = None
         if not isinstance(stored, np.lib.npyio.NpzFile):
-            raise GoldRushError(f"{str(path)!r} is not a data file of python -m goldrush_train.imitation: "
+            raise GoldRushError(f"{str(path)!r} is not a data file of python -m goldrush_train.gold.imitation: "
                                 "it is not a .npz archive")
         with stored:
             missing = [key for key in FIELDS if key not in stored]
@@ -196,7 +197,7 @@ def load(*paths: str | Path, num_players: int | None = None, target: str = "move
                 raise GoldRushError(f"{path} is not an imitation data set: it lacks {missing}")
             if target == "visits" and "visits" not in stored:
                 raise GoldRushError(f"{path} holds no visit shares (it was collected before they were recorded): "
-                                    "collect it again with python -m goldrush_train.imitation, or fit the moves")
+                                    "collect it again with python -m goldrush_train.gold.imitation, or fit the moves")
             part = {key: stored[key] for key in FIELDS}
             if target == "visits":  # fit the shares, but keep the moves to count matches against
                 part["moves"], part["targets"] = part["targets"], stored["visits"]
@@ -228,8 +229,8 @@ def compare(net: Any, obs: Any, masks: Any, targets: Any, moves: Any) -> tuple[A
 def pretrain(net: Any, data: dict[str, np.ndarray], epochs: int = 3, batch_size: int = 512, lr: float = 1e-3,
              seed: int = 0, after_epoch: Callable[[int, dict[str, float]], None] | None = None,
              after_batch: Callable[[int, int, int], None] | None = None) -> dict[str, float]:
-    """Fit ``net`` (a :class:`goldrush_train.network.GoldNet`) to the teacher's targets (its moves, or its visit shares:
-    see :func:`load`) and the returns.
+    """Fit ``net`` (a :class:`goldrush_train.gold.network.GoldNet`) to the teacher's targets (its moves, or its visit
+    shares: see :func:`load`) and the returns.
 
     Returns the last epoch's mean loss, the share of the teacher's flips that are the network's most likely
     ones (``agreement``) and the share of decisions where the network's most likely flip is one the teacher's

@@ -1,7 +1,7 @@
 """What the stock-library runs share: their environment options, their evaluations, and what they write.
 
-``goldrush_train.sb3_stock``, ``goldrush_train.cleanrl_stock`` and
-``goldrush_train.tianshou_stock`` each train one library's stock setup on
+``goldrush_train.gold.sb3_stock``, ``goldrush_train.gold.cleanrl_stock`` and
+``goldrush_train.gold.tianshou_stock`` each train one library's stock setup on
 ``GoldRush-v0`` with documented environment options only. Every
 ``eval_every`` steps they play ``eval_games`` games against each evaluation
 agent with :func:`win_share` (the learner at a random seat, picking its most
@@ -119,7 +119,7 @@ def progress_line(rows: list[dict[str, Any]], elapsed: str) -> str:
 def write_outputs(run_dir: Path, args: StockArgs, evaluations: list[dict[str, Any]], seconds: float,
                   title: str) -> dict[str, Any]:
     """Write ``eval.csv``, ``curves.png`` and ``summary.json`` into ``run_dir``; return the summary."""
-    from goldrush_train.plots import plot
+    from goldrush_train.run_figure import plot
 
     (run_dir / "eval.csv").write_text("\n".join(
         ["step,opponent,games,win_share,low,high"]

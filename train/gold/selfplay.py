@@ -1,7 +1,7 @@
 """Learn Gold from its own games: a value network and a one-turn expectimax (the player ``selfplay``).
 
-    python -m goldrush_train.selfplay --table quarter --seed 0 --ship     # agents/gold/models/selfplay_2p_quarter.npz
-    python -m goldrush_train.selfplay --table full --seed 0 --ship        # agents/gold/models/selfplay_2p_full.npz
+    python -m goldrush_train.gold.selfplay --table quarter --seed 0 --ship  # agents/gold/models/selfplay_2p_quarter.npz
+    python -m goldrush_train.gold.selfplay --table full --seed 0 --ship     # agents/gold/models/selfplay_2p_full.npz
 
 From the rules alone, like TD-Gammon: the network starts from random weights and plays both seats of every
 game itself, choosing each flip by :class:`goldrush_agents.gold.selfplay.TurnSearch` (one whole turn of
@@ -194,7 +194,7 @@ class NumpyValue:
 
 def evaluate(model: Path, opponent: str, games: int, seed: int, table: str, depth: int = 1) -> dict[str, Any]:
     """``model`` (played by ``selfplay[depth=...]``) against ``opponent`` on the real engine, seats rotated."""
-    from goldrush_train.evaluation import evaluate as play
+    from goldrush_train.win_shares import evaluate as play
 
     row = play(f"selfplay[path='{model}',depth={depth}]", [opponent], games=games, seed=seed, table=table)[0]
     return {"opponent": opponent, "depth": depth, "games": row.games, "win_share": row.win_share,
@@ -289,11 +289,11 @@ def _train(args: SelfPlay) -> dict[str, Any]:
     return summary
 
 
-@command("goldrush_train.selfplay", needs=TRAIN_EXTRA)
+@command("goldrush_train.gold.selfplay", needs=TRAIN_EXTRA)
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     import tyro
 
-    return train(tyro.cli(SelfPlay, args=argv, prog="python -m goldrush_train.selfplay"))
+    return train(tyro.cli(SelfPlay, args=argv, prog="python -m goldrush_train.gold.selfplay"))
 
 
 if __name__ == "__main__":

@@ -1,13 +1,13 @@
 """Is the warm start short of data or short of fitting? Score the copy on games it never saw, epoch by epoch.
 
-The network is fitted (:func:`goldrush_train.decisions.pretrain`, as ``goldrush_train.ppo``'s
+The network is fitted (:func:`goldrush_train.gold.decisions.pretrain`, as ``goldrush_train.gold.ppo``'s
 warm start does, from fresh weights) to the decisions of the ``--fit`` files
-and, every ``--every`` epochs, scored (:func:`goldrush_train.decisions.score`) on the
+and, every ``--every`` epochs, scored (:func:`goldrush_train.gold.decisions.score`) on the
 ``--holdout`` files, whose games it never fits::
 
-    python -m goldrush_train.holdout --fit runs/ismcts-{1,2,3,4,5}.npz --holdout runs/ismcts-9.npz --epochs 48
+    python -m goldrush_train.gold.holdout --fit runs/ismcts-{1,2,3,4,5}.npz --holdout runs/ismcts-9.npz --epochs 48
 
-``--target`` says what is fitted and scored, as ``goldrush_train.ppo --imitation-target``
+``--target`` says what is fitted and scored, as ``goldrush_train.gold.ppo --imitation-target``
 does: the search's visit shares (default) or its moves. If the held-out
 figures keep improving with the epochs, the fit stops too early; if they
 stall while the fitted games' loss keeps falling, more games are what helps.
@@ -28,11 +28,12 @@ def curve(fit: Sequence[str], holdout: Sequence[str], epochs: int = 48, every: i
           context: int = 32, lr: float = 2e-3, seed: int = 0, num_players: int = 2,
           target: str = "visits") -> list[dict[str, Any]]:
     """One row per scored epoch: the fit's own figures (``loss``, ``matches``) and the held-out ones
-    (:func:`goldrush_train.decisions.score`'s, prefixed ``holdout_``), fitting ``target`` (``"visits"`` or ``"move"``)."""
+    (:func:`goldrush_train.gold.decisions.score`'s, prefixed ``holdout_``), fitting ``target`` (``"visits"`` or
+    ``"move"``)."""
     import torch
 
-    from goldrush_train.decisions import load, pretrain, score
-    from goldrush_train.network import GoldNet
+    from goldrush_train.gold.decisions import load, pretrain, score
+    from goldrush_train.gold.network import GoldNet
 
     for name, value in (("epochs", epochs), ("every", every), ("width", width), ("context", context)):
         check_int(f"--{name}", value, 1)
@@ -68,11 +69,12 @@ def curve(fit: Sequence[str], holdout: Sequence[str], epochs: int = 48, every: i
     return rows
 
 
-@command("goldrush_train.holdout", needs=("torch", "stable_baselines3", "sb3_contrib"))
+@command("goldrush_train.gold.holdout", needs=("torch", "stable_baselines3", "sb3_contrib"))
 def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
-    parser = argparse.ArgumentParser(prog="python -m goldrush_train.holdout",
+    parser = argparse.ArgumentParser(prog="python -m goldrush_train.gold.holdout",
                                      description="Fit the network to some decision files, score it on others.")
-    parser.add_argument("--fit", nargs="+", required=True, help="the .npz files fitted (python -m goldrush_train.imitation)")
+    parser.add_argument("--fit", nargs="+", required=True,
+                        help="the .npz files fitted (python -m goldrush_train.gold.imitation)")
     parser.add_argument("--holdout", nargs="+", required=True, help="the .npz files scored, never fitted")
     parser.add_argument("--epochs", type=int, default=48, help="passes over the fitted decisions (default: 48)")
     parser.add_argument("--every", type=int, default=4, help="score every this many epochs (default: 4)")

@@ -1,9 +1,9 @@
 """Ray RLlib's PPO in self-play: one masked policy for every seat, on this machine or on a Ray cluster.
 
-    python -m goldrush_train.rllib_ppo                                # a short run on this machine's cores
-    python -m goldrush_train.rllib_ppo --iterations 200 --num-env-runners 8 --address auto   # on a cluster
-    python -m goldrush_train.rllib_ppo --resume runs/rllib-DATE-TIME  # continue a run that was stopped
-    python -m goldrush_train.rllib_ppo --help                         # every argument
+    python -m goldrush_train.gold.rllib_ppo                                # a short run on this machine's cores
+    python -m goldrush_train.gold.rllib_ppo --iterations 200 --num-env-runners 8 --address auto   # on a cluster
+    python -m goldrush_train.gold.rllib_ppo --resume runs/rllib-DATE-TIME  # continue a run that was stopped
+    python -m goldrush_train.gold.rllib_ppo --help                         # every argument
 
 RLlib's PPO (new API stack) trains on :class:`goldrush_env.gold.rllib.GoldRushMultiAgentEnv`, every seat
 played by the one policy ``"shared"``, RLlib's ``ActionMaskingTorchRLModule`` (a tanh MLP whose logits
@@ -204,8 +204,8 @@ def export_model(checkpoint: str | Path, path: str | Path, observation: str = "p
     was trained for); returns ``path``."""
     state_file = Path(checkpoint) / MODULE_STATE
     if not state_file.is_file():
-        raise GoldRushError(f"{str(checkpoint)!r} is not an RLlib checkpoint of goldrush_train.rllib_ppo: it has no "
-                            f"{MODULE_STATE}")
+        raise GoldRushError(f"{str(checkpoint)!r} is not an RLlib checkpoint of goldrush_train.gold.rllib_ppo: it has "
+                            f"no {MODULE_STATE}")
     with open(state_file, "rb") as handle:
         state = pickle.load(handle)  # RLlib's own format for a module's weights; ours, so trusted
     arrays = {**policy_weights(state), "config.network": np.array("mlp"), "config.observation": np.array(observation),
@@ -231,7 +231,7 @@ def _resumed(args: Args) -> tuple[Path, Args, dict[str, Any]]:
         raise GoldRushError(f"cannot resume {str(run_dir)!r}: there is no such folder")
     if not (run_dir / "args.json").is_file():
         raise GoldRushError(f"cannot resume {str(run_dir)!r}: it holds no args.json, so no run of "
-                            "goldrush_train.rllib_ppo was started there")
+                            "goldrush_train.gold.rllib_ppo was started there")
     saved = json.loads((run_dir / "args.json").read_text())
     unknown = sorted(set(saved) - {field.name for field in dataclasses.fields(Args)})
     if unknown:
@@ -384,7 +384,7 @@ def _iterate(algo: Any, args: Args, run_dir: Path, state: dict[str, Any]) -> dic
 def _evaluate(args: Args, model_path: Path) -> list[dict[str, Any]]:
     """The model against each of --eval-agents in the tournament harness; the table is printed."""
     from goldrush_agents import split_entrants
-    from goldrush_train.evaluation import evaluate, table
+    from goldrush_train.win_shares import evaluate, table
 
     agents = split_entrants(args.eval_agents)
     print(f"evaluation: {args.eval_games} games against each of {', '.join(agents)}...", flush=True)
@@ -394,15 +394,15 @@ def _evaluate(args: Args, model_path: Path) -> list[dict[str, Any]]:
     return [dataclasses.asdict(row) for row in rows]
 
 
-@command("goldrush_train.rllib_ppo")
+@command("goldrush_train.gold.rllib_ppo")
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     missing = missing_modules(RLLIB_EXTRA)
     if missing:
-        fail(f"goldrush_train.rllib_ppo needs the 'rllib' extra: pip install \"goldrush-env[rllib]\" "
+        fail(f"goldrush_train.gold.rllib_ppo needs the 'rllib' extra: pip install \"goldrush-env[rllib]\" "
              f"(missing: {', '.join(missing)})")
     import tyro
 
-    return train(tyro.cli(Args, args=argv, prog="python -m goldrush_train.rllib_ppo"))
+    return train(tyro.cli(Args, args=argv, prog="python -m goldrush_train.gold.rllib_ppo"))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The shipped 2-player model's recipe, from a seed in one command.
 
-    python -m goldrush_train.recipe --seed 0 --ship      # 23-26 min on 2 cores from nothing, ~5 with its data
-    python -m goldrush_train.recipe --help               # every argument
+    python -m goldrush_train.gold.recipe --seed 0 --ship      # 23-26 min on 2 cores from nothing, ~5 with its data
+    python -m goldrush_train.gold.recipe --help               # every argument
 
 Each run writes into a new folder, ``runs/recipe-sSEED-YYYYmmdd-HHMMSS``
 unless ``--run-dir`` names another (new or empty) one; the search data is
@@ -11,7 +11,7 @@ The recipe chains tools that also run alone:
 
 1. **Search data.** For each of ``search_seeds``, ``search_games`` games of
    the search player against itself, saved as ``DATA_DIR/ismcts-SEED.npz``
-   (what ``python -m goldrush_train.imitation --teacher ismcts --games 100 --seed
+   (what ``python -m goldrush_train.gold.imitation --teacher ismcts --games 100 --seed
    SEED --out ...`` writes). A file already there is used when its record
    says it holds exactly those games (teacher, games, players, seed, memory)
    and refused otherwise, so one collection, the slow part, serves every
@@ -19,12 +19,12 @@ The recipe chains tools that also run alone:
 2. **DAgger data**, with ``dagger_seeds``: a first fit (steps 3 and 4
    without DAgger, seed 0) plays one seat against ``dagger_opponents`` in
    ``dagger_games`` games per seed while the search labels its decisions
-   (``python -m goldrush_train.imitation --student``), saved as
+   (``python -m goldrush_train.gold.imitation --student``), saved as
    ``DATA_DIR/dagger-SEED.npz`` beside the student,
    ``DATA_DIR/dagger-student.npz`` (fitted in a new folder
    ``DATA_DIR/dagger-student-YYYYmmdd-HHMMSS``). Reused and checked as the search data
    is (the student by its SHA-256), so it too serves every seed.
-3. **Warm start, no PPO** (``python -m goldrush_train.ppo --total-timesteps 0 ...``, run as a process of
+3. **Warm start, no PPO** (``python -m goldrush_train.gold.ppo --total-timesteps 0 ...``, run as a process of
    its own; the recipe prints the whole command): the
    network copies the search player's share of visits per position (its
    move played, with ``--target move``) from the files above (and any
@@ -79,7 +79,7 @@ class Recipe:
     seed: int = 0
     """Seeds the expert's games, the network's initial weights and the fit's batches (not the search data)."""
     run_dir: str = ""
-    """Where the run writes its outputs (goldrush_train.ppo's): a new or empty folder; empty: a new folder
+    """Where the run writes its outputs (goldrush_train.gold.ppo's): a new or empty folder; empty: a new folder
     runs/recipe-sSEED-YYYYmmdd-HHMMSS."""
     data_dir: str = "runs"
     """Where the search data files are read from, or written to when missing."""
@@ -99,8 +99,8 @@ class Recipe:
     dagger_opponents: str = "greedy,expert"
     """The fields the first fit plays in the DAgger games, in turn, comma-separated."""
     extra_data: tuple[str, ...] = ()
-    """Further decision files (``python -m goldrush_train.imitation``'s, e.g. DAgger files written with ``--student``),
-    fitted together with the search data."""
+    """Further decision files (``python -m goldrush_train.gold.imitation``'s, e.g. DAgger files written with
+    ``--student``), fitted together with the search data."""
     expert_games: int = 0
     """Games of the expert against itself copied first (0: none, the search data alone)."""
     expert_epochs: int = 16
@@ -111,14 +111,14 @@ class Recipe:
     """What the network copies from the search data: its share of visits per position, or the move it played
     (the recipe of the models shipped before)."""
     play_by: Literal["move", "position"] = "move"
-    """How the model plays (goldrush_train.ppo's --play-by): its most likely move, or its most likely position (the way
-    models fitted to moves were played before that option, as in the experiments log's earlier tables)."""
+    """How the model plays (goldrush_train.gold.ppo's --play-by): its most likely move, or its most likely position (the
+    way models fitted to moves were played before that option, as in the experiments log's earlier tables)."""
     lr: float = 2e-3
     """Adam's step size for the fit."""
     width: int = 64
-    """The network's width (goldrush_train.ppo's --width)."""
+    """The network's width (goldrush_train.gold.ppo's --width)."""
     context: int = 32
-    """The size of the table summary fed back to each position (goldrush_train.ppo's --context)."""
+    """The size of the table summary fed back to each position (goldrush_train.gold.ppo's --context)."""
     games: int = 2000
     """Games against each of ``agents`` at the end."""
     agents: str = "random,greedy,expert"
@@ -126,7 +126,7 @@ class Recipe:
     workers: int = 0
     """Processes collecting the search data; 0: every core."""
     torch_threads: int = 2
-    """Torch threads of the fit (goldrush_train.ppo's --torch-threads). The shipped model was fitted on two, every
+    """Torch threads of the fit (goldrush_train.gold.ppo's --torch-threads). The shipped model was fitted on two, every
     core of the machine that made it; a fit on another count rounds its sums differently and writes other
     weights (the main job's warm start fits on one)."""
     ship: bool = False
@@ -151,7 +151,8 @@ class Recipe:
             check_agents("--dagger-opponents", self.dagger_opponents)
         for path in self.extra_data:
             if not Path(path).is_file():
-                raise GoldRushError(f"--extra-data {path!r} is not a file (write one with python -m goldrush_train.imitation)")
+                raise GoldRushError(f"--extra-data {path!r} is not a file "
+                                    "(write one with python -m goldrush_train.gold.imitation)")
         check_int("--torch-threads", self.torch_threads, 1)
         check_int("--workers", self.workers, 0, note="0: every core")
 
@@ -169,13 +170,14 @@ class Recipe:
         return Path(self.data_dir) / f"dagger-{seed}.npz"
 
     def dagger_about(self, seed: int, student_sha256: str | None) -> dict[str, Any]:
-        """What the DAgger file of ``seed`` must say it holds (as ``python -m goldrush_train.imitation --student`` records
-        it, less the student's path: the student is known by its digest)."""
+        """What the DAgger file of ``seed`` must say it holds (as ``python -m goldrush_train.gold.imitation --student``
+        records it, less the student's path: the student is known by its digest)."""
         return {**self.about(seed), "games": self.dagger_games, "opponents": split_entrants(self.dagger_opponents),
                 "student_sha256": student_sha256}
 
     def about(self, seed: int) -> dict[str, Any]:
-        """What the data file of ``seed`` must say it holds (as :func:`goldrush_train.imitation.main` records it)."""
+        """What the data file of ``seed`` must say it holds (as :func:`goldrush_train.gold.imitation.main` records
+        it)."""
         return {"teacher": self.teacher, "games": self.search_games, "num_players": 2, "seed": seed,
                 "memory": "perfect"}
 
@@ -200,7 +202,7 @@ def _reuse(path: Path, wanted: dict[str, Any], stage: str, ignore: tuple[str, ..
 
 def search_data(recipe: Recipe) -> list[str]:
     """The search data files, collected where missing; a file that holds other games is refused by name."""
-    from goldrush_train.decisions import collect, save
+    from goldrush_train.gold.decisions import collect, save
 
     paths = []
     for seed in recipe.search_seeds:
@@ -221,7 +223,7 @@ def dagger_data(recipe: Recipe, search_paths: list[str]) -> list[str]:
     """The DAgger files, collected where missing (after fitting their student, if it is missing too); a file
     that holds other games, or was played by another student than ``DATA_DIR/dagger-student.npz``, is refused
     by name."""
-    from goldrush_train.decisions import collect, file_digest, save
+    from goldrush_train.gold.decisions import collect, file_digest, save
 
     student = recipe.student_path
     if not student.exists():
@@ -251,7 +253,7 @@ def dagger_data(recipe: Recipe, search_paths: list[str]) -> list[str]:
 
 
 def _fit(recipe: Recipe, run_dir: Path, paths: list[str]) -> dict[str, Any]:
-    """Fit the network as ``python -m goldrush_train.ppo`` does with no PPO steps (the environments only give the
+    """Fit the network as ``python -m goldrush_train.gold.ppo`` does with no PPO steps (the environments only give the
     model its spaces), in a process of its own; returns that run's summary."""
     argv = ["--run-dir", str(run_dir), "--seed", str(recipe.seed), "--num-players", "2", "--total-timesteps", "0",
             "--imitation-games", str(recipe.expert_games), "--imitation-epochs", str(recipe.expert_epochs),
@@ -262,12 +264,12 @@ def _fit(recipe: Recipe, run_dir: Path, paths: list[str]) -> dict[str, Any]:
             "--torch-threads", str(recipe.torch_threads)]
     if paths:
         argv += ["--imitation-data", *paths]
-    run_script("fit", "goldrush_train.ppo", argv)
+    run_script("fit", "goldrush_train.gold.ppo", argv)
     return json.loads((run_dir / "summary.json").read_text())
 
 
 def run(recipe: Recipe) -> dict[str, Any]:
-    """Follow ``recipe``; returns the run's summary (goldrush_train.ppo's, with the recipe added)."""
+    """Follow ``recipe``; returns the run's summary (goldrush_train.gold.ppo's, with the recipe added)."""
     start = time.perf_counter()
     recipe.check()
     run_dir = Path(recipe.run_dir) if recipe.run_dir else new_run_dir(f"runs/recipe-s{recipe.seed}")
@@ -287,11 +289,11 @@ def run(recipe: Recipe) -> dict[str, Any]:
     return summary
 
 
-@command("goldrush_train.recipe", needs=TRAIN_EXTRA)
+@command("goldrush_train.gold.recipe", needs=TRAIN_EXTRA)
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     import tyro
 
-    return run(tyro.cli(Recipe, args=argv, prog="python -m goldrush_train.recipe"))
+    return run(tyro.cli(Recipe, args=argv, prog="python -m goldrush_train.gold.recipe"))
 
 
 if __name__ == "__main__":

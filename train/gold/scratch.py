@@ -1,13 +1,13 @@
 """PPO from scratch: Gold learned with no teacher, on the batched vector env.
 
-    python -m goldrush_train.scratch                        # the from-scratch recipe
-    python -m goldrush_train.scratch --total-timesteps 250000 --eval-every 125000   # a short run
-    python -m goldrush_train.scratch --help                 # every argument
+    python -m goldrush_train.gold.scratch                        # the from-scratch recipe
+    python -m goldrush_train.gold.scratch --total-timesteps 250000 --eval-every 125000   # a short run
+    python -m goldrush_train.gold.scratch --help                 # every argument
 
 One file in CleanRL's shape: a dataclass of arguments, the environment, the
 rollout, the PPO update, evaluation in its own function. Nothing is copied
 from a teacher: no imitation, no saved decisions, and no scripted features in
-the network: :class:`goldrush_train.network.GoldNet` reads the
+the network: :class:`goldrush_train.gold.network.GoldNet` reads the
 environment's ``observation="pairs"``, the plain vector and two planes
 computed from it alone. The learner plays a random seat of
 :class:`goldrush_env.gold.vector.GoldRushVectorEnv` against a mix of opponents:
@@ -15,7 +15,7 @@ the scripted players of ``opponents`` (by default ``greedy``) and, for a
 ``self_play`` share of the seats (a quarter by default), frozen snapshots of
 itself taken every ``snapshot_every`` steps. ``num_players`` sets the table's
 size, and ``init_from`` starts from a saved model's weights instead of random
-ones (what :mod:`goldrush_train.sizes` does with the 2-player model).
+ones (what :mod:`goldrush_train.gold.sizes` does with the 2-player model).
 
 Every ``eval_every`` steps the policy, played as ``play_by`` says, meets
 each of ``eval_agents`` in ``eval_games`` games (seats swapped, start players
@@ -105,7 +105,7 @@ class Args:
     league_size: int = 4
     """Snapshots kept as opponents."""
     network: Literal["goldnet", "mlp"] = "goldnet"
-    """The policy: "goldnet", goldrush_train.network.GoldNet (the same small layers at every position); "mlp",
+    """The policy: "goldnet", goldrush_train.gold.network.GoldNet (the same small layers at every position); "mlp",
     CleanRL's stock agent (an actor and a critic, each two tanh layers of 64), which sees positions one by one."""
     observation: Literal["plain", "pairs"] = "pairs"
     """The environment's observation option; "pairs" adds the pair planes (GoldNet reads them beside each
@@ -170,12 +170,12 @@ class Args:
         check_int("--num-players", self.num_players, 2, 5)
         if self.ship and (self.num_players != 2 or self.init_from is not None):
             raise GoldRushError("--ship is for the 2-player model learned from scratch: no --init-from, "
-                                f"--num-players 2 (got {self.num_players}); goldrush_train.sizes ships the others")
+                                f"--num-players 2 (got {self.num_players}); goldrush_train.gold.sizes ships the others")
         if self.init_from is not None:
             if self.network != "goldnet" or self.observation != "plain":
                 raise GoldRushError(f"--init-from needs --network goldnet --observation plain (the shipped models'), "
                                     f"got --network {self.network} --observation {self.observation}")
-            from goldrush_train.network import saved_weights
+            from goldrush_train.gold.network import saved_weights
 
             saved_weights(self.init_from, self.width, self.context)
         check_agents("--opponents", self.opponents)
@@ -197,12 +197,12 @@ def make_network(args: Args, inputs: int):
     import torch
     from torch import nn
 
-    from goldrush_train.network import GoldNet
+    from goldrush_train.gold.network import GoldNet
 
     if args.network == "goldnet":
         net = GoldNet(width=args.width, context=args.context, pairs=args.observation == "pairs")
         if args.init_from is not None:
-            from goldrush_train.network import saved_weights
+            from goldrush_train.gold.network import saved_weights
 
             weights = saved_weights(args.init_from, args.width, args.context)
             net.load_state_dict({name: torch.as_tensor(array) for name, array in weights.items()})
@@ -242,7 +242,7 @@ def masked_logits(logits, masks):
 def save_model(net, path: Path, num_players: int, observation: str = "plain", play_by: str = "move") -> Path:
     """The network as a numpy model (``goldrush_agents.gold.trained``) trained for ``num_players``, that plays as
     ``play_by`` says."""
-    from goldrush_train.network import GoldNet, export_weights
+    from goldrush_train.gold.network import GoldNet, export_weights
 
     if isinstance(net, GoldNet):
         arrays = export_weights(net, num_players)
@@ -287,7 +287,7 @@ def train(args: Args) -> dict[str, Any]:
 
     from goldrush_agents.gold.batched import batched_mix
     from goldrush_env.gold.variants import observation_type
-    from goldrush_train.plots import plot
+    from goldrush_train.run_figure import plot
 
     args.check()
     run_dir = open_run_dir(args.run_dir, "runs/scratch", args)
@@ -444,11 +444,11 @@ def _write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
     path.write_text("\n".join([",".join(keys)] + [",".join(str(row[k]) for k in keys) for row in rows]) + "\n")
 
 
-@command("goldrush_train.scratch", needs=TRAIN_EXTRA)
+@command("goldrush_train.gold.scratch", needs=TRAIN_EXTRA)
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     import tyro
 
-    args = tyro.cli(Args, args=argv, prog="python -m goldrush_train.scratch")
+    args = tyro.cli(Args, args=argv, prog="python -m goldrush_train.gold.scratch")
     with Heartbeat():
         return train(args)
 

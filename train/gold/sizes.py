@@ -1,12 +1,12 @@
 """The shipped models for 3, 4 and 5 players: the 2-player model, trained on at the table's size.
 
-    python -m goldrush_train.sizes --num-players 3 --seed 0 --ship   # agents/gold/models/ppo_3p.npz
-    python -m goldrush_train.sizes --num-players 5 --total-timesteps 250000   # a short run
+    python -m goldrush_train.gold.sizes --num-players 3 --seed 0 --ship   # agents/gold/models/ppo_3p.npz
+    python -m goldrush_train.gold.sizes --num-players 5 --total-timesteps 250000   # a short run
 
 The 2-player model (``ppo``, agents/gold/models/ppo_2p.npz, a copy of the search) is where every size
 starts: its network reads any table (seats are relative, every opponent has its own planes), but it never
 saw three or more players, and played as it is it falls behind ``greedy`` from four players on. PPO then
-trains it at the table's size with :mod:`goldrush_train.scratch`'s loop on the batched vector env, the
+trains it at the table's size with :mod:`goldrush_train.gold.scratch`'s loop on the batched vector env, the
 learner at a random seat against ``greedy`` in every other seat, and, once the first snapshot is taken, a
 quarter of those seats played by frozen snapshots of itself. The reward is the score reward (after each
 flip, the learner's gain less the others' mean, / 10), which at any size points where winning does.
@@ -14,7 +14,7 @@ flip, the learner's gain less the others' mean, / 10), which at any size points 
 Evaluations during the run (400 games against ``greedy``) and at the end (``final_games``) report both
 directions: the model alone against the field, and one ``greedy`` alone against the model. ``--ship``
 copies the model to :func:`goldrush_agents.gold.trained.shipped_model`, where the entrant ``ppo`` finds it.
-Like goldrush_train.recipe, it runs the training script by its command line, printed first, so that the
+Like goldrush_train.gold.recipe, it runs the training script by its command line, printed first, so that the
 step can be rerun alone.
 """
 
@@ -66,7 +66,7 @@ class Sizes:
 
     def check(self) -> None:
         """Refuse values that cannot work, naming them."""
-        check_int("--num-players", self.num_players, 3, 5, note="the 2-player model is goldrush_train.recipe's")
+        check_int("--num-players", self.num_players, 3, 5, note="the 2-player model is goldrush_train.gold.recipe's")
         if self.total_timesteps is None:
             self.total_timesteps = STEPS[self.num_players]
         check_counts(self, "total_timesteps", "eval_every", "final_games", "torch_threads")
@@ -74,7 +74,7 @@ class Sizes:
             raise GoldRushError(f"--start-from {self.start_from!r} is not a file")
 
     def scratch_argv(self, run_dir: str) -> list[str]:
-        """The command line of goldrush_train.scratch that this recipe is."""
+        """The command line of goldrush_train.gold.scratch that this recipe is."""
         return ["--run-dir", run_dir, "--seed", str(self.seed), "--num-players", str(self.num_players),
                 "--init-from", self.start_from, "--observation", "plain", "--total-timesteps",
                 str(self.total_timesteps), "--reward", "score", "--opponents", "greedy", "--self-play", "0.25",
@@ -84,13 +84,13 @@ class Sizes:
 
 
 def run(sizes: Sizes) -> dict[str, Any]:
-    """Follow the recipe: goldrush_train.scratch in a process of its own (its command is printed, to rerun
+    """Follow the recipe: goldrush_train.gold.scratch in a process of its own (its command is printed, to rerun
     alone), then ``--ship``; returns that run's summary, with this recipe's arguments added."""
     started = time.perf_counter()
     sizes.check()
     run_dir = Path(sizes.run_dir) if sizes.run_dir else new_run_dir(f"runs/sizes-{sizes.num_players}p-s{sizes.seed}")
     refuse_used_folder(run_dir)
-    run_script("training run", "goldrush_train.scratch", sizes.scratch_argv(str(run_dir)))
+    run_script("training run", "goldrush_train.gold.scratch", sizes.scratch_argv(str(run_dir)))
     summary = {**json.loads((run_dir / "summary.json").read_text()), "sizes": dataclasses.asdict(sizes)}
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
     if sizes.ship:
@@ -101,11 +101,11 @@ def run(sizes: Sizes) -> dict[str, Any]:
     return summary
 
 
-@command("goldrush_train.sizes", needs=TRAIN_EXTRA)
+@command("goldrush_train.gold.sizes", needs=TRAIN_EXTRA)
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     import tyro
 
-    return run(tyro.cli(Sizes, args=argv, prog="python -m goldrush_train.sizes"))
+    return run(tyro.cli(Sizes, args=argv, prog="python -m goldrush_train.gold.sizes"))
 
 
 if __name__ == "__main__":

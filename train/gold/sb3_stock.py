@@ -1,9 +1,9 @@
 """Stable-Baselines3's stock setup on Gold: sb3-contrib's MaskablePPO with its default ``"MlpPolicy"``.
 
-    python -m goldrush_train.sb3_stock                                   # 1M steps, kinds of card
-    python -m goldrush_train.sb3_stock --action positions --observation pairs   # positions, for comparison
-    python -m goldrush_train.sb3_stock --total-timesteps 50000 --table quarter   # a quick look
-    python -m goldrush_train.sb3_stock --env tutorial-self-play --num-envs 1   # PettingZoo's SB3 tutorial pattern
+    python -m goldrush_train.gold.sb3_stock                                   # 1M steps, kinds of card
+    python -m goldrush_train.gold.sb3_stock --action positions --observation pairs   # positions, for comparison
+    python -m goldrush_train.gold.sb3_stock --total-timesteps 50000 --table quarter   # a quick look
+    python -m goldrush_train.gold.sb3_stock --env tutorial-self-play --num-envs 1   # PettingZoo's SB3 tutorial pattern
 
 Nothing here is tuned for the game: MaskablePPO's default hyperparameters and
 policy (two tanh layers of 64), the Gymnasium environment made with
@@ -12,7 +12,7 @@ options (``observation``, ``action``, ``reward``, ``table``, ``seat="random"``),
 copies in SB3's ``DummyVecEnv``; opponents play uniformly at random, the
 environment's default. Every ``eval_every`` steps the policy plays
 ``eval_games`` games against random and greedy, picking its most likely action
-(:mod:`goldrush_train.stock`); ``eval.csv`` and ``curves.png`` record them,
+(:mod:`goldrush_train.gold.stock_harness`); ``eval.csv`` and ``curves.png`` record them,
 and ``model.zip`` the policy.
 """
 
@@ -26,7 +26,7 @@ import gymnasium as gym
 import numpy as np
 
 from goldrush_train.cli import TRAIN_EXTRA, command, minutes, open_run_dir
-from goldrush_train.stock import StockArgs, evaluate_at, progress_line, write_outputs
+from goldrush_train.gold.stock_harness import StockArgs, evaluate_at, progress_line, write_outputs
 
 
 class TutorialSelfPlay(gym.Env):
@@ -105,11 +105,11 @@ def train(args: Args) -> dict[str, Any]:
     return write_outputs(run_dir, args, evaluations, time.perf_counter() - started, "MaskablePPO MlpPolicy")
 
 
-@command("goldrush_train.sb3_stock", needs=TRAIN_EXTRA)
+@command("goldrush_train.gold.sb3_stock", needs=TRAIN_EXTRA)
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     import tyro
 
-    return train(tyro.cli(Args, args=argv, prog="python -m goldrush_train.sb3_stock"))
+    return train(tyro.cli(Args, args=argv, prog="python -m goldrush_train.gold.sb3_stock"))
 
 
 if __name__ == "__main__":
