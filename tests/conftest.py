@@ -13,6 +13,8 @@ from pathlib import Path
 import hypothesis.configuration
 import pytest
 
+ROOT = Path(__file__).resolve().parent.parent
+"""The repository, for a test in any folder of tests/."""
 DATA = Path(__file__).parent / "data"
 PLUGINS = Path(__file__).parent / "plugins"
 

@@ -3,7 +3,7 @@
 The engine works on card ids and precomputed tables, for speed; this model works on the rule sheet's card codes
 (``"G3"``, ``"M25"``, ``"D"``) with plain comparisons, for clarity. It exists to produce rule vectors the engine
 did not write (``tests/data/boundary_vectors.jsonl``, made by :func:`boundary_vectors`) and to play random games
-in lockstep with the engine. ``tests/test_gold_model.py`` first shows that it replays the shared vectors.
+in lockstep with the engine. ``tests/gold/test_gold_model.py`` first shows that it replays the shared vectors.
 """
 
 import argparse

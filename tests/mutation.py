@@ -30,21 +30,23 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-TARGETS = {  # name: (files to mutate, test modules that run on them, tests left out: a pytest -k expression)
+TARGETS = {  # name: (files to mutate, test modules run on them, in tests/; tests left out: a pytest -k expression)
     "gold-engine": (["goldrush_env/gold/engine.py"],
-                    ["test_vectors", "test_rules", "test_gold_model", "test_properties", "test_errors",
-                     "test_positions", "test_tables", "test_state", "test_match", "test_batched", "test_aec"], ""),
-    "piecepack-engine": (["goldrush_env/piecepack/engine.py"], ["test_piecepack_vectors", "test_piecepack_rules"],
-                         ""),
+                    ["gold/test_vectors", "gold/test_rules", "gold/test_gold_model", "gold/test_properties",
+                     "gold/test_errors", "gold/test_positions", "gold/test_tables", "gold/test_state",
+                     "gold/test_match", "gold/test_batched", "gold/test_aec"], ""),
+    "piecepack-engine": (["goldrush_env/piecepack/engine.py"],
+                         ["piecepack/test_piecepack_vectors", "piecepack/test_piecepack_rules"], ""),
     # PyTorch in a process mutmut forks can hang: the test that trains is left out.
     "encoders": (["goldrush_env/gold/encoder.py", "goldrush_env/piecepack/encoder.py"],
-                 ["test_encoder", "test_piecepack_encoder", "test_noninterference", "test_memory",
-                  "test_piecepack_env"], "not maskable_ppo_trains"),
+                 ["gold/test_encoder", "piecepack/test_piecepack_encoder", "gold/test_noninterference",
+                  "piecepack/test_piecepack_noninterference", "gold/test_memory", "piecepack/test_piecepack_env"],
+                 "not maskable_ppo_trains"),
     # The web server's privacy boundary: what each game's state for a seat contains (the plain part's and each game's
     # own seat_state and what they send of the game), run by the tests of every game's API. The replay test prints
     # through the command line's stdout, which mutmut closes while it collects; the fuzz looks for 500s, not leaks.
     "web": (["goldrush_agents/web/game.py", "goldrush_agents/gold/web.py", "goldrush_agents/piecepack/web.py"],
-            ["test_web_games", "test_web_api", "test_web_piecepack_api"],
+            ["test_web_games", "gold/test_web_api", "piecepack/test_web_piecepack_api"],
             "not replay_steps_through_a_saved_record and not any_json_body"),
 }
 BOUNDARY = {
@@ -161,8 +163,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("targets", nargs="*", help=f"what to mutate, of {', '.join(TARGETS)} (default: all)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="mutants run at once")
     parser.add_argument("--json", type=Path, help="also write the whole report, survivors' changes too, here")
-    parser.add_argument("--tests", help="test modules to run instead of the targets' own, comma-separated (e.g. "
-                                        "test_web_api: the web target's test_web_limits is slow under mutation)")
+    parser.add_argument("--tests", help="test modules to run instead of the targets' own, under tests/, "
+                                        "comma-separated (e.g. gold/test_web_api)")
     args = parser.parse_args(argv)
     unknown = [name for name in args.targets if name not in TARGETS]
     if unknown:

@@ -205,12 +205,15 @@ def train_game_folders() -> dict[str, Path]:
             if (path / "__init__.py").is_file()}
 
 
-def test_each_folder_of_train_is_a_game():
-    """A game's training is ``train/<game>/``, named as the registry names it; everything at the top serves every
-    game (docs/adding-a-game.md, "Where things live")."""
+def test_each_folder_of_train_and_tests_is_a_game():
+    """A game's training is ``train/<game>/`` and its tests ``tests/<game>/``, each folder named as the registry
+    names the game; everything at the top of either serves every game (docs/adding-a-game.md, "Where things
+    live"). Only the test data and the plug-in games of the tests have folders of their own."""
     folders = {path.name for path in TRAIN.iterdir() if path.is_dir() and path.name != "__pycache__"}
     assert folders == {path.name for path in train_game_folders().values()}
     assert {"gold", "piecepack"} <= folders <= set(names())
+    tests = {path.name for path in (ROOT / "tests").iterdir() if path.is_dir() and path.name != "__pycache__"}
+    assert tests - set(names()) == {"data", "plugins"} and {"gold", "piecepack"} <= tests
 
 
 TRAIN_SHARED = sorted(TRAIN.glob("*.py"))

@@ -216,3 +216,13 @@ def test_the_main_job_benchmark_finds_the_readmes_command():
                              capture_output=True, text=True, check=True).stdout.strip()
     assert command.startswith("python3 -m venv .venv && .venv/bin/pip install torch==2.13.0 && ")
     assert command.endswith(" && .venv/bin/python -m goldrush_train.gold.ppo")
+
+
+def test_the_mutation_run_names_test_files_that_exist():
+    """tests/mutation.py names each target's test modules by their path under tests/: a test file that moves or
+    is renamed must move there too, or its target would run no test."""
+    from mutation import TARGETS
+
+    named = {module for _, modules, _ in TARGETS.values() for module in modules}
+    assert len(named) >= 15
+    assert sorted(module for module in named if not (ROOT / "tests" / f"{module}.py").is_file()) == []

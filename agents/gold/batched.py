@@ -16,7 +16,7 @@ vectorized environment can play it inside its step. The worth of each pair
 of cards is taken from :meth:`goldrush_agents.gold.knowledge.Knowledge.pair_value` itself,
 tabulated per seat, so the two agree to the last bit; they differ only in
 the random numbers that break ties among equally good flips (a greedy
-player's random choices are its own). ``tests/test_batched_agents.py``
+player's random choices are its own). ``tests/gold/test_batched_agents.py``
 checks, position by position, that each batched flip is one the single-game
 player could have made.
 

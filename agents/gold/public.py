@@ -11,7 +11,7 @@ information with chance, played on the *public state*:
 * seat 0's lead over seat 1 in points and in gold cards (only the differences decide the winner, D5).
 
 Here the rules are restated over kinds (:data:`PAIRS`), for the exact solver (:mod:`~goldrush_agents.gold.optimal`)
-and the self-play learner (:mod:`~goldrush_agents.gold.selfplay`); ``tests/test_public.py`` plays random games on
+and the self-play learner (:mod:`~goldrush_agents.gold.selfplay`); ``tests/gold/test_public.py`` plays random games on
 the engine and checks every step against them.
 
 *Relative* kinds see the table from one seat: the miners of "seat 0" are the seat's own and those of "seat 1" the

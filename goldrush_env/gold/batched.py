@@ -6,7 +6,7 @@ It exists for throughput (vectorized environments, fast tournaments against
 scripted players, benchmarks), so it keeps only what the rules need: no
 history and no event objects. Each step returns a :class:`FlipBatch`, the
 public record of every game's flip as arrays, from which observations are
-updated; ``tests/test_batched.py`` replays the shared rule vectors and random
+updated; ``tests/gold/test_batched.py`` replays the shared rule vectors and random
 seeded games through both engines and compares every outcome and score.
 
 Two backends compute the same step: ``"numpy"`` (vectorized over the games,

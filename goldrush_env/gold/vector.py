@@ -8,7 +8,7 @@ one :class:`~goldrush_env.gold.batched.BatchedGames` and the opponents choose
 their flips for all games together, so no Python loop runs per game.
 
 * Observations: ``(num_envs, 2102)`` float32, the learner's vectors exactly
-  as the single environment encodes them (``tests/test_vector.py`` compares
+  as the single environment encodes them (``tests/gold/test_vector.py`` compares
   them flip by flip); actions: one position per sub-environment. The
   ``observation`` and ``action`` options pick other types by name, as in the
   single environment (:mod:`goldrush_env.gold.variants`): the learner's plain

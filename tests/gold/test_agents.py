@@ -21,8 +21,8 @@ from conftest import Checked, layout
 SCRIPTED = [GreedyAgent, ExpertAgent]
 SEARCH = functools.partial(ISMCTSAgent, iterations=300)  # a small budget: these tables are small
 FAST = [name for name in AGENTS if name not in ("ismcts", "selfplay", "optimal")]
-"""The players of every size and table, quick enough here (ismcts at its default budget: tests/test_search.py;
-selfplay, 2 players only: tests/test_selfplay.py; optimal, the quarter table only: tests/test_public.py)."""
+"""The players of every size and table, quick enough here (ismcts at its default budget: tests/gold/test_search.py;
+selfplay, 2 players only: tests/gold/test_selfplay.py; optimal, the quarter table only: tests/gold/test_public.py)."""
 
 
 @pytest.mark.parametrize("memory", ["perfect", "human"])

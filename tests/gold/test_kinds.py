@@ -2,7 +2,7 @@
 
 The kinds are checked against what a seat's view says (its cards by position), not against the kinds action's
 own reading of the observation vector; a kinds player is shown to lose nothing against the same player choosing
-positions; the no-leak tests of tests/test_noninterference.py cover the options too.
+positions; the no-leak tests of tests/gold/test_noninterference.py cover the options too.
 """
 
 from __future__ import annotations

@@ -25,9 +25,8 @@ from goldrush_train.win_shares import evaluate  # noqa: E402
 from goldrush_train.gold.network import GoldNet, export_weights  # noqa: E402
 from goldrush_train.gold.opponents import opponent_mix  # noqa: E402
 from goldrush_train.gold.ppo import main  # noqa: E402
-from conftest import Checked  # noqa: E402
+from conftest import ROOT, Checked  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
 TINY = ["--num-envs", "2", "--vec-env", "dummy", "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1",
         "--width", "8", "--context", "4", "--eval-games", "2", "--final-games", "2",
         "--eval-agents", "random,greedy", "--snapshot-every", "256", "--league-size", "2",

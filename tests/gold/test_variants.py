@@ -2,8 +2,8 @@
 name, it refuses an unknown name, each type's layout and size are what the docs say, and a type registered there
 is played by every environment without another line.
 
-The values of each type are checked elsewhere: the plain and pairs vectors in tests/test_encoder.py, the kinds in
-tests/test_kinds.py, the vector env against the single one in tests/test_vector.py."""
+The values of each type are checked elsewhere: the plain and pairs vectors in tests/gold/test_encoder.py, the kinds in
+tests/gold/test_kinds.py, the vector env against the single one in tests/gold/test_vector.py."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The public state (goldrush_agents.gold.public) against the engine, and the exact solver (optimal) against an
-independent recursion (tests/optimal_reference.py)."""
+independent recursion (tests/gold/optimal_reference.py)."""
 
 import numpy as np
 import pytest

@@ -148,23 +148,6 @@ def test_goldrush_watch_and_the_web_play_the_model_of_the_tables_size(tmp_path):
     assert web["flips"] == own.record["flips"]
 
 
-def test_a_piecepack_model_at_another_size_warns_and_ppo_picks_by_size():
-    from goldrush_agents.piecepack import PiecepackTrained, shipped_model as piecepack_model
-
-    three = PiecepackTrained(piecepack_model(3))
-    assert three.num_players == 3
-    with pytest.warns(ModelSizeWarning, match=r"piecepack_3p.npz' was trained for 3 players and is playing a "
-                                              r"4-player game"):
-        play_game([three] + [make_agent("random", game="piecepack") for _ in range(3)], 1, game="piecepack")
-    entrant = make_agent("ppo", game="piecepack")
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        for players in (3, 4, 3):  # one player, games of either size: the model of each
-            play_game([entrant] + [make_agent("random", game="piecepack") for _ in range(players - 1)], 2,
-                      game="piecepack")
-            assert entrant.num_players == players and entrant.path == piecepack_model(players)
-
-
 def test_evaluate_reports_both_directions_from_three_players_on(capsys):
     from goldrush_train import evaluate as evaluate_script
     from goldrush_train.win_shares import evaluate, table

@@ -4,7 +4,7 @@ Its default budget takes seconds per game, so every test here builds it with
 a few dozen to a few hundred iterations: legal flips at every table size and
 memory model, reproducible play from a seed, decisions made from the view
 alone, the clear moves (a sure strike, remembered gold in the Gold Rush) and
-its argument checks. The card kinds its tree is built on: tests/test_cards.py.
+its argument checks. The card kinds its tree is built on: tests/gold/test_cards.py.
 """
 
 import itertools

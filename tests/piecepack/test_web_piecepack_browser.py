@@ -2,7 +2,7 @@
 
 Whole games are played by clicking the choices their words name, watched step by step and replayed from the record
 the page saves; the page must show only what the person's seat knows, and speak the rule sheet's words, never the
-engine's names. Skipped, like ``test_web_browser.py``, without playwright or Chromium.
+engine's names. Skipped, like ``tests/gold/test_web_browser.py``, without playwright or Chromium.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Our environments in other libraries, beyond docs/libraries.md's examples (which test_docs.py runs)."""
+"""Our environments in other libraries, beyond docs/libraries.md's examples (which tests/test_docs.py runs)."""
 
 import gymnasium as gym
 import pytest

@@ -2,6 +2,7 @@
 clearly ahead of random players."""
 
 import copy
+import warnings
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from goldrush_agents.piecepack import (
     view_of,
 )
 from goldrush_agents.tournament import wilson_interval
+from goldrush_agents.weights import ModelSizeWarning
 
 from goldrush_env.errors import GoldRushError
 from goldrush_env.piecepack import actions as A
@@ -174,6 +176,20 @@ def test_a_trained_model_plays_by_path_and_refuses_other_files(tmp_path):
                        "config.game": "piecepack"})
     with pytest.raises(GoldRushError, match=r"maps \(10, 488\).*needs \(1443, 488\)"):
         PiecepackTrained(small)
+
+
+def test_a_model_at_another_size_warns_and_ppo_picks_by_size():
+    three = PiecepackTrained(shipped_model(3))
+    assert three.num_players == 3
+    with pytest.warns(ModelSizeWarning, match=r"piecepack_3p.npz' was trained for 3 players and is playing a "
+                                              r"4-player game"):
+        play([three] + lineup(["random"] * 3, 0), 1)
+    entrant = make_agent("ppo", game="piecepack")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for players in (3, 4, 3):  # one player, games of either size: the model of each
+            play([entrant] + lineup(["random"] * (players - 1), 0), 2)
+            assert entrant.num_players == players and entrant.path == shipped_model(players)
 
 
 def decision(phase, **changes):

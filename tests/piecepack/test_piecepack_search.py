@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,7 +19,9 @@ from goldrush_env.piecepack import actions as A
 from goldrush_env.piecepack.components import NUM_PLOTS, WAREHOUSE
 from goldrush_env.piecepack.engine import Game, Phase
 
-CEILING = str(Path(__file__).resolve().parents[1] / "benchmarks" / "piecepack_ceiling.py")
+from conftest import ROOT
+
+CEILING = str(ROOT / "benchmarks" / "piecepack_ceiling.py")
 
 
 def random_states(games: int, seed: int):

@@ -4,7 +4,7 @@ goldrush_agents.gold.optimal fills a table of every state bottom-up in compiled 
 state, in plain Python, with its own pair rules read off the card facts, and its own reading of the stalling
 equilibrium: with ``P`` the mover's best move that changes the table, ``Q`` the other seat's (both seen from seat
 0) and ``T`` the standing, seat 0 to move gets ``max(P, min(Q, T))`` and seat 1 ``min(Q, max(P, T))``. It is
-fast enough for boxes of a few cards only (tests/test_public.py compares the two there).
+fast enough for boxes of a few cards only (tests/gold/test_public.py compares the two there).
 """
 
 from __future__ import annotations

@@ -4,9 +4,10 @@ vectors as they were."""
 import re
 import subprocess
 import sys
-from pathlib import Path
 
-SCRIPT = str(Path(__file__).resolve().parent.parent / "benchmarks" / "encoder_digest.py")
+from conftest import ROOT
+
+SCRIPT = str(ROOT / "benchmarks" / "encoder_digest.py")
 LINE = re.compile(r"(\d+) games: ([\d,]+) observations and ([\d,]+) states, sha256 ([0-9a-f]{64}); "
                   r"[\d.]+ us per observation")
 
