@@ -3,7 +3,7 @@
 :func:`command` makes a script's ``main(argv)`` behave as the ``goldrush`` CLI
 does: a missing optional dependency names the extra to install, and a
 :class:`~goldrush_env.errors.GoldRushError` (a bad value, a missing file) is
-printed as one line, ``python -m goldrush_train.X: <message>``, on stderr,
+printed as one line on stderr that names the script (``python -m goldrush_train.gold.ppo: <message>``),
 with exit status 2 and no traceback; :func:`check_agent` makes every agent
 named by an option before any work starts. The scripts' functions (``train``,
 ``run``, ``evaluate``, ``curve``...) still raise, for code that calls them.
