@@ -148,6 +148,9 @@ def test_the_wheel_installs_names_of_its_own(tmp_path):
     assert {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")} == {
         "goldrush_env", "goldrush_agents", "goldrush_train"}
     assert {"goldrush_agents/gold/models/ppo_2p.npz", "goldrush_agents/piecepack/models/piecepack_3p.npz"} <= set(names)
+    # Each game's training folder is a package of its own in pyproject.toml's list: a folder left out of it
+    # would be missing from the wheel.
+    assert {f"goldrush_train/{game}/__init__.py" for game in TRAIN_GAMES} <= set(names)
 
 
 def test_demo_prints_a_whole_game():
