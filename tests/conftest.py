@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import hypothesis.configuration
+import hypothesis.strategies
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,6 +82,62 @@ def unpaced(env):
     raw = env.unwrapped.game_env if hasattr(env.unwrapped, "game_env") else env.unwrapped
     raw.metadata = {**raw.metadata, "render_fps": 0}
     return env
+
+
+# --- the web server's tests ---------------------------------------------------------------------------------
+
+SHORT = 400
+"""An error body longer than this would be echoing what it was sent."""
+JSON = hypothesis.strategies.recursive(
+    hypothesis.strategies.none() | hypothesis.strategies.booleans() | hypothesis.strategies.integers()
+    | hypothesis.strategies.floats(allow_nan=False, allow_infinity=False) | hypothesis.strategies.text(max_size=20),
+    lambda children: hypothesis.strategies.lists(children, max_size=4)
+    | hypothesis.strategies.dictionaries(hypothesis.strategies.text(max_size=8), children, max_size=4),
+    max_leaves=12)
+"""Any JSON value, small."""
+
+
+def session_of(client, game_id: str):
+    """The server's session of ``game_id`` (in play or ended), for a test to look behind the API."""
+    store = client.app.state.store
+    return store.live.get(game_id) or store.ended[game_id]
+
+
+def refused(response, status: int, *words: str) -> str:
+    """The response is a JSON error of ``status`` that says ``words``, and short."""
+    assert response.status_code == status, (response.status_code, response.text[:SHORT])
+    assert len(response.content) < SHORT, response.text[:SHORT]
+    error = response.json()["error"]
+    for word in words:
+        assert word in error, (word, error)
+    return error
+
+
+def integers_in(data) -> set[int]:
+    """Every int a JSON value holds, at any depth."""
+    if isinstance(data, bool):
+        return set()
+    if isinstance(data, int):
+        return {data}
+    if isinstance(data, dict):
+        return set().union(*map(integers_in, data.values())) if data else set()
+    if isinstance(data, list):
+        return set().union(*map(integers_in, data)) if data else set()
+    return set()
+
+
+def fail_once(agent, error: Exception = RuntimeError("cut off")) -> None:
+    """Make ``agent`` raise ``error`` at its next move, then play on as before: a request cut off while the agents
+    moved (a failing agent, a server stopping)."""
+    failures, act = iter([error]), agent.act
+
+    def failing(view):
+        failure = next(failures, None)
+        if failure:
+            raise failure
+        return act(view)
+
+    agent.act = failing
 
 
 def typist(answers):

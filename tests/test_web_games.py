@@ -2,7 +2,7 @@
 own, and the test plug-ins Nim and Kuhn poker, which bring none and are served by the plain
 :class:`~goldrush_agents.web.game.WebGame` from their rules alone.
 
-Issue 34's guarantees (tests/test_web_limits.py tries each request of that issue on Gold) hold here for each game
+Issue 34's guarantees (tests/gold/test_web_limits.py tries each request of that issue on Gold) hold here for each game
 by construction: the same routes, the record of a played game only once it has ended, a seed the server chose
 hidden until then, the caps on games per client and in all, JSON bodies only (415), within their size (413) and
 depth (400), the security headers on every answer and no cache of a seat's state, no 500 for any JSON body, and
@@ -30,8 +30,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from goldrush_agents.web import create_app  # noqa: E402
 from goldrush_agents.web.app import SECURITY_HEADERS  # noqa: E402
 from goldrush_agents.web.game import PERSON, WebGame  # noqa: E402
-from test_web_api import session_of  # noqa: E402
-from test_web_limits import JSON, SHORT, integers_in, refused  # noqa: E402
+from conftest import JSON, SHORT, fail_once, integers_in, refused, session_of  # noqa: E402
 
 GAMES = list(create_app().state.games)
 """Every game the app serves: the registry's, the plug-ins of tests/plugins/ included."""
@@ -692,16 +691,7 @@ def test_a_game_cut_off_while_its_agents_moved_goes_on_at_the_next_move(name):
         body = {"seed": seed, "players": web.spec.min_players, "opponents": "random"}
         data, twin = (client.post(f"/api/{name}/games", json=body).json() for _ in range(2))
         session = session_of(client, data["id"])
-        agent = session.agents[1]
-        failures = iter([RuntimeError("cut off")])
-
-        def act(view, act=agent.act):
-            error = next(failures, None)
-            if error:
-                raise error
-            return act(view)
-
-        agent.act = act
+        fail_once(session.agents[1])
         rng, response = np.random.default_rng(seed), None
         while not data["state"]["finished"]:  # the person moves until the agent's turn comes, and it fails
             action = choose(data["state"], rng)

@@ -23,7 +23,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from goldrush_env.gold.cards import EMPTY, card_code  # noqa: E402
 from goldrush_env.gold.engine import Game, Outcome  # noqa: E402
 from goldrush_env.errors import GoldRushError  # noqa: E402
-from conftest import flippable  # noqa: E402
+from conftest import flippable, session_of  # noqa: E402
 from goldrush_env.gold.render import square_name  # noqa: E402
 
 from goldrush_agents import cli, make_agent  # noqa: E402
@@ -33,11 +33,6 @@ from goldrush_agents.web import Limits, create_app  # noqa: E402
 
 def make_client(**options) -> TestClient:
     return TestClient(create_app(**options))
-
-
-def session_of(client: TestClient, game_id: str):
-    store = client.app.state.store
-    return store.live.get(game_id) or store.ended[game_id]
 
 
 PLAY_STATE_KEYS = {

@@ -35,25 +35,11 @@ from goldrush_agents import cli  # noqa: E402
 from goldrush_agents.gold.search import ISMCTSAgent  # noqa: E402
 from goldrush_agents.web import Limits, create_app  # noqa: E402
 from goldrush_agents.web.limits import MAX_SEED  # noqa: E402
-from conftest import free_port, served  # noqa: E402
-from test_web_api import check_private, session_of  # noqa: E402
-
-SHORT = 400
-"""An error body longer than this would be echoing what it was sent."""
-
+from conftest import JSON, SHORT, fail_once, free_port, integers_in, refused, served, session_of  # noqa: E402
+from test_web_api import check_private  # noqa: E402
 
 def make_client(**options) -> TestClient:
     return TestClient(create_app(**options), raise_server_exceptions=False)
-
-
-def refused(response, status: int, *words: str) -> str:
-    """The response is a JSON error of ``status`` that says ``words``, and short."""
-    assert response.status_code == status, (response.status_code, response.text[:SHORT])
-    assert len(response.content) < SHORT, response.text[:SHORT]
-    error = response.json()["error"]
-    for word in words:
-        assert word in error, (word, error)
-    return error
 
 
 def finish(client: TestClient, data: dict, seed: int = 0) -> dict:
@@ -66,18 +52,6 @@ def finish(client: TestClient, data: dict, seed: int = 0) -> dict:
 
 
 # --- 1. the seed gives away the deal ----------------------------------------------------------------
-
-
-def integers_in(data) -> set[int]:
-    if isinstance(data, bool):
-        return set()
-    if isinstance(data, int):
-        return {data}
-    if isinstance(data, dict):
-        return set().union(*map(integers_in, data.values())) if data else set()
-    if isinstance(data, list):
-        return set().union(*map(integers_in, data)) if data else set()
-    return set()
 
 
 class Deals:
@@ -295,16 +269,8 @@ def test_a_game_left_between_the_agents_moves_goes_on_at_the_next_flip():
     client = make_client()
     data = client.post("/api/gold/games", json={"players": 3, "opponents": "greedy", "seed": 8}).json()
     session = session_of(client, data["id"])
-    game, agent = session.game, session.agents[2]
-    failures = iter([RuntimeError("cut off")])
-
-    def act(view, act=agent.act):
-        error = next(failures, None)
-        if error:
-            raise error
-        return act(view)
-
-    agent.act = act
+    game = session.game
+    fail_once(session.agents[2])
     for _ in range(2):  # the person's turn: two flips, then the agents move and seat 2 fails
         response = client.post(f"/api/gold/games/{data['id']}/act", json={"action": data["state"]["legal"][0]})
         if response.status_code == 200:
@@ -450,10 +416,6 @@ def test_9_the_count_of_opponents_is_told_in_words(body, words):
 
 # --- any body at all: never a 500 -----------------------------------------------------------------
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
-                    | st.text(max_size=20),
-                    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children,
-                                                                                         max_size=4), max_leaves=12)
 FIELDS = {"players": st.integers(-3, 8), "opponents": st.sampled_from(["greedy", "random,expert", "ismcts[", "]",
                                                                       "ppo[choose=move]", "ismcts[iterations=0]"]),
           "seat": st.integers(-1, 5), "memory": st.sampled_from(["perfect", "real", "?"]),
