@@ -20,7 +20,7 @@ def _piecepack_seen(env, seat: int) -> tuple:
             {key: value.tolist() if isinstance(value, np.ndarray) else value for key, value in view.items()})
 
 
-def _hidden_from(game, seat: int, rng: np.random.Generator, record: dict) -> dict:
+def hidden_from(game, seat: int, rng: np.random.Generator, record: dict) -> dict:
     """``record`` with the pieces ``seat`` has not seen shuffled: face-down tiles it has not assayed among
     themselves, and face-down coins it has not assayed among those of their row (a coin's back shows its suit)."""
     from goldrush_env.piecepack.components import COLUMNS, NUM_PLOTS
@@ -61,7 +61,7 @@ def test_pieces_a_seat_has_not_seen_do_not_change_what_it_observes():
             env = raw_env(num_players=players)
             env.reset(options={"record": prefix})
             for seat in range(players):
-                twin_record = _hidden_from(env.game, seat, rng, prefix)
+                twin_record = hidden_from(env.game, seat, rng, prefix)
                 twin = raw_env(num_players=players)
                 twin.reset(options={"record": twin_record})
                 if twin.game.public_state() != env.game.public_state():

@@ -11,6 +11,7 @@ import re
 import numpy as np
 import pytest
 from conftest import DATA
+from test_piecepack_noninterference import hidden_from
 from goldrush_agents.cli import build_parser
 
 from goldrush_env.piecepack import actions as A
@@ -242,23 +243,6 @@ def test_event_words_tell_no_face_down_piece():
 
 # --- privacy of the choices --------------------------------------------------------------------------------------
 
-def unseen_swapped(record: dict, game: Game, seat: int, rng: np.random.Generator) -> dict:
-    """``record`` with the face-down pieces ``seat`` has not assayed dealt among themselves (coins within their
-    row, whose suit every coin's back shows)."""
-    def unseen(piece: int) -> bool:
-        return not game.face_up[piece] and not game.assayed[piece] >> seat & 1
-
-    tiles, coins = list(record["tiles"]), list(record["coins"])
-    places = [p for p in range(NUM_PLOTS) if unseen(p)]
-    for place, source in zip(places, rng.permutation(places)):
-        tiles[place] = record["tiles"][source]
-    for row in range(NUM_PLOTS // COLUMNS):
-        places = [p for p in range(row * COLUMNS, (row + 1) * COLUMNS) if unseen(NUM_PLOTS + p)]
-        for place, source in zip(places, rng.permutation(places)):
-            coins[place] = record["coins"][source]
-    return dict(record, tiles=tiles, coins=coins)
-
-
 def test_the_words_for_a_seat_ignore_the_pieces_it_has_not_seen():
     rng = np.random.default_rng(7)
     compared = told = 0
@@ -267,7 +251,7 @@ def test_the_words_for_a_seat_ignore_the_pieces_it_has_not_seen():
         for turns in sorted({len(actions) // 3, len(actions) // 2, len(actions) - 1}):
             game = replay(record, turns)
             for seat in range(game.num_players):
-                twin = replay(unseen_swapped(record, game, seat, rng), turns)
+                twin = replay(hidden_from(game, seat, rng, record), turns)
                 if twin.public_state() != game.public_state():
                     continue  # the swap changed what everybody sees (a face-up piece's production): nothing to compare
                 known, twin_known = game.known_to(seat), twin.known_to(seat)
