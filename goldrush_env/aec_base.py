@@ -1,8 +1,9 @@
 """What every game's PettingZoo environment shares: the agents and their spaces, the rewards, drawing and closing.
 
 :class:`goldrush_env.gold.aec.raw_env` (Gold), :class:`goldrush_env.piecepack.aec.raw_env` (Gold Rush on the
-piecepack) and :class:`goldrush_env.rules_env.raw_env` (any game, from its rules alone) subclass :class:`TableEnv`: ``player_0``, ``player_1``, ... with a ``Dict`` observation space
-(the game's vector and an int8 action mask) and a ``Discrete`` action space each; the ``"win"`` and
+piecepack) and :class:`goldrush_env.rules_env.raw_env` (any game, from its rules alone) subclass
+:class:`TableEnv`: ``player_0``, ``player_1``, ... with a ``Dict`` observation space (the game's vector and an int8
+action mask) and a ``Discrete`` action space each; the ``"win"`` and
 ``"score"`` rewards; ``render()`` in the modes ``"ansi"``, ``"rgb_array"`` and ``"human"`` (a pygame window).
 A subclass says which picture to draw (:meth:`TableEnv.render_subject`) with which module
 (:attr:`TableEnv.rendering`).

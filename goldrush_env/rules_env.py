@@ -110,7 +110,7 @@ class raw_env(TableEnv):
         agent, game = self.agent_selection, self._game_to_step(action)
         if game is None:
             return
-        before = game.result().scores if self.config.reward == "score" else None
+        before = self._scores(game) if self.config.reward == "score" else None
         self._last_seat = game.current_player
         game.step(action)  # the rules refuse an illegal action, naming it, before anything changes
         self._mask = game.legal_mask()

@@ -176,7 +176,6 @@ def test_the_docs_test_catches_a_wrong_option(monkeypatch):
 
 def test_the_ids_carry_the_last_version_of_each_history():
     """An id's version changes with the environment's *Version History* (docs/versions.md)."""
-    import goldrush_env
     from goldrush_env.gold import aec, gym_env
 
     for module, env_id in ((aec, "goldrush_env/gold-v0"), (gym_env, "GoldRush-v0")):

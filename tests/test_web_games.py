@@ -658,7 +658,7 @@ def test_kuhn_s_words_for_a_choice_read_the_seat_s_own_bets():
 
 def test_gold_s_event_log_says_who_gained_what_by_which_card():
     """A strike pays the gold's value, whichever of the pair was flipped first; a duel names the weaker miner."""
-    client, rng = make_client(), np.random.default_rng(0)
+    client = make_client()
     seen = set()
     for seed in range(8):
         game_id = client.post("/api/gold/watch", json={"agents": ["greedy", "random"], "seed": seed,

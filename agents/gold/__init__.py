@@ -56,5 +56,6 @@ def play_batched(*args: Any, **kwargs: Any) -> Any:
     return play_fixtures(*args, **kwargs)
 
 
-__all__ = ["AGENTS", "OPPONENTS", "MODELS", "MODEL_FILES", "model", "play_batched", "RandomAgent", "GreedyAgent", "ExpertAgent",
+__all__ = ["AGENTS", "OPPONENTS", "MODELS", "MODEL_FILES", "model", "play_batched", "RandomAgent", "GreedyAgent",
+           "ExpertAgent",
            "ISMCTSAgent", "TrainedPolicy", "ModelSizeWarning", "shipped_model"]

@@ -447,7 +447,8 @@ class ISMCTSAgent(SeededPolicy):
 
 WIN_SPREAD = 1.3
 """How far a lead moves by the end (root mean square), per square root of the gold points left on the table,
-for the ``"win"`` objective. Measured in 2-player games by ``experiments/2026-11-25-lead-spread/lead_spread.py`` (1.32 pooled)."""
+for the ``"win"`` objective. Measured in 2-player games by ``experiments/2026-11-25-lead-spread/lead_spread.py``
+(1.32 pooled)."""
 
 STRIKE_SHARE = 0.8
 """Share of the best remembered strike credited to the seat to move when a rollout stops."""

@@ -63,5 +63,6 @@ def view_of(game: Game, seat: int) -> SeatView:
     return SeatView(seat, knowledge, game.legal_mask(), observation_vector(knowledge))
 
 
-__all__ = ["AGENTS", "OPPONENTS", "MODELS", "MODEL_FILES", "model", "view_of", "Idle", "PiecepackRandom", "PiecepackEconomist",
+__all__ = ["AGENTS", "OPPONENTS", "MODELS", "MODEL_FILES", "model", "view_of", "Idle", "PiecepackRandom",
+           "PiecepackEconomist",
            "PiecepackSearch", "PiecepackTrained", "shipped_model"]

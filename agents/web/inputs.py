@@ -143,7 +143,8 @@ def agents(name: str, value: Any, game: Any, limits: Limits) -> list[AgentSpec]:
         specs = _split(name, value)
     elif isinstance(value, list) and all(isinstance(item, str) for item in value):
         if len(value) > seats:
-            raise WebError(f"{name} lists {len(value):,} agents: a table of {game.spec.title} has at most {seats} seats")
+            raise WebError(f"{name} lists {len(value):,} agents: a table of {game.spec.title} has at most {seats} "
+                           "seats")
         specs = [item.strip() for item in value]
         if not all(specs):
             raise WebError(f"{name} has an empty name: {excerpt(value)}")

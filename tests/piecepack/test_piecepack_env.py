@@ -397,7 +397,7 @@ def test_registered_in_gymnasium_and_pettingzoo():
     import gymnasium as gym
     import pettingzoo
 
-    import goldrush_env
+    import goldrush_env  # noqa: F401 - the import registers every game's ids
 
     env = gym.make("GoldRushPiecepack-v0", num_players=4)
     observation, info = env.reset(seed=0)
