@@ -26,7 +26,7 @@ SCALE = 2
 
 
 def _layout(cards: list[str]) -> list[str]:
-    """A layout with ``cards`` from position 0 on, and sixteen more in the last rows so that the Gold Rush
+    """A layout with ``cards`` from position 0 on, and sixteen more in the last rows so that the rush
     (ten cards or fewer) has not begun."""
     table = ["-"] * 64
     table[:len(cards)] = cards
