@@ -1,4 +1,4 @@
-"""The strength ladder: each agent against the one below it, at every table size.
+"""The strength ladder: each agent against the one below it, at each number of players.
 
 For every player count, each pair of the ladder (by default greedy v random,
 expert v greedy) plays a tournament: seats swapped evenly, start players

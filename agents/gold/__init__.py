@@ -7,7 +7,7 @@ flip. ``goldrush_agents.make_agent("greedy", seed=1)`` builds one by name (Gold 
 * ``random``, ``greedy``, ``expert``: scripted players (:mod:`~goldrush_agents.gold.random_agent`,
   :mod:`~goldrush_agents.gold.greedy`, :mod:`~goldrush_agents.gold.expert`), weakest first;
 * ``ismcts``: determinized Monte-Carlo tree search (:mod:`~goldrush_agents.gold.search`);
-* ``ppo``: the shipped model for the table's number of players, 2 to 5, and ``scratch``, a 2-player model
+* ``ppo``: the shipped model for the game's number of players, 2 to 5, and ``scratch``, a 2-player model
   learned with no teacher (:mod:`~goldrush_agents.gold.trained`); a ``.npz`` or MaskablePPO ``.zip`` plays by
   its path.
 
@@ -41,7 +41,7 @@ below it)."""
 OPPONENTS = ("random", "greedy", "expert")
 """What a model is measured against by default, weakest first; a person plays ``expert`` unless told otherwise."""
 MODELS: dict[str, Path | None] = {"ppo": None, "scratch": SHIPPED_SCRATCH_MODEL}
-"""The shipped models by name: ``ppo``, the model of the table's number of players (:func:`shipped_model`,
+"""The shipped models by name: ``ppo``, the model of the game's number of players (:func:`shipped_model`,
 chosen game by game), and ``scratch`` (2 players, learned with no teacher)."""
 MODEL_FILES = (".npz", ".zip")
 """Model files this game's trained player reads (a ``.zip`` is a MaskablePPO checkpoint, read with torch)."""

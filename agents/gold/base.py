@@ -1,4 +1,4 @@
-"""The base of the scripted players: a seeded generator and the Gold Rush rule they share."""
+"""The base of the scripted players: a seeded generator and the rule for the rush they share."""
 
 from __future__ import annotations
 

@@ -124,7 +124,7 @@ class BatchedGreedy:
         first_flip = ~rush & (face_up < 0)
         second_flip = ~rush & (face_up >= 0)
 
-        # Gold Rush: the most valuable remembered gold (the highest position among equals).
+        # The rush: the most valuable remembered gold (the highest position among equals).
         k = np.flatnonzero(rush)
         gold_key = np.where(mine[k] & _GOLD[cards[k]], _VALUE[cards[k]] * 100 + np.arange(NUM_POSITIONS), -1)
         has_gold = gold_key.max(axis=1) >= 0

@@ -9,7 +9,7 @@ face-up card. A pair is worth its gold to whoever receives it (an opponent's
 gain counts against it), the miners it removes (an opponent's is a gain), and
 gold it blows up before an opponent can take it. A gold it reveals that goes
 back face down within reach of an opponent's known miner costs most of its
-value: the opponent plays next. In the Gold Rush it takes remembered gold
+value: the opponent plays next. In the rush it takes remembered gold
 first, then unknown cards (the best odds of gold).
 """
 

@@ -9,7 +9,7 @@
   is an opponent's miner or dynamite, when it prefers a remembered card that
   costs nothing (so it never hands a known gold to an opponent, and never
   gambles one of its own miners, when it can avoid it).
-* Gold Rush: remembered gold first, then unknown cards.
+* the rush: remembered gold first, then unknown cards.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ the public state (:mod:`goldrush_agents.gold.public`): per kind of card the reme
 whose turn it is, the face-up card, and seat 0's lead in points and gold cards. :class:`ExactTable` computes
 seat 0's win share (a shared win counting one half) under best play by both seats for *every* state of a
 table, by expectimax over whole turns: the first flip (a remembered kind, or an unseen card, whose kind is
-drawn with its odds), the second, the outcome; the Gold Rush's single flips likewise. States are filled from
+drawn with its odds), the second, the outcome; the rush's single flips likewise. States are filled from
 the emptiest table up (fewer cards, then fewer unseen ones), so every state a turn leads to is known first; the
 loop is compiled with numba (``goldrush_agents.gold._solve_numba``).
 
@@ -54,7 +54,7 @@ SOLVED_TABLES = ("quarter",)
 
 class ExactTable:
     """Seat 0's win share under best play from every public state of a box (``counts``: cards per kind) whose
-    Gold Rush starts at ``rush_at`` cards (module docstring). ``seconds`` says how long solving took."""
+    rush starts at ``rush_at`` cards (module docstring). ``seconds`` says how long solving took."""
 
     def __init__(self, counts: np.ndarray, rush_at: int, cache: str | Path | None = None) -> None:
         from goldrush_agents.gold._solve_numba import solve
@@ -193,7 +193,7 @@ class OptimalAgent(SeededPolicy):
         tables = [name for name in SOLVED_TABLES if TABLES[name].rush_at == view.rush_at]
         if view.num_players != 2 or not tables:
             raise GoldRushError(f"optimal plays 2 players on the tables {list(SOLVED_TABLES)} only, got "
-                                f"{view.num_players} players and a Gold Rush at {view.rush_at} cards")
+                                f"{view.num_players} players and the rush at {view.rush_at} cards")
         state = PublicState.of(view)
         with one_blas_thread():
             options = solved(tables[0], self.cache).search(state.mover).options(frame_of(state))

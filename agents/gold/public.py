@@ -7,7 +7,7 @@ information with chance, played on the *public state*:
   gold of a value, dynamite, or a miner of a value working for a seat or for nobody
   (:func:`goldrush_env.gold.cards.card_kinds`): two cards of one kind act alike under the rules wherever they
   lie, and every unseen position is as likely as any other to hold each unseen card, so positions do not matter;
-* whose turn it is, the face-up first card of a normal turn (its kind), the Gold Rush;
+* whose turn it is, the face-up first card of a normal turn (its kind), the rush;
 * seat 0's lead over seat 1 in points and in gold cards (only the differences decide the winner, D5).
 
 Here the rules are restated over kinds (:data:`PAIRS`), for the exact solver (:mod:`~goldrush_agents.gold.optimal`)
@@ -158,7 +158,7 @@ class PublicGame:
     """A 2-player game played on its public state: the rules of :mod:`goldrush_env.gold.engine` over kinds, with an
     unseen card's kind drawn when it is turned. What the self-play learner plays, much faster than positions.
 
-    ``counts``: the box per kind (every card unseen at the start); ``rush_at``: the Gold Rush threshold."""
+    ``counts``: the box per kind (every card unseen at the start); ``rush_at``: the cards left when the rush begins."""
 
     def __init__(self, counts: np.ndarray, rush_at: int, first_player: int = 0) -> None:
         self.known = np.zeros(NUM_KINDS, dtype=np.int64)

@@ -25,7 +25,7 @@ What makes it cheap enough in pure Python:
 * Rollouts are short: ``horizon`` rounds past the tree, a round being a
   turn of every seat, so that a rollout stops where the seat moving at the
   tree's last node is about to move again (none, two or three rounds of the
-  quick policy played worse: the horizon sweep in docs/experiments.md); a Gold Rush reached is played
+  quick policy played worse: the horizon sweep in docs/experiments.md); the rush, once reached, is played
   out to the end, its few single flips deciding who takes the remembered
   gold. The end is scored as each seat's gain from the root against the
   others' mean, plus a share of the best strike the seat to move could make
@@ -167,7 +167,7 @@ class ISMCTSAgent(SeededPolicy):
     the end of the game).
     ``exploration``: the UCT constant. ``material``: what a miner still on
     the table is worth to its owner, per point of strength, when a rollout
-    stops before the Gold Rush (0 leaves it out). ``widening``: a node
+    stops before the rush (0 leaves it out). ``widening``: a node
     offers ``1 + widening * sqrt(visits)`` of its moves, the rollout
     policy's first (``None``: all of them from the first visit).
     ``opponents``: how the other seats choose inside the tree: ``"search"``
@@ -328,7 +328,7 @@ class ISMCTSAgent(SeededPolicy):
             limit = None
         else:
             limit = game.turn + self.horizon * game.num_players
-        # The Gold Rush is played out whatever the horizon: at most ten single flips, and who takes the
+        # The rush is played out whatever the horizon: at most ten single flips, and who takes the
         # remembered gold in it is most of what the last turns before it decide.
         while not game.is_finished and (limit is None or game.turn < limit or game.gold_rush):
             sim.flip(_rollout_position(sim, rng))
@@ -405,7 +405,7 @@ class ISMCTSAgent(SeededPolicy):
         return [lead / SCORE_SCALE for lead in ISMCTSAgent._leads(game)]
 
     def _evaluate(self, sim: _Table, start: list[float]) -> list[float]:
-        """Each seat's gain since the root against the others' mean; if the game goes on before the Gold Rush,
+        """Each seat's gain since the root against the others' mean; if the game goes on before the rush,
         plus part of the strike waiting for the seat to move, less the miners each seat lost against the
         others' mean (``material``)."""
         game = sim.game

@@ -67,7 +67,7 @@ _NEEDS = 1 + _EYE  # two cards of one kind make a pair only if two lie there
 
 FEATURES = 3 * NUM_KINDS + 8
 """Known and unseen per kind (/4), the face-up kind (one-hot), lead (/10), gold-card lead (/5), gold left (/20),
-cards left (/32), unseen cards (/32), the Gold Rush, and the most gold the mover, and the other seat, could take
+cards left (/32), unseen cards (/32), the rush, and the most gold the mover, and the other seat, could take
 with two remembered cards (/4), all from the mover's side."""
 
 
@@ -176,7 +176,7 @@ class Options(NamedTuple):
 
 
 class TurnSearch:
-    """The one-turn expectimax of the module docstring, for a table whose Gold Rush starts at ``rush_at`` cards.
+    """The one-turn expectimax of the module docstring, for a table whose rush starts at ``rush_at`` cards.
 
     ``evaluate(known, unseen, lead, cards_lead, rush)`` values states at the start of a turn, given in the frame of
     the seat to move there (arrays ``(n, 17)`` and ``(n,)``), as that seat's win share; the search calls it only
@@ -275,7 +275,7 @@ class TurnSearch:
         return Options(np.array(actions), np.array(values))
 
     def rush(self, known: np.ndarray, unseen: np.ndarray, lead: int, cards_lead: int) -> Options:
-        """The options for a flip of the Gold Rush."""
+        """The options for a flip of the rush."""
         rows_k, rows_u, gains, index = [], [], [], []
         for source in (0, 1):
             counts = known if source == 0 else unseen

@@ -4,12 +4,12 @@ A model is a ``.npz`` file of the network's weights (``python -m goldrush_train.
 one at the end of a run, beside its MaskablePPO checkpoints). Playing it
 needs only numpy; a MaskablePPO ``.zip`` checkpoint also loads when torch is
 installed. The package ships a model for each number of players,
-:func:`shipped_model` (entrant name ``"ppo"``, which plays the one of the table's size), and
+:func:`shipped_model` (entrant name ``"ppo"``, which plays the one for the game's number of players), and
 a 2-player model learned with no teacher (``"scratch"``).
 
 A model file records the number of players it was trained for (``config.num_players``); played at
-another size it plays on, with a :class:`~goldrush_agents.weights.ModelSizeWarning` naming the file and both
-sizes.
+another number it plays on, with a :class:`~goldrush_agents.weights.ModelSizeWarning` naming the file and both
+numbers.
 """
 
 from __future__ import annotations
@@ -181,7 +181,7 @@ class TrainedPolicy(SeededPolicy):
 
     ``path`` is a model file, or ``None`` (the entrant ``"ppo"``): the package's model for the number of
     players of each game it is asked about (:func:`shipped_model`). A file that records the number of players
-    it was trained for plays at another with a :class:`ModelSizeWarning`, once per size.
+    it was trained for plays at another with a :class:`ModelSizeWarning`, once per number of players.
 
     ``deterministic=True`` (default) plays the most likely legal flip;
     ``False`` samples from the policy with the policy's own seeded generator.
@@ -222,7 +222,7 @@ class TrainedPolicy(SeededPolicy):
 
     def network(self, num_players: int) -> tuple[GoldNetNumpy | MlpNumpy, str]:
         """The network that plays a game of ``num_players`` and what it chooses by: the model file's (with a
-        :class:`ModelSizeWarning` if it was trained for another size), or the package's for that size."""
+        :class:`ModelSizeWarning` if it was trained for another number of players), or the package's for that number."""
         if self.path is not None:
             self._check_size(num_players)
             return self.net, self.choose
@@ -236,7 +236,7 @@ class TrainedPolicy(SeededPolicy):
         return net, self._choice(path, saved_choice)
 
     def _check_size(self, num_players: int) -> None:
-        """Warn, once per size, that the model file plays a game of another size than it records."""
+        """Warn, once per number of players, that the model file plays a game of another number than it records."""
         if self.num_players not in (None, num_players) and MIN_PLAYERS <= num_players <= MAX_PLAYERS \
                 and num_players not in self._warned:
             self._warned.add(num_players)
@@ -246,13 +246,13 @@ class TrainedPolicy(SeededPolicy):
         return int(self.act_batch(view.observation[None, :], view.action_mask[None, :])[0])
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """Flips for a batch of observations and their legal-position masks (games of any sizes)."""
+        """Flips for a batch of observations and their legal-position masks (games of any numbers of players)."""
         observations = np.asarray(observations)
         masks = np.asarray(masks, bool)
         if not masks.any(axis=1).all():
             raise GoldRushError("a mask with no legal position was given to the trained policy")
         sizes = table_sizes(observations)
-        if self.path is not None:  # one network for every size; another size only warns
+        if self.path is not None:  # one network for every number of players; another number only warns
             for size in np.unique(sizes):
                 self._check_size(int(size))
             return self._flips(self.net, self.choose, observations, masks)
@@ -282,7 +282,7 @@ class TrainedPolicy(SeededPolicy):
         return logits.argmax(axis=1)
 
     def __repr__(self) -> str:
-        where = "the package's model for the table's size" if self.path is None else str(self.path)
+        where = "the package's model for the number of players" if self.path is None else str(self.path)
         return f"TrainedPolicy({where!r}, deterministic={self.deterministic}, choose={self.choose!r})"
 
 

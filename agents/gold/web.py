@@ -87,7 +87,7 @@ def events_json(game: Game, names: list[str], start: int = 0) -> list[dict[str, 
 
 
 def _standing(game: Game, names: list[str]) -> dict[str, Any]:
-    """What everyone at the table knows: the standing, whose turn, the Gold Rush, the result."""
+    """What everyone at the table knows: the standing, whose turn, the rush, the result."""
     return {
         "num_players": game.num_players, "names": names, "owners": list(colour_owners(game.num_players)),
         "scores": list(game.scores), "gold_cards": list(game.gold_cards),

@@ -23,9 +23,9 @@ class PiecepackTrained(SeededPolicy):
 
     ``path`` is a ``.npz`` written by ``python -m goldrush_train.piecepack.ppo`` (linear layers ``actor.0``,
     ``actor.2``, ... with tanh between them, from the 1,443 observation values to the 488 logits), or
-    ``None`` for the shipped model of the table's number of players, chosen at each game's first action. A file
+    ``None`` for the shipped model for the game's number of players, chosen at each game's first action. A file
     played at another number of players than it records (``config.num_players``) plays on with a
-    :class:`~goldrush_agents.weights.ModelSizeWarning`, once per size.
+    :class:`~goldrush_agents.weights.ModelSizeWarning`, once per number of players.
     """
 
     name = "ppo"
@@ -69,7 +69,7 @@ class PiecepackTrained(SeededPolicy):
         from goldrush_agents.weights import warn_size
 
         players = len(view.knowledge["holdings"])
-        if self.by_size and players != self.num_players:  # the shipped model of this table's size
+        if self.by_size and players != self.num_players:  # the shipped model for this number of players
             path = shipped_model(players)
             if not path.is_file():
                 raise GoldRushError(f"no shipped piecepack model for {players} players at {str(path)!r}")

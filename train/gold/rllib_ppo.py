@@ -200,8 +200,8 @@ def policy_weights(state: Mapping[str, Any]) -> dict[str, np.ndarray]:
 def export_model(checkpoint: str | Path, path: str | Path, observation: str = "plain", play_by: str = "move",
                  num_players: int | None = None) -> Path:
     """Write the policy of an RLlib ``checkpoint`` of this script as a numpy model file that
-    :class:`goldrush_agents.gold.trained.TrainedPolicy` plays, recording ``num_players`` if given (the size it
-    was trained for); returns ``path``."""
+    :class:`goldrush_agents.gold.trained.TrainedPolicy` plays, recording ``num_players`` if given (the number
+    of players it was trained for); returns ``path``."""
     state_file = Path(checkpoint) / MODULE_STATE
     if not state_file.is_file():
         raise GoldRushError(f"{str(checkpoint)!r} is not an RLlib checkpoint of goldrush_train.gold.rllib_ppo: it has "

@@ -1,15 +1,15 @@
-"""The shipped models for 3, 4 and 5 players: the 2-player model, trained on at the table's size.
+"""The shipped models for 3, 4 and 5 players: the 2-player model, trained on at that number of players.
 
     python -m goldrush_train.gold.sizes --num-players 3 --seed 0 --ship   # agents/gold/models/ppo_3p.npz
     python -m goldrush_train.gold.sizes --num-players 5 --total-timesteps 250000   # a short run
 
-The 2-player model (``ppo``, agents/gold/models/ppo_2p.npz, a copy of the search) is where every size
-starts: its network reads any table (seats are relative, every opponent has its own planes), but it never
+The 2-player model (``ppo``, agents/gold/models/ppo_2p.npz, a copy of the search) is where each of them
+starts: its network reads any number of players (seats are relative, every opponent has its own planes), but it never
 saw three or more players, and played as it is it falls behind ``greedy`` from four players on. PPO then
-trains it at the table's size with :mod:`goldrush_train.gold.scratch`'s loop on the batched vector env, the
+trains it at that number of players with :mod:`goldrush_train.gold.scratch`'s loop on the batched vector env, the
 learner at a random seat against ``greedy`` in every other seat, and, once the first snapshot is taken, a
 quarter of those seats played by frozen snapshots of itself. The reward is the score reward (after each
-flip, the learner's gain less the others' mean, / 10), which at any size points where winning does.
+flip, the learner's gain less the others' mean, / 10), which at any number of players points where winning does.
 
 Evaluations during the run (400 games against ``greedy``) and at the end (``final_games``) report both
 directions: the model alone against the field, and one ``greedy`` alone against the model. ``--ship``
@@ -36,20 +36,20 @@ from goldrush_train.cli import (TRAIN_EXTRA, check_counts, command, minutes, new
 
 
 STEPS = {3: 500_000, 4: 800_000, 5: 1_200_000}
-"""PPO steps of the shipped model of each size (41, 65 and 84 minutes with the three sizes side by side on two
-cores; docs/training.md)."""
+"""PPO steps of the shipped model for each number of players (41, 65 and 84 minutes with the three runs side by
+side on two cores; docs/training.md)."""
 
 
 @dataclass
 class Sizes:
-    """Train the 2-player model on at another table size (the recipe of agents/gold/models/ppo_Np.npz)."""
+    """Train the 2-player model on at 3, 4 or 5 players (the recipe of agents/gold/models/ppo_Np.npz)."""
 
     num_players: int = 3
     """Players per game: 3, 4 or 5."""
     seed: int = 0
     """Seeds the deals, the opponents' choices, the PPO batches and the evaluation deals."""
     total_timesteps: int | None = None
-    """Learner decisions of PPO; default: the shipped model's, by size (STEPS: 500k, 800k, 1.2M)."""
+    """Learner decisions of PPO; default: the shipped model's, by number of players (STEPS: 500k, 800k, 1.2M)."""
     start_from: str = str(SHIPPED_MODEL)
     """The GoldNet model (observation "plain") PPO starts from."""
     eval_every: int = 250_000
@@ -57,12 +57,12 @@ class Sizes:
     final_games: int = 2000
     """Games of the final evaluation against greedy (each direction)."""
     torch_threads: int = 1
-    """Torch threads; one keeps a run the same from its seed on any machine, and lets the sizes train side by
-    side on two cores."""
+    """Torch threads; one keeps a run the same from its seed on any machine, and lets the three runs train side
+    by side on two cores."""
     run_dir: str = ""
     """A new or empty folder for the run; empty: runs/sizes-Np-sSEED-YYYYmmdd-HHMMSS."""
     ship: bool = False
-    """Copy the final model to the package's model for this size (agents/gold/models/ppo_Np.npz)."""
+    """Copy the final model to the package's model for this number of players (agents/gold/models/ppo_Np.npz)."""
 
     def check(self) -> None:
         """Refuse values that cannot work, naming them."""
