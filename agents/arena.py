@@ -49,7 +49,7 @@ def play_game(players: Sequence[Policy], seed: int, *, game: str = DEFAULT_GAME,
         seat = state.current_player
         action = players[seat].act(env.view(seat))
         try:
-            env.step(action)
+            env.step_from_view(action)
         except GoldRushError as error:
             raise type(error)(f"{names[seat]} (seat {seat}) made an illegal move: {error}") from None
     record = state.to_record()

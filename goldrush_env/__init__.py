@@ -9,8 +9,8 @@ environments' common bases (:mod:`~goldrush_env.aec_base`, :mod:`~goldrush_env.l
 a game gets from its rules alone (:mod:`~goldrush_env.rules_env`), their options (:mod:`~goldrush_env.options`),
 wrappers, the window and the errors.
 
-Every game's Gymnasium and PettingZoo ids are registered on import (``gymnasium.make("GoldRush-v0")``,
-``gymnasium.make("GoldRushPiecepack-v0")``, ``pettingzoo.make("goldrush_env/gold-v0")``).
+Every game's Gymnasium and PettingZoo ids are registered on import (``gymnasium.make("Gold-v1")``,
+``gymnasium.make("GoldRushPiecepack-v0")``, ``pettingzoo.make("goldrush_env/gold-v1")``).
 """
 
 from goldrush_env.errors import GoldRushError, IllegalFlipError, LayoutError, UnknownOptionError

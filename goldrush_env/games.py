@@ -32,6 +32,45 @@ DEFAULT_GAME = "gold"
 
 
 @dataclass(frozen=True)
+class RetiredId:
+    """An id its game has moved on from, kept for one version: it still makes what it made (its ``options``
+    restore the old defaults) and warns that it goes, naming its successor and what changed."""
+
+    id: str
+    """The old id, as ``gymnasium.make`` or ``pettingzoo.make`` takes it."""
+    registry: str
+    """``"gymnasium"`` or ``"pettingzoo"``."""
+    successor: str
+    """The id that replaces it."""
+    changed: str
+    """What the successor does differently, in a sentence."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """The options that make the old id's environment from today's code."""
+
+    def __post_init__(self) -> None:
+        if self.registry not in ("gymnasium", "pettingzoo"):
+            raise GoldRushError(f"a RetiredId's registry is 'gymnasium' or 'pettingzoo', got {self.registry!r}")
+
+    @property
+    def message(self) -> str:
+        options = ", ".join(f"{name}={value!r}" for name, value in self.options.items())
+        return (f"{self.id} is retired and goes in the next release; use {self.successor}, which {self.changed}. "
+                f"{self.id} is {self.successor} with {options}: pass these to keep its behaviour.")
+
+
+def _retired_maker(entry: Any, retired: RetiredId, **options: Any) -> Any:
+    """Make ``entry``'s environment for a retired id, after warning (a module-level function, so that a
+    ``functools.partial`` of it pickles for Gymnasium's subprocess vector envs)."""
+    import warnings
+
+    warnings.warn(retired.message, FutureWarning, stacklevel=3)
+    if isinstance(entry, str):
+        module, _, name = entry.partition(":")
+        entry = getattr(importlib.import_module(module), name)
+    return entry(**options)
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """What a game says of itself. Entry points are ``"module:name"`` strings, loaded when asked for (:meth:`load`).
 
@@ -73,6 +112,8 @@ class GameSpec:
     """The id in PettingZoo's registry (``pettingzoo.make``); default ``goldrush_env/<name>-v0``."""
     gym_ids: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Each Gymnasium id of the game and the options it registers (the defaults live in the game's config)."""
+    retired_ids: tuple[RetiredId, ...] = ()
+    """Ids the game has moved on from, each still registered for one version with a warning."""
     is_record: str = ""
     """``is_record(data) -> bool``: whether a JSON record is of this game (default: its ``"game"`` key names it,
     as the records that :func:`goldrush_agents.arena.play_game` writes do)."""
@@ -260,6 +301,27 @@ def _add(game: GameSpec) -> None:
         else:
             pettingzoo.register("aec", pettingzoo_id, entry_point="goldrush_env.rules_env:env",
                                 kwargs={"game": game.name})
+    for retired in game.retired_ids:
+        _add_retired(game, retired, gymnasium, pettingzoo)
 
 
-__all__ = ["GROUP", "DEFAULT_GAME", "GameSpec", "names", "spec", "specs", "register_all", "group_entries"]
+def _add_retired(game: GameSpec, retired: RetiredId, gymnasium: Any, pettingzoo: Any) -> None:
+    """Register ``retired`` under its old id: its successor's entry point with the old options, after a warning."""
+    from functools import partial
+
+    if retired.registry == "gymnasium":
+        if retired.id in gymnasium.registry:
+            return
+        successor = gymnasium.spec(retired.successor)
+        vector = successor.vector_entry_point
+        gymnasium.register(retired.id, entry_point=partial(_retired_maker, successor.entry_point, retired),
+                           vector_entry_point=partial(_retired_maker, vector, retired) if vector else None,
+                           kwargs={**successor.kwargs, **retired.options})
+    elif retired.id not in pettingzoo.aec_registry:
+        entry = game.aec or "goldrush_env.rules_env:env"
+        kwargs = {} if game.aec else {"game": game.name}
+        pettingzoo.register("aec", retired.id, entry_point=partial(_retired_maker, entry, retired),
+                            kwargs={**kwargs, **retired.options})
+
+
+__all__ = ["GROUP", "DEFAULT_GAME", "GameSpec", "RetiredId", "names", "spec", "specs", "register_all", "group_entries"]

@@ -59,7 +59,7 @@ class PlainPart:
             if seat != person:
                 action = agents[seat].act(env.view(seat))
                 print(f"{names[seat]} (seat {seat}): {spec.describe_action(action, known)}", file=out)
-                env.step(action)
+                env.step_from_view(action)
                 continue
             print(text(known), file=out)
             legal = [int(a) for a in game.legal_mask().nonzero()[0]]
@@ -76,7 +76,7 @@ class PlainPart:
                 if answer.isdigit() and int(answer) in legal:
                     break
                 print(f"  {answer!r} is not one of your actions now: type its number", file=out)
-            env.step(int(answer))
+            env.step_from_view(int(answer))
         print(text(game.known_to(person)), file=out)
         print(self._result(game, names), file=out)
         return {**game.to_record(), spec.record_names: names, "seed": seed}

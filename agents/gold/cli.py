@@ -92,7 +92,7 @@ def play(args: argparse.Namespace, names: list[str], seed: int, out: TextIO, rea
     while not game.is_finished:
         seat = game.current_player
         if seat != seat_of_person:
-            env.step(agents[seat].act(env.view(seat)))
+            env.step_from_view(agents[seat].act(env.view(seat)))
             print(event_line(game.history[-1], names), file=out)
             continue
         view = env.view(seat)
@@ -114,7 +114,7 @@ def play(args: argparse.Namespace, names: list[str], seed: int, out: TextIO, rea
             position, problem = check_square(answer, view)
             if problem is None:
                 try:
-                    env.step(position)
+                    env.step_from_view(position)
                     break
                 except IllegalFlipError as error:  # not expected: check_square knows every reason
                     problem = f"{square_name(position)} cannot be flipped now ({error})"

@@ -114,7 +114,7 @@ class Session:
             if closing():
                 raise WebError("the server is shutting down", 503)
             seat = self.env.game.current_player
-            self.env.step(self.agents[seat].act(self.env.view(seat)))
+            self.env.step_from_view(self.agents[seat].act(self.env.view(seat)))
             if not until_person:
                 return
 
@@ -150,7 +150,7 @@ class Session:
         problem = self.web.refusal(self, action)
         if problem is not None:
             raise WebError(problem, 409)
-        self.env.step(action)
+        self.env.step_from_view(action)
         self.web.after_person(self)
         self.advance(until_person=True, closing=closing)
         return {"id": self.id, "events": self.events_since(before), "state": self.state()}

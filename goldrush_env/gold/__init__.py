@@ -10,15 +10,26 @@ this package loads none of them: the names below are fetched on first use.
 
 from importlib import import_module
 
-from goldrush_env.games import GameSpec
+from goldrush_env.games import GameSpec, RetiredId
+
+_V0 = {"action": "positions", "observation": "plain", "reward": "win"}
+"""The defaults of version 0, which version 1 changed."""
+_CHANGED = ("has other defaults: action='kinds', observation='kinds' and reward='score' (and seat='random' for "
+            "one learner)")
+_RETIRED = (
+    RetiredId("goldrush_env/gold-v0", "pettingzoo", "goldrush_env/gold-v1", _CHANGED, _V0),
+    *(RetiredId(f"GoldRush{size}-v0", "gymnasium", f"Gold{size}-v1", _CHANGED, {**_V0, "seat": 0})
+      for size in ("", "Half", "Quarter")),
+)
 
 GAME = GameSpec(
     name="gold", title="Gold", min_players=2, max_players=5, default_players=2,
     rules="goldrush_env.gold.engine:Game",
     aec="goldrush_env.gold.aec:env", raw_aec="goldrush_env.gold.aec:raw_env",
     gym="goldrush_env.gold.gym_env:GoldRushEnv", vector="goldrush_env.gold.vector:GoldRushVectorEnv",
-    pettingzoo_id="goldrush_env/gold-v0",
-    gym_ids={"GoldRush-v0": {}, "GoldRushHalf-v0": {"table": "half"}, "GoldRushQuarter-v0": {"table": "quarter"}},
+    pettingzoo_id="goldrush_env/gold-v1",
+    gym_ids={"Gold-v1": {}, "GoldHalf-v1": {"table": "half"}, "GoldQuarter-v1": {"table": "quarter"}},
+    retired_ids=_RETIRED,
     action_text="goldrush_env.gold.render:action_text", is_record="goldrush_env.gold.engine:is_record",
     record_names="players",
     tiebreak="gold_cards", match="goldrush_env.gold.match:match_winners",

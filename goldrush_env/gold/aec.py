@@ -4,15 +4,15 @@
 | | |
 |---|---|
 | Import | `from goldrush_env.gold import env` (or `raw_env`) |
-| Registered as | `goldrush_env/gold-v0` (PettingZoo), `goldrush_env:GoldRush-v0` (Gymnasium, one learner) |
+| Registered as | `goldrush_env/gold-v1` (PettingZoo), `goldrush_env:Gold-v1` (Gymnasium, one learner) |
 | Actions | Discrete |
 | Parallel API | No |
 | Manual control | `goldrush play` |
 | Agents | `agents = ['player_0', ..., 'player_{n-1}']`, n = 2..5 |
 | Action shape | (1,) |
-| Action values | Discrete(64) (`action="kinds"`: Discrete(30)) |
-| Observation shape | `observation` (2102,) (`"pairs"`: 2230, `"kinds"`: 173), `action_mask` (64,) (`action="kinds"`: (30,)) |
-| Observation values | [0, 1] (`"pairs"`: its last 128 in [-1, 1]; `"kinds"`: `pair_best` and `pair_face_up` in [-1, 1]) |
+| Action values | Discrete(30), a kind of card (`action="positions"`: Discrete(64), a position) |
+| Observation shape | `observation` (173,) (`"plain"`: 2102, `"pairs"`: 2230), `action_mask` (30,) (`action="positions"`: (64,)) |
+| Observation values | [-1, 1] (`pair_best` and `pair_face_up`; the rest in [0, 1]); `"plain"`: [0, 1]; `"pairs"`: its last 128 in [-1, 1] |
 
 Reiner Knizia's *Gold*: 64 cards face down on an 8x8 grid. On your turn you
 flip two cards one after the other; a miner at least as strong as a gold
@@ -34,6 +34,12 @@ the 29 categories, in order: `gold_1`..`gold_4`, `dynamite`, then
 `miner_<owner>_<value>` for owner in me, opponent_1..opponent_4, unowned
 and value 2..5 (`goldrush_env.gold.cards.CATEGORY_NAMES`). Positions follow
 the 8x8 grid row by row (D7).
+
+Three vectors are on offer. The default, `observation="kinds"` (with
+`action="kinds"`, the default), is a short one about kinds of card, read off
+the plain vector; it is described after the plain one it is made from.
+`observation="plain"` is the whole of what the seat knows, position by
+position:
 
 | Index | Name | Shape | Meaning |
 |---|---|---|---|
@@ -71,8 +77,8 @@ another seat; 0 where no pair strikes.
 | 2102-2165 | `pair_best` | 64 | at a card this seat knows: the most gold it would gain (negative: give away) by turning that card with another it knows / 4 |
 | 2166-2229 | `pair_face_up` | 64 | at a card this seat knows, while a first card is face up: the gold it would gain (negative: give away) by turning that card second / 4 |
 
-With `observation="kinds"` (for `action="kinds"` only, see *Action Space*)
-the vector is a short one about kinds of card rather than positions,
+With `observation="kinds"` (the default; for `action="kinds"` only, see *Action
+Space*) the vector is a short one about kinds of card rather than positions,
 read off the plain vector above and nothing else. A kind here is one of
 the 29 categories, or `unknown` (a face-down card this seat cannot place):
 the 30 actions of `action="kinds"`, named in
@@ -111,11 +117,12 @@ policy that reads it at play time sees the hidden cards.
 
 ## Action Space
 
-`Discrete(64)`: the position to flip. A normal turn is two actions in a row
-by the same agent, which sees its first card (face up, in the observation)
-before choosing the second. In the Gold Rush a turn is one action.
+A normal turn is two actions in a row by the same agent, which sees its
+first card (face up, in the observation) before choosing the second. In the
+Gold Rush a turn is one action. With `action="positions"`, `Discrete(64)`:
+the position to flip.
 
-With `action="kinds"`, `Discrete(30)`: a kind of card to turn
+By default (`action="kinds"`), `Discrete(30)`: a kind of card to turn
 (`goldrush_env.gold.variants.ACTION_TYPES["kinds"].names`): action
 k < 29 turns a face-down card of category k that this seat knows, action
 29 a face-down card it does not know. Under the rules, cards of one category do the same wherever
@@ -144,7 +151,15 @@ makes the checks of PettingZoo's three standard wrappers in one faster layer,
 
 ## Rewards
 
-`reward="win"` (default), paid when the game ends (or is truncated by the
+`reward="score"` (default): after each flip every agent receives
+`(its gold gained - mean gold gained by the other seats) / 10`, so the sum
+over a game is `(own score - mean opponent score) / 10`; zero-sum with two
+players. Gold may be struck by another seat's flip (an opponent flipping your
+miner), so rewards reach agents when they are not acting; PettingZoo's
+`last()` hands them over at the agent's next turn. Who won is the game's to
+say, whatever the reward: `env.unwrapped.game.result().winners`.
+
+`reward="win"`, paid when the game ends (or is truncated by the
 turn limit, judged on the scores so far):
 
 | Outcome | Reward |
@@ -154,18 +169,13 @@ turn limit, judged on the scores so far):
 | Every other seat | -1 |
 
 A shared victory counts as a draw between the co-winners: in two-player
-games the rewards are therefore always zero-sum.
-
-`reward="score"`: after each flip every agent receives
-`(its gold gained - mean gold gained by the other seats) / 10`, so the sum
-over a game is `(own score - mean opponent score) / 10`; zero-sum with two
-players. Gold may be struck by another seat's flip (an opponent flipping your
-miner), so rewards reach agents when they are not acting; PettingZoo's
-`last()` hands them over at the agent's next turn.
+games the rewards are therefore always zero-sum. With this reward only
+the agent that moved last hears at once how the game ended; the others hear
+it at their next `last()`.
 
 ## Arguments
 
-`env(num_players=2, table="full", observation="plain", action="positions", reward="win",
+`env(num_players=2, table="full", observation="kinds", action="kinds", reward="score",
 memory="perfect", forget_prob=0.1, memory_capacity=12, max_turns=200,
 render_mode=None, render_view="active")`: the fields of :class:`goldrush_env.gold.config.EnvConfig`,
 which documents each; an unknown argument is refused. `max_turns` is the
@@ -193,6 +203,13 @@ comes with the `render` extra). The drawing code is in
 
 ## Version History
 
+* v1: the defaults are `action="kinds"`, `observation="kinds"` and
+  `reward="score"`, under which the stock learners and PettingZoo's SB3
+  tutorial learn as they stand (docs/libraries.md); the environment's name
+  in `metadata` is `gold_v1`. Version 0's defaults are one option each away:
+  `action="positions", observation="plain", reward="win"`. The id
+  `goldrush_env/gold-v0` still makes version 0's environment, with a
+  warning, until the next release.
 * v0: first release.
 """
 
@@ -230,7 +247,7 @@ def env(**kwargs: Any) -> AECEnv:
 class raw_env(TableEnv):
     """The bare Gold AEC environment (see the module docstring)."""
 
-    metadata = {**TableEnv.metadata, "name": "goldrush_v0"}
+    metadata = {**TableEnv.metadata, "name": "gold_v1"}
     rendering = rendering
 
     def __init__(self, **kwargs: Any) -> None:

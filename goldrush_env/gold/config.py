@@ -30,19 +30,19 @@ class EnvConfig(Options):
     """The table dealt: ``"full"``, the game's 64 cards; ``"half"`` (32 cards) or ``"quarter"`` (16), smaller
     boxes in about the same proportions on the first rows of the grid, with the Gold Rush at 5 and 3 cards
     (:data:`goldrush_env.gold.cards.TABLES`). The spaces are the same for every table."""
-    observation: str = "plain"
+    observation: str = "kinds"
     """A name of :data:`goldrush_env.gold.variants.OBSERVATION_TYPES`. ``"plain"``: the vector of
     :mod:`goldrush_env.gold.aec`'s index table. ``"pairs"``: the same vector followed by two planes that tell, at
     each card the seat knows, the gold it would gain (or give away) by turning that card with another it knows, and
     with the face-up card (:data:`goldrush_env.gold.variants.PAIR_LAYOUT`): read off what the seat knows, for
     networks that cannot relate two positions on their own. ``"kinds"``: a short vector about kinds of card rather
     than positions (:data:`goldrush_env.gold.variants.KINDS_LAYOUT`), for ``action="kinds"`` only."""
-    action: str = "positions"
+    action: str = "kinds"
     """A name of :data:`goldrush_env.gold.variants.ACTION_TYPES`. ``"positions"``: an action is the position to
     flip (``Discrete(64)``). ``"kinds"``: an action is a kind of card, "turn a card I know of this category" or
     "turn a card I do not know" (``Discrete(30)``); the environment picks the position among those that realise it
     with its seeded generator."""
-    reward: str = "win"
+    reward: str = "score"
     """``"win"``: at the end, +1 to a sole winner, 0 to each of several
     co-winners, -1 to every other seat. ``"score"``: each flip, a seat earns
     (its gold gained - the mean gold gained by the others) / 10."""

@@ -1,17 +1,19 @@
 """The Gymnasium environment: one learning agent at one seat, the others played by policies.
 
-``gymnasium.make("goldrush_env:GoldRush-v0", ...)`` or ``GoldRushEnv(...)``.
-The learner holds one seat (fixed, or drawn each episode with
-``seat="random"``); the opponents' flips happen inside :meth:`step`, so each
+``gymnasium.make("goldrush_env:Gold-v1", ...)`` or ``GoldRushEnv(...)``.
+The learner holds one seat (drawn each episode by default, ``seat="random"``,
+or fixed with ``seat=k``); the opponents' flips happen inside :meth:`step`, so each
 step returns the learner's next observation and *its* reward, losses
 included. Observations are the flat vector of the AEC environment
-(:mod:`goldrush_env.gold.aec` documents it); the legal positions come from
+(:mod:`goldrush_env.gold.aec` documents it); the legal actions come from
 :meth:`GoldRushEnv.action_masks` (what sb3-contrib's MaskablePPO calls) and
 ``info["action_mask"]`` (both bool). Game options are those of
-:class:`~goldrush_env.gold.config.EnvConfig`, with the same defaults. With
-``action="kinds"`` the learner's actions are kinds of card
-(:mod:`goldrush_env.gold.variants`) and ``info["position"]`` is the position
-its last action flipped; the opponents still choose positions. The mask
+:class:`~goldrush_env.gold.config.EnvConfig`, with the same defaults: the
+learner's actions are kinds of card (``action="kinds"``,
+:mod:`goldrush_env.gold.variants`) and ``info["position"]`` is the position
+its last action flipped; the opponents still choose positions. At a game's
+last step ``info["winners"]`` and ``info["seat"]`` say whether the learner
+won, whatever the reward. The mask
 of the observation that ends a game allows action 0 alone, so that a
 vector wrapper's sampler can draw the action its autoreset ignores.
 
@@ -23,6 +25,13 @@ outside the action space always raises.
 
 ## Version History
 
+* v1: the ids name the game (``Gold-v1``, ``GoldHalf-v1``,
+  ``GoldQuarter-v1``), and the defaults are ``action="kinds"``, ``observation="kinds"``,
+  ``reward="score"`` and ``seat="random"``, under which SB3's MaskablePPO
+  learns as it stands (docs/libraries.md). ``GoldRush-v0``,
+  ``GoldRushHalf-v0`` and ``GoldRushQuarter-v0`` still make version 0's
+  environment (``action="positions", observation="plain", reward="win",
+  seat=0``), with a warning, until the next release.
 * v0: first release.
 """
 
@@ -48,7 +57,7 @@ class GoldRushEnv(OneLearnerEnv):
     error = GoldRushError
     illegal_error = IllegalFlipError
 
-    def __init__(self, opponents: Policy | Sequence[Policy] | None = None, seat: int | str = 0,
+    def __init__(self, opponents: Policy | Sequence[Policy] | None = None, seat: int | str = "random",
                  illegal_action: str = "terminate", **config: Any) -> None:
         super().__init__(raw_env(**config), opponents, seat, illegal_action)
 

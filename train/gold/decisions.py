@@ -73,7 +73,7 @@ def _play(job: _Job) -> tuple[np.ndarray, ...]:
         played = None if job.student is None else players[seat].act(view)
         teacher = teachers.get(seat)
         if teacher is None:
-            env.step(played)
+            env.step_from_view(played)
             continue
         decide = getattr(teacher, "decide", None)
         if decide is None:
@@ -91,7 +91,7 @@ def _play(job: _Job) -> tuple[np.ndarray, ...]:
         actions.append(position)
         seats.append(seat)
         standing.append(_relative(game.scores, seat))
-        env.step(position if played is None else played)
+        env.step_from_view(position if played is None else played)
     final = [_relative(game.scores, seat) for seat in range(num_players)]
     returns = np.array([final[seat] - before for seat, before in zip(seats, standing)], np.float32) / 10.0
     return (np.array(observations, np.float32).reshape(-1, OBSERVATION_SIZE),
