@@ -56,7 +56,7 @@ def test_metadata_and_agents():
 
 
 def test_registered_in_pettingzoo():
-    env = pettingzoo.make("aec", "goldrush_env/gold-v0", num_players=3)
+    env = pettingzoo.make("aec", "goldrush_env/gold-v1", num_players=3)
     env.reset(seed=1)
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
 

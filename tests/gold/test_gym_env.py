@@ -26,7 +26,7 @@ def quiet_illegal_action_warnings():
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
 def test_gymnasium_env_checker(num_players):
-    check_env(gym.make("goldrush_env:GoldRush-v0", num_players=num_players, seat="random").unwrapped,
+    check_env(gym.make("goldrush_env:Gold-v1", num_players=num_players, seat="random").unwrapped,
               skip_render_check=True)
 
 
@@ -36,7 +36,7 @@ def test_stable_baselines3_env_checker(num_players):
 
 
 def test_registered_id_builds_the_same_config_as_the_class():
-    made = gym.make("goldrush_env:GoldRush-v0")
+    made = gym.make("goldrush_env:Gold-v1")
     assert made.unwrapped.config == GoldRushEnv().config
     assert made.observation_space.shape == (OBSERVATION_SIZE,)
     assert made.action_space.n == 64
@@ -171,10 +171,10 @@ def test_maskable_ppo_trains_on_the_env_end_to_end():
 
 
 @pytest.mark.parametrize("env_id, options, mode", [
-    ("goldrush_env:GoldRush-v0", {}, "sync"),
-    ("goldrush_env:GoldRush-v0", {}, "vector_entry_point"),
-    ("goldrush_env:GoldRush-v0", {"action": "kinds", "observation": "kinds"}, "sync"),
-    ("goldrush_env:GoldRush-v0", {"action": "kinds", "observation": "kinds"}, "vector_entry_point"),
+    ("goldrush_env:Gold-v1", {}, "sync"),
+    ("goldrush_env:Gold-v1", {}, "vector_entry_point"),
+    ("goldrush_env:Gold-v1", {"action": "kinds", "observation": "kinds"}, "sync"),
+    ("goldrush_env:Gold-v1", {"action": "kinds", "observation": "kinds"}, "vector_entry_point"),
     ("GoldRushPiecepack-v0", {}, "sync"),  # (only Gold has a vector entry point)
 ], ids=["gold-sync", "gold-vector", "gold-kinds-sync", "gold-kinds-vector", "piecepack-sync"])
 def test_gymnasiums_vector_envs_can_always_sample_from_the_mask(env_id, options, mode):

@@ -207,7 +207,7 @@ def test_a_kinds_player_is_as_strong_as_the_same_player_choosing_positions(name,
 def test_the_gymnasium_env_learns_over_kinds():
     from gymnasium.utils.env_checker import check_env
 
-    env = gym.make("goldrush_env:GoldRush-v0", action="kinds", observation="kinds")
+    env = gym.make("goldrush_env:Gold-v1", action="kinds", observation="kinds")
     check_env(env.unwrapped, skip_render_check=True)
     observation, info = env.reset(seed=0)
     assert observation.shape == (KINDS_VECTOR.size,) and info["action_mask"].shape == (30,)

@@ -12,7 +12,7 @@ from goldrush_env.gold.variants import OBSERVATION_TYPES
 def test_an_unknown_option_is_a_type_error_in_pythons_words():
     """Libraries probe a constructor with optional keywords and catch Python's TypeError (TorchRL's GymEnv
     passes ``frameskip=``); ours is that TypeError and still a GoldRushError naming the options."""
-    for make in (goldrush_env.gold.env, goldrush_env.gold.raw_env, lambda **kw: gym.make("goldrush_env:GoldRush-v0", **kw),
+    for make in (goldrush_env.gold.env, goldrush_env.gold.raw_env, lambda **kw: gym.make("goldrush_env:Gold-v1", **kw),
                  lambda **kw: goldrush_env.gold.GoldRushVectorEnv(2, **kw)):
         with pytest.raises(UnknownOptionError, match="got an unexpected keyword argument 'frameskip'") as caught:
             make(frameskip=4)
@@ -24,6 +24,6 @@ def test_torchrls_gymenv_makes_the_registered_id():
     pytest.importorskip("torchrl")
     from torchrl.envs import GymEnv
 
-    env = GymEnv("goldrush_env:GoldRush-v0", observation="pairs", categorical_action_encoding=True)
+    env = GymEnv("goldrush_env:Gold-v1", observation="pairs", categorical_action_encoding=True)
     data = env.rollout(3)
     assert data["observation"].shape == (3, OBSERVATION_TYPES["pairs"].size)  # the option reached it

@@ -84,7 +84,7 @@ def test_human_mode_draws_the_picture_in_a_window_as_the_game_is_played(monkeypa
 def test_human_mode_in_the_gymnasium_env_shows_the_opponents_flips_too(monkeypatch):
     frames = []
     monkeypatch.setattr(Window, "show", lambda self, frame: frames.append(frame))
-    env = unpaced(gym.make("goldrush_env:GoldRush-v0", render_mode="human"))
+    env = unpaced(gym.make("goldrush_env:Gold-v1", render_mode="human"))
     observation, info = env.reset(seed=0)
     flips = env.unwrapped.game_env.game.turn  # the opponent may have played first
     env.step(int(np.flatnonzero(info["action_mask"])[0]))
@@ -95,7 +95,7 @@ def test_human_mode_in_the_gymnasium_env_shows_the_opponents_flips_too(monkeypat
 
 
 def test_the_window_is_paced_at_render_fps():
-    assert goldrush_env.gold.raw_env.metadata["render_fps"] == gym.make("goldrush_env:GoldRush-v0").metadata["render_fps"]
+    assert goldrush_env.gold.raw_env.metadata["render_fps"] == gym.make("goldrush_env:Gold-v1").metadata["render_fps"]
     env = goldrush_env.gold.raw_env(render_mode="human")
     env.reset(seed=0)
     assert env._window.fps == env.metadata["render_fps"] == 2

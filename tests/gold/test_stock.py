@@ -69,7 +69,7 @@ def test_the_tianshou_wrapper_gives_every_game_end_the_same_info_fields():
     must end with the same fields of the same shapes (the environment's ``winners`` lists one seat or two)."""
     from goldrush_train.gold.tianshou_stock import ObsAndMask
 
-    env = ObsAndMask(gym.make("goldrush_env:GoldRush-v0", table="quarter", action="kinds", observation="kinds"))
+    env = ObsAndMask(gym.make("goldrush_env:Gold-v1", table="quarter", action="kinds", observation="kinds"))
     ends, rng = {}, np.random.default_rng(0)
     for seed in range(500):
         observation, info = env.reset(seed=seed)

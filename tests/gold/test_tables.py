@@ -86,8 +86,8 @@ def test_the_pettingzoo_env_plays_a_smaller_table(table):
     assert env.game.cards_left == TABLES[table].num_cards and env.view(0).rush_at == TABLES[table].rush_at
 
 
-@pytest.mark.parametrize(("env_id", "table"), [("goldrush_env:GoldRushHalf-v0", "half"),
-                                               ("goldrush_env:GoldRushQuarter-v0", "quarter")])
+@pytest.mark.parametrize(("env_id", "table"), [("goldrush_env:GoldHalf-v1", "half"),
+                                               ("goldrush_env:GoldQuarter-v1", "quarter")])
 def test_the_gymnasium_ids_of_the_smaller_tables(env_id, table):
     env = gym.make(env_id)
     observation, info = env.reset(seed=0)

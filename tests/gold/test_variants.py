@@ -99,7 +99,7 @@ def test_a_type_registered_is_played_by_every_environment(monkeypatch):
     env = raw_env(observation="scores", num_players=3)
     env.reset(seed=0)
     assert env.observe("player_0")["observation"].shape == (5,)
-    single = gym.make("goldrush_env:GoldRush-v0", observation="scores", reward="score")
+    single = gym.make("goldrush_env:Gold-v1", observation="scores", reward="score")
     observation, _ = single.reset(seed=0)
     assert observation.shape == (5,)
     vector = GoldRushVectorEnv(4, observation="scores", reward="score", autoreset_mode="same_step")

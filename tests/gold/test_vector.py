@@ -237,7 +237,7 @@ def test_opponents_that_join_between_resets_play_from_the_env_seed():
 def test_registered_as_the_vector_entry_point_of_the_gymnasium_id():
     import gymnasium as gym
 
-    env = gym.make_vec("goldrush_env:GoldRush-v0", num_envs=16, vectorization_mode="vector_entry_point",
+    env = gym.make_vec("goldrush_env:Gold-v1", num_envs=16, vectorization_mode="vector_entry_point",
                        num_players=3, reward="score")
     assert isinstance(env.unwrapped, GoldRushVectorEnv) and env.num_envs == 16
     observations, info = env.reset(seed=0)
@@ -304,7 +304,7 @@ def test_gymnasiums_vector_wrappers_run_on_it():
     comes (they refuse same-step autoreset) and count whole episodes."""
     from gymnasium.wrappers.vector import NormalizeObservation, NormalizeReward, RecordEpisodeStatistics
 
-    env = gym.make_vec("goldrush_env:GoldRush-v0", num_envs=8, vectorization_mode="vector_entry_point",
+    env = gym.make_vec("goldrush_env:Gold-v1", num_envs=8, vectorization_mode="vector_entry_point",
                        reward="score")
     env = RecordEpisodeStatistics(NormalizeReward(NormalizeObservation(env)))
     observations, info = env.reset(seed=0)

@@ -4,7 +4,7 @@
     python -m goldrush_train.gold.cleanrl_stock --action positions --observation pairs   # positions, for comparison
 
 The loop of the CleanRL example in docs/libraries.md, with options: the
-batched vector env made with ``gymnasium.make_vec("goldrush_env:GoldRush-v0",
+batched vector env made with ``gymnasium.make_vec("goldrush_env:Gold-v1",
 vectorization_mode="vector_entry_point", ...)`` and ``autoreset_mode="same_step"``
 (CleanRL takes a finished game's next observation to be the next game's
 first), only documented environment options, opponents playing uniformly at
@@ -30,7 +30,7 @@ from goldrush_train.gold.stock_harness import StockArgs, evaluate_at, next_evalu
 
 @dataclass
 class Args(StockArgs):
-    """CleanRL's PPO loop and stock MLP agent on GoldRush-v0's vector env, with documented environment options."""
+    """CleanRL's PPO loop and stock MLP agent on Gold-v1's vector env, with documented environment options."""
 
     num_envs: int = 32
     """Games played at once."""
@@ -84,7 +84,7 @@ def train(args: Args) -> dict[str, Any]:
     run_dir = open_run_dir(args.run_dir, "runs/cleanrl", args)
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)
-    envs = gym.make_vec("goldrush_env:GoldRush-v0", num_envs=args.num_envs, vectorization_mode="vector_entry_point",
+    envs = gym.make_vec("goldrush_env:Gold-v1", num_envs=args.num_envs, vectorization_mode="vector_entry_point",
                         autoreset_mode="same_step", **args.env_options())
     agent = make_agent_network(envs.single_observation_space.shape[0], int(envs.single_action_space.n))
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)

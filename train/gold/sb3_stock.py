@@ -7,7 +7,7 @@
 
 Nothing here is tuned for the game: MaskablePPO's default hyperparameters and
 policy (two tanh layers of 64), the Gymnasium environment made with
-``gymnasium.make("goldrush_env:GoldRush-v0", ...)`` and only documented
+``gymnasium.make("goldrush_env:Gold-v1", ...)`` and only documented
 options (``observation``, ``action``, ``reward``, ``table``, ``seat="random"``), eight
 copies in SB3's ``DummyVecEnv``; opponents play uniformly at random, the
 environment's default. Every ``eval_every`` steps the policy plays
@@ -62,10 +62,10 @@ class TutorialSelfPlay(gym.Env):
 
 @dataclass
 class Args(StockArgs):
-    """MaskablePPO with its default MlpPolicy on GoldRush-v0, with documented environment options only."""
+    """MaskablePPO with its default MlpPolicy on Gold-v1, with documented environment options only."""
 
     env: Literal["gymnasium", "tutorial-self-play"] = "gymnasium"
-    """``gymnasium``: the learner at one seat of GoldRush-v0, the others random. ``tutorial-self-play``:
+    """``gymnasium``: the learner at one seat of Gold-v1, the others random. ``tutorial-self-play``:
     PettingZoo's SB3 tutorial pattern, one policy playing every seat of ``goldrush_env.gold.env()``."""
 
 
@@ -81,7 +81,7 @@ def train(args: Args) -> dict[str, Any]:
     run_dir = open_run_dir(args.run_dir, "runs/sb3", args)
     torch.set_num_threads(1)
     if args.env == "gymnasium":
-        env = make_vec_env("goldrush_env:GoldRush-v0", n_envs=args.num_envs, seed=args.seed,
+        env = make_vec_env("goldrush_env:Gold-v1", n_envs=args.num_envs, seed=args.seed,
                            env_kwargs=args.env_options())
     else:
         options = args.env_options()

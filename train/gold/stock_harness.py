@@ -2,7 +2,7 @@
 
 ``goldrush_train.gold.sb3_stock``, ``goldrush_train.gold.cleanrl_stock`` and
 ``goldrush_train.gold.tianshou_stock`` each train one library's stock setup on
-``GoldRush-v0`` with documented environment options only. Every
+``Gold-v1`` with documented environment options only. Every
 ``eval_every`` steps they play ``eval_games`` games against each evaluation
 agent with :func:`win_share` (the learner at a random seat, picking its most
 likely action) and at the end write ``eval.csv``, ``curves.png`` and
@@ -65,7 +65,7 @@ class StockArgs:
             check_agent("--eval-agents", agent)
 
     def env_options(self, **changes: Any) -> dict[str, Any]:
-        """The keyword arguments of ``gymnasium.make("goldrush_env:GoldRush-v0", ...)`` for this run."""
+        """The keyword arguments of ``gymnasium.make("goldrush_env:Gold-v1", ...)`` for this run."""
         options = dict(observation=self.observation, action=self.action, reward=self.reward, table=self.table,
                        seat="random")
         return {**options, **changes}
@@ -78,7 +78,7 @@ def win_share(choose: Choose, args: StockArgs, agent: str, seed: int) -> float:
 
     from goldrush_agents import make_agent
 
-    env = gym.make("goldrush_env:GoldRush-v0", **args.env_options(opponents=make_agent(agent, seed=seed)))
+    env = gym.make("goldrush_env:Gold-v1", **args.env_options(opponents=make_agent(agent, seed=seed)))
     share = 0.0
     for game in range(args.eval_games):
         observation, info = env.reset(seed=seed + game)

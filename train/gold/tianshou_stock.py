@@ -7,7 +7,7 @@ Tianshou's ``DQN`` over a ``DiscreteQLearningPolicy`` with its stock ``Net``
 (two ReLU layers of 128), as in its DQN examples: exploration at a fixed
 epsilon of 0.1, Adam at 1e-3, discount 0.99, the target network copied every
 100 updates, a replay buffer of 20,000 steps, 8 steps collected then 2
-gradient steps on batches of 64. The environments are ``GoldRush-v0`` made
+gradient steps on batches of 64. The environments are ``Gold-v1`` made
 with ``gymnasium.make`` and documented options only, in Tianshou's
 ``DummyVectorEnv``, each wrapped so that its observation is the dict of
 ``obs`` and ``mask`` that Tianshou's DQN masks actions with (and its info
@@ -56,7 +56,7 @@ class ObsAndMask(gym.Wrapper):
 
 @dataclass
 class Args(StockArgs):
-    """Tianshou's DQN with its stock Net on GoldRush-v0, with documented environment options only."""
+    """Tianshou's DQN with its stock Net on Gold-v1, with documented environment options only."""
 
     total_timesteps: int = 200_000
     """Learner decisions to train for."""
@@ -102,7 +102,7 @@ def train(args: Args) -> dict[str, Any]:
     import goldrush_env  # noqa: F401  (registers the ids)
 
     def make_env() -> gym.Env:
-        return ObsAndMask(gym.make("goldrush_env:GoldRush-v0", **args.env_options()))
+        return ObsAndMask(gym.make("goldrush_env:Gold-v1", **args.env_options()))
 
     args.check()
     run_dir = open_run_dir(args.run_dir, "runs/tianshou", args)

@@ -3,7 +3,7 @@
     python -m goldrush_train.gold.torchrl_stock                                 # 200k frames, kinds of card
     python -m goldrush_train.gold.torchrl_stock --action positions --observation pairs   # positions, for comparison
 
-TorchRL's ``GymEnv`` over ``GoldRush-v0`` with documented options only, the
+TorchRL's ``GymEnv`` over ``Gold-v1`` with documented options only, the
 legal actions read from ``info["action_mask"]`` and applied by its
 ``ActionMask`` transform; an actor of ``MaskedCategorical`` over an ``MLP``
 (two tanh layers of 64) and a critic of the same shape; ``ClipPPOLoss``
@@ -27,7 +27,7 @@ from goldrush_train.gold.stock_harness import StockArgs, evaluate_at, next_evalu
 
 @dataclass
 class Args(StockArgs):
-    """TorchRL's GymEnv, MaskedCategorical actor and ClipPPOLoss on GoldRush-v0, documented options only."""
+    """TorchRL's GymEnv, MaskedCategorical actor and ClipPPOLoss on Gold-v1, documented options only."""
 
     total_timesteps: int = 200_000
     """Frames (learner decisions) to train for, rounded up to whole batches."""
@@ -63,7 +63,7 @@ def train(args: Args) -> dict[str, Any]:
     run_dir = open_run_dir(args.run_dir, "runs/torchrl", args)
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)
-    env = GymEnv("goldrush_env:GoldRush-v0", categorical_action_encoding=True, **args.env_options())
+    env = GymEnv("goldrush_env:Gold-v1", categorical_action_encoding=True, **args.env_options())
     actions = int(env.action_spec.space.n)
     env.set_info_dict_reader(default_info_dict_reader(["action_mask"], spec=[Binary(actions, dtype=torch.bool)]))
     env = TransformedEnv(env, ActionMask())

@@ -1,0 +1,144 @@
+"""PettingZoo's SB3 action-mask tutorial (``sb3_connect_four_action_mask.py``) on *Gold*.
+
+The tutorial's pattern, kept as it is: a wrapper makes the AEC game look like a single-agent Gymnasium one (a
+step returns the observation of the seat to move next, with the reward and the end of the seat that moved),
+sb3-contrib's ``ActionMasker`` hands MaskablePPO the mask, one ``MaskableActorCriticPolicy`` with MaskablePPO's
+defaults learns by playing every seat, and the evaluation plays it against uniformly random legal moves. Two lines
+differ from connect four's:
+
+* the environment: ``env_fn = goldrush_env.gold`` with its defaults (two players);
+* who won: the tutorial reads it from the last step's rewards, which only works where they are ±1; here it is read
+  from the game, ``env.unwrapped.game.result().winners``, whatever the reward option.
+
+The learner also sits at the two seats in turn (the tutorial keeps it at the second), and the model stays in
+memory rather than going to a zip file. ``python -m goldrush_train.gold.pettingzoo_tutorial --steps 100000
+--games 400`` is the measured run (docs/libraries.md); ``--steps 20480`` is the tutorial's own budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+import gymnasium
+import pettingzoo.utils
+from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from sb3_contrib.common.wrappers import ActionMasker
+
+import goldrush_env.gold
+from goldrush_env.errors import GoldRushError
+from goldrush_agents import make_agent
+from goldrush_agents.tournament import wilson_interval
+
+
+class SB3ActionMaskWrapper(pettingzoo.utils.BaseWrapper, gymnasium.Env):
+    """The AEC game as SB3 sees it: the observation of the seat to move next, the reward and end of the mover."""
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        super().reset(seed, options)
+        # SB3 wants one observation space and one action space, not one per agent.
+        self.observation_space = super().observation_space(self.possible_agents[0])["observation"]
+        self.action_space = super().action_space(self.possible_agents[0])
+        return self.observe(self.agent_selection), {}
+
+    def step(self, action: int):
+        mover = self.agent_selection
+        super().step(action)
+        return (self.observe(self.agent_selection), self._cumulative_rewards[mover], self.terminations[mover],
+                self.truncations[mover], self.infos[mover])
+
+    def observe(self, agent: str):
+        return super().observe(agent)["observation"]
+
+    def action_mask(self):
+        return super().observe(self.agent_selection)["action_mask"]
+
+
+def mask_fn(env: Any):
+    return env.action_mask()
+
+
+def train_action_mask(env_fn: Any, steps: int = 10_000, seed: int = 0, **env_kwargs: Any) -> MaskablePPO:
+    """One model trained to play every seat of ``env_fn.env(**env_kwargs)`` for ``steps`` steps."""
+    env = SB3ActionMaskWrapper(env_fn.env(**env_kwargs))
+    env.reset(seed=seed)  # defines the spaces
+    env = ActionMasker(env, mask_fn)
+    model = MaskablePPO(MaskableActorCriticPolicy, env, seed=seed, verbose=0)  # seeded from the start
+    model.set_random_seed(seed)
+    model.learn(total_timesteps=steps)
+    env.close()
+    return model
+
+
+def eval_action_mask(model: MaskablePPO, env_fn: Any, num_games: int = 100, opponent: str = "sample",
+                     **env_kwargs: Any) -> dict[str, Any]:
+    """``num_games`` games of ``model`` (greedy) against ``opponent``, the model at seat ``i % 2`` in game ``i``.
+    ``opponent``: ``"sample"``, the tutorial's, a legal action drawn from the action space (with the default
+    ``action="kinds"``, a kind of card: a stronger player than a random flip), or a player's name (``"random"``:
+    a legal position drawn uniformly; ``"greedy"``...), which plays through ``step_from_view``. Wins are read from
+    the game: a sole winner wins, a shared victory counts half."""
+    env = env_fn.env(**env_kwargs)
+    player = None if opponent == "sample" else make_agent(opponent, seed=0)
+    wins = 0.0
+    for i in range(num_games):
+        env.reset(seed=i)
+        learner = env.possible_agents[i % 2]
+        for agent in env.possible_agents:
+            env.action_space(agent).seed(i)
+        if player is not None:
+            player.reset(seed=i)
+        table = env if player is None else env.unwrapped  # a scripted player steps the bare game
+        for agent in table.agent_iter():
+            observation, _, termination, truncation, _ = table.last()
+            if termination or truncation:
+                winners = env.unwrapped.game.result().winners  # the game says who won, whatever the reward
+                seat = env.possible_agents.index(learner)
+                wins += (1.0 if len(winners) == 1 else 0.5) if seat in winners else 0.0
+                break
+            if agent == learner:
+                action = int(model.predict(observation["observation"], action_masks=observation["action_mask"],
+                                           deterministic=True)[0])
+            elif player is not None:  # a scripted player chooses a position from its view
+                table.step_from_view(player.act(table.view(agent)))
+                continue
+            else:
+                action = env.action_space(agent).sample(observation["action_mask"])
+            table.step(action)
+    env.close()
+    low, high = wilson_interval(wins, num_games)
+    return {"opponent": opponent, "games": num_games, "win_share": wins / num_games, "low": low, "high": high}
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=20_480, help="training steps (the tutorial's: 20,480)")
+    parser.add_argument("--games", type=int, default=100, help="evaluation games against each opponent")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--opponents", default="sample,random",
+                        help="comma-separated: 'sample' (the tutorial's, a legal action of the action space drawn "
+                             "uniformly) and players' names ('random': a legal flip drawn uniformly)")
+    args = parser.parse_args(argv)
+    opponents = [name.strip() for name in args.opponents.split(",") if name.strip()]
+    for name in opponents:
+        try:
+            if name != "sample":
+                make_agent(name)  # an unknown name is refused before the training, naming the players there are
+        except GoldRushError as error:
+            parser.error(f"--opponents: {error}")
+    env_fn, env_kwargs = goldrush_env.gold, {}
+    start = time.perf_counter()
+    model = train_action_mask(env_fn, steps=args.steps, seed=args.seed, **env_kwargs)
+    print(f"trained {args.steps:,} steps in {time.perf_counter() - start:.0f} s", flush=True)
+    results = []
+    for name in opponents:
+        result = eval_action_mask(model, env_fn, num_games=args.games, opponent=name, **env_kwargs)
+        print(f"against {name}: {result['win_share']:.3f} [{result['low']:.3f}, {result['high']:.3f}] "
+              f"of {args.games} games", flush=True)
+        results.append(result)
+    return results
+
+
+if __name__ == "__main__":
+    main()
