@@ -1,7 +1,9 @@
 """The documentation runs as written.
 
 Every Python block of the README and of the pages in ``docs/`` is executed
-and must print something. Every command of their shell blocks is handed to
+and must print something; where the page shows what it prints (a ``text``
+block right after it, or after one paragraph that starts "It prints"), it
+must print exactly that. Every command of their shell blocks is handed to
 the program it names, which parses its arguments and stops before doing
 the work (a training run takes minutes to hours; the commands' behaviour
 is tested elsewhere): a misspelt option, a removed flag or a wrong type
@@ -45,6 +47,21 @@ def blocks(language: str) -> list[tuple[Path, int, str]]:
     return found
 
 
+def shown_outputs() -> dict[tuple[Path, int], str]:
+    """What a page shows a Python block to print: a ``text`` block right after it, or after one paragraph that
+    starts "It prints" (by the block's page and line)."""
+    found = {}
+    for page in PAGES:
+        text = page.read_text()
+        fences = list(FENCE.finditer(text))
+        for code, shown in zip(fences, fences[1:]):
+            between = text[code.end():shown.start()].strip()
+            if (code.group(1), shown.group(1)) == ("python", "text") and (
+                    not between or between.startswith("It prints") and "\n\n" not in between):
+                found[page, text.count("\n", 0, code.start()) + 1] = shown.group(2)
+    return found
+
+
 def commands(code: str) -> list[str]:
     """The commands of a shell block: continuation lines joined, comments dropped, ``&&`` chains split."""
     joined = re.sub(r"\\\n\s*", " ", code)
@@ -65,6 +82,7 @@ def is_ours(command: str) -> bool:
 
 
 PYTHON = blocks("python")
+SHOWN = shown_outputs()
 SHELL = [(page, line, command) for page, line, code in blocks("bash") for command in commands(code)]
 OURS = [c for c in SHELL if c[0] != LOG and is_ours(c[2])]
 
@@ -80,7 +98,26 @@ def test_python_example_runs(block, capsys):
     with warnings.catch_warnings():  # an example that flips illegally fails, not just warns
         warnings.filterwarnings("error", message=".*illegal action ends the episode")
         exec(compile("\n" * (line) + code, str(page), "exec"), {})
-    assert capsys.readouterr().out.strip(), "an example should show its result"
+    out = capsys.readouterr().out
+    assert out.strip(), "an example should show its result"
+    if (page, line) in SHOWN:  # the page shows what it prints: it prints that today (trailing spaces aside)
+        assert _without_plugged_in_games(out) == SHOWN[page, line].strip("\n").splitlines()
+
+
+def _without_plugged_in_games(out: str) -> list[str]:
+    """The lines of ``out``, less those that start with the title of a game of tests/plugins/: the test session
+    plugs them in (conftest.py), the reader's install does not have them."""
+    from goldrush_env.games import specs
+
+    titles = tuple(f"{game.title}:" for game in specs() if not game.rules.startswith("goldrush_env."))
+    return [row.rstrip() for row in out.strip("\n").splitlines() if not (titles and row.startswith(titles))]
+
+
+def test_the_pages_show_what_their_examples_print():
+    """The pages that show an example's output, each example with the defaults it depends on."""
+    shown = {(page.name, line) for page, line in SHOWN}
+    assert {name for name, _ in shown} >= {"environment.md", "gymnasium.md", "vector.md", "index.md"}
+    assert len(shown) >= 6
 
 
 class Parsed(BaseException):
