@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldRushError, install_line
 
 
 class ModelSizeWarning(UserWarning):
@@ -61,8 +61,8 @@ def _weights_in_checkpoint(path: Path) -> dict[str, Any]:
     try:
         import torch
     except ImportError:
-        raise GoldRushError(f"loading the MaskablePPO checkpoint {str(path)!r} needs torch: "
-                            "pip install 'goldrush-env[train]', or play its .npz model instead") from None
+        raise GoldRushError(f"loading the MaskablePPO checkpoint {str(path)!r} needs torch, of the 'train' extra "
+                            f"({install_line('train')}), or play its .npz model instead") from None
     try:
         with zipfile.ZipFile(path) as archive, archive.open("policy.pth") as handle:
             state = torch.load(io.BytesIO(handle.read()), map_location="cpu", weights_only=True)

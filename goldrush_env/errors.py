@@ -22,6 +22,13 @@ class UnknownOptionError(GoldRushError, TypeError):
     keyword argument, as libraries that probe an environment's constructor with optional keywords expect."""
 
 
+def install_line(extras: str) -> str:
+    """How to install the optional dependencies ``extras`` (names of pyproject.toml's extras, such as ``"web"`` or
+    ``"train,tianshou"``), as an error message says it: the line the docs give, which installs from a clone of
+    the repository (the package is not on PyPI)."""
+    return f'pip install -e ".[{extras}]" in the repository\'s folder'
+
+
 def excerpt(value: Any, limit: int = 60) -> str:
     """``repr(value)``, cut to about ``limit`` characters with its length named: what an error message quotes of a
     value that may be long (a request to a server may send megabytes, and the answer should not echo them)."""

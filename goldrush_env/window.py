@@ -1,7 +1,7 @@
 """A pygame window for ``render_mode="human"``: the environment's ``rgb_array`` picture, frame by frame.
 
 pygame is imported only when the first frame is drawn, so the environments
-need it only in ``"human"`` mode (``pip install "goldrush-env[render]"``).
+need it only in ``"human"`` mode (the ``render`` extra: ``pip install -e ".[render]"``).
 Frames are paced at the environment's ``render_fps``; closing the window
 stops the drawing, not the game. Headless machines can use SDL's dummy
 video driver (``SDL_VIDEODRIVER=dummy``), as the tests do.
@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldRushError, install_line
 
 TITLE = "Gold (goldrush-env)"
 
@@ -47,8 +47,9 @@ class Window:
             try:
                 import pygame
             except ImportError as error:
-                raise GoldRushError('render_mode="human" draws in a pygame window: pip install "goldrush-env[render]" '
-                                    '(or pygame); "ansi" and "rgb_array" need nothing more') from error
+                raise GoldRushError(f'render_mode="human" draws in a pygame window: the \'render\' extra, '
+                                    f'{install_line("render")} (or pygame alone); "ansi" and "rgb_array" need nothing '
+                                    'more') from error
             pygame.display.init()
             pygame.display.set_caption(TITLE)
             self._screen = pygame.display.set_mode((width, height))

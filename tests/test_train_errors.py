@@ -220,8 +220,8 @@ def test_imitation_mistakes(workdir, capsys, argv, message):
                                                 (holdout.main, "holdout", "torch")])
 def test_a_missing_extra_is_named(capsys, monkeypatch, main, name, module):
     monkeypatch.setitem(sys.modules, module, None)  # as if it were not installed: importing it fails
-    assert refused(main, [], capsys) == (f"goldrush_train.gold.{name} needs the 'train' extra: pip install "
-                                         f"\"goldrush-env[train]\" (missing: {module})")
+    assert refused(main, [], capsys) == (f"goldrush_train.gold.{name} needs the 'train' extra: pip install -e "
+                                         f"\".[train]\" in the repository's folder (missing: {module})")
 
 
 def test_a_missing_library_names_its_extra(capsys, monkeypatch):
@@ -229,8 +229,8 @@ def test_a_missing_library_names_its_extra(capsys, monkeypatch):
 
     monkeypatch.setitem(sys.modules, "tianshou", None)
     assert refused(tianshou_stock.main, [], capsys) == (
-        "goldrush_train.gold.tianshou_stock needs the 'train,tianshou' extra: pip install "
-        "\"goldrush-env[train,tianshou]\" (missing: tianshou)")
+        "goldrush_train.gold.tianshou_stock needs the 'train,tianshou' extra: pip install -e "
+        "\".[train,tianshou]\" in the repository's folder (missing: tianshou)")
 
 
 def test_a_missing_extra_is_named_before_the_script_imports_it(tmp_path):
@@ -240,7 +240,8 @@ def test_a_missing_extra_is_named_before_the_script_imports_it(tmp_path):
     result = subprocess.run([sys.executable, "-c", hide, "ppo"], cwd=tmp_path, capture_output=True, text=True,
                             env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
     assert result.returncode == 2 and result.stderr == (
-        "goldrush_train.evaluate needs the 'train' extra: pip install \"goldrush-env[train]\" (missing: tyro)\n")
+        "goldrush_train.evaluate needs the 'train' extra: pip install -e \".[train]\" in the repository's folder "
+        "(missing: tyro)\n")
 
 
 def test_a_saved_data_file_is_never_half_written(tmp_path, monkeypatch):

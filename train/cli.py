@@ -28,7 +28,7 @@ from typing import Any, Callable, Sequence
 
 from goldrush_agents import make_agent, split_entrants
 from goldrush_env.checks import check_int
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldRushError, install_line
 from goldrush_env.games import DEFAULT_GAME
 
 Main = Callable[..., Any]
@@ -65,8 +65,7 @@ def command(name: str, needs: Sequence[str] = (), extra: str = "train") -> Calla
         def run(argv: Sequence[str] | None = None) -> Any:
             missing = missing_modules(needs)
             if missing:
-                fail(f"{name} needs the '{extra}' extra: pip install \"goldrush-env[{extra}]\" "
-                     f"(missing: {', '.join(missing)})")
+                fail(f"{name} needs the '{extra}' extra: {install_line(extra)} (missing: {', '.join(missing)})")
             try:
                 return main(argv)
             except GoldRushError as error:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Sequence, TextIO
 
 from goldrush_env.checks import check_int
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldRushError, install_line
 from goldrush_env.games import DEFAULT_GAME, GameSpec, names, spec, specs
 
 from goldrush_agents import make_agent, players_of, split_entrants
@@ -199,8 +199,8 @@ def cmd_serve(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
         from goldrush_agents.web import create_app, serve
     except ImportError as error:
-        raise GoldRushError(f"goldrush serve needs Starlette and uvicorn ({error}): "
-                            "pip install 'goldrush-env[web]'") from None
+        raise GoldRushError(f"goldrush serve needs Starlette and uvicorn ({error}), of the 'web' extra: "
+                            f"{install_line('web')}") from None
     limits = {name: getattr(args, name) for name in ("max_games", "max_games_per_client", "move_seconds")
               if getattr(args, name) is not None}
     app = create_app(models=args.model or (), **limits)  # refuses a model file that cannot be played, before listening

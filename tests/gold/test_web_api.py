@@ -403,7 +403,7 @@ def test_serve_without_the_web_extra_says_what_to_install(monkeypatch, capsys):
     monkeypatch.setitem(__import__("sys").modules, "uvicorn", None)
     assert cli.main(["serve"]) == 2
     error = capsys.readouterr().err.strip()
-    assert "pip install 'goldrush-env[web]'" in error and len(error.splitlines()) == 1
+    assert 'pip install -e ".[web]"' in error and len(error.splitlines()) == 1
     assert cli.main(["serve", "--port", "70000"]) == 2
     assert "--port must be an int from 0 to 65535, got 70000" in capsys.readouterr().err
 

@@ -45,7 +45,7 @@ import numpy as np
 
 from goldrush_env.gold.config import EnvConfig
 from goldrush_env.checks import check_int, check_number
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldRushError, install_line
 from goldrush_train.cli import (check_agents, check_counts, command, fail, minutes, missing_modules, new_run_dir,
                                 refuse_used_folder)
 
@@ -398,7 +398,7 @@ def _evaluate(args: Args, model_path: Path) -> list[dict[str, Any]]:
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     missing = missing_modules(RLLIB_EXTRA)
     if missing:
-        fail(f"goldrush_train.gold.rllib_ppo needs the 'rllib' extra: pip install \"goldrush-env[rllib]\" "
+        fail(f"goldrush_train.gold.rllib_ppo needs the 'train,rllib' extras: {install_line('train,rllib')} "
              f"(missing: {', '.join(missing)})")
     import tyro
 
