@@ -9,8 +9,8 @@ A page's ids are found by rendering it with Python-Markdown and the extensions o
 reading the HTML: the ``toc`` extension slugs a heading's *rendered* text (code spans, links and emphasis gone)
 and numbers a repeated one (``_1``), which ``slugify`` on the heading as written would miss, and ``attr_list``
 adds the ``{#id}`` anchors. That takes a second, needs no site build, and covers README.md, which the site
-does not hold. GitHub slugs a heading in its own way (each space a hyphen, no folding to ASCII), so an anchor
-must be both. An API page (docs/api/, mkdocstrings ``:::`` directives) has as anchors the objects its
+does not hold. GitHub slugs a heading in its own way (each space a hyphen, no folding to ASCII), so a heading's
+anchor must be both (one that ``{#id}`` gives is the site's alone). An API page (docs/api/, mkdocstrings ``:::`` directives) has as anchors the objects its
 directives document. The strict site build (``mkdocs build --strict``, with mkdocs.yml's ``validation``) checks
 the built pages' anchors again, the ids mkdocstrings makes included.
 """
