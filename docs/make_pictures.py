@@ -45,7 +45,7 @@ def _cards(codes: list[str], flip_first: bool = False) -> np.ndarray:
     env = raw_env(num_players=2)
     env.reset(options={"layout": _layout(codes)})
     if flip_first:
-        env.step(0)
+        env.step_from_view(0)  # a position, whatever the action option
     return _strip(to_rgb(env.view(None)), len(codes))
 
 
@@ -56,7 +56,7 @@ def table_picture() -> np.ndarray:
     players = [make_agent("greedy", seed=13), make_agent("expert", seed=14)]
     game = env.game
     while not (game.turn >= 6 and game.current_player == 0 and game.face_up is not None):
-        env.step(players[game.current_player].act(env.view(game.current_player)))
+        env.step_from_view(players[game.current_player].act(env.view(game.current_player)))
     return to_rgb(env.view(0))
 
 
