@@ -18,6 +18,10 @@ ROOT = Path(__file__).resolve().parent.parent
 """The repository, for a test in any folder of tests/."""
 DATA = Path(__file__).parent / "data"
 PLUGINS = Path(__file__).parent / "plugins"
+POSITIONS = {"action": "positions", "observation": "plain"}
+"""Gold's options for a test about positions and the plain vector (version 0's; version 1's defaults are kinds)."""
+VERSION_0 = {**POSITIONS, "reward": "win"}
+"""Gold's environment as version 0 made it by default."""
 
 
 def plug_in(projects: list[Path]) -> list[str]:
