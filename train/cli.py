@@ -17,6 +17,7 @@ has been printed for a while, it prints what the command is doing.
 
 from __future__ import annotations
 
+import ast
 import functools
 import importlib.util
 import os
@@ -109,6 +110,21 @@ def check_agents(option: str, text: str, game: str = DEFAULT_GAME) -> list[str]:
     for name in names:
         check_agent(option, name, game)
     return names
+
+
+def env_options(items: Sequence[str], flag: str = "--option") -> dict[str, Any]:
+    """Environment options given on the command line as ``NAME=VALUE``, each value read as a Python literal or else
+    kept as text (``max_turns=80`` is an int, ``memory=human`` the text ``"human"``)."""
+    options: dict[str, Any] = {}
+    for item in items:
+        name, equals, text = (part.strip() for part in item.partition("="))
+        if not equals or not name.isidentifier():
+            raise GoldRushError(f"{flag} must be NAME=VALUE, got {item!r}")
+        try:
+            options[name] = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            options[name] = text
+    return options
 
 
 def new_run_dir(prefix: str | Path) -> Path:

@@ -14,7 +14,6 @@ alone against the model.
 
 from __future__ import annotations
 
-import ast
 import json
 import time
 from dataclasses import asdict, dataclass
@@ -25,7 +24,7 @@ from goldrush_agents import players_of, split_entrants
 from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldRushError
 from goldrush_env.games import DEFAULT_GAME, names, spec
-from goldrush_train.cli import check_agent, check_agents, command
+from goldrush_train.cli import check_agent, check_agents, command, env_options
 from goldrush_train.win_shares import Row, evaluate, table
 
 try:  # the Args annotations name it; main() says which extra to install when it is missing
@@ -66,16 +65,7 @@ class Args:
     def options(self) -> dict[str, Any]:
         """The game's environment options given with --option, each value read as a Python literal or else kept
         as text (``max_turns=80`` is an int, ``memory=human`` the text ``"human"``)."""
-        options: dict[str, Any] = {}
-        for item in self.option:
-            name, equals, text = (part.strip() for part in item.partition("="))
-            if not equals or not name.isidentifier():
-                raise GoldRushError(f"--option must be NAME=VALUE, got {item!r}")
-            try:
-                options[name] = ast.literal_eval(text)
-            except (ValueError, SyntaxError):
-                options[name] = text
-        return options
+        return env_options(self.option)
 
     @property
     def tournament_options(self) -> dict[str, Any]:

@@ -103,21 +103,22 @@ def test_stock_options_are_checked_before_any_work(tmp_path, capsys):
 def test_the_tutorial_pattern_plays_every_seat_and_rewards_the_mover():
     """PettingZoo's SB3 tutorial pattern: a step returns the observation of the seat to move next, and the reward
     and end of the seat that moved; over a game the rewards returned are what each mover earned."""
-    from goldrush_train.gold.sb3_stock import TutorialSelfPlay
+    from goldrush_train.gold.sb3_stock import tutorial_self_play
 
-    env = TutorialSelfPlay(action="kinds", observation="kinds", reward="win", table="quarter")
+    env = tutorial_self_play(reward="win", table="quarter")
+    aec = env.unwrapped
     observation, _ = env.reset(seed=4)
     rng, movers, done = np.random.default_rng(0), set(), False
     while not done:
-        mover = env.aec.agent_selection
+        mover = aec.agent_selection
         movers.add(mover)
         action = int(rng.choice(np.flatnonzero(env.action_masks())))
         observation, reward, done, truncated, _ = env.step(action)
         if not done:
-            assert np.array_equal(observation, env.aec.observe(env.aec.agent_selection)["observation"])
-            assert np.array_equal(env.action_masks(), env.aec.observe(env.aec.agent_selection)["action_mask"])
-    assert movers == set(env.aec.possible_agents)
-    winners, seat = list(env.aec.unwrapped.game.winners), env.aec.possible_agents.index(mover)
+            assert np.array_equal(observation, aec.observe(aec.agent_selection)["observation"])
+            assert np.array_equal(env.action_masks(), aec.observe(aec.agent_selection)["action_mask"])
+    assert movers == set(aec.possible_agents)
+    winners, seat = list(aec.game.winners), aec.possible_agents.index(mover)
     assert reward == (0.0 if len(winners) > 1 and seat in winners else 1.0 if seat in winners else -1.0)
 
 

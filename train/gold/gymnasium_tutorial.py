@@ -20,6 +20,8 @@ from sb3_contrib import MaskablePPO
 
 import goldrush_env  # noqa: F401  (registers the ids)
 from goldrush_agents.tournament import wilson_interval
+from goldrush_env.errors import GoldRushError
+from goldrush_train.cli import env_options
 
 
 def evaluate(model: MaskablePPO, env: gym.Env, games: int = 100, seed: int = 1) -> dict[str, Any]:
@@ -43,13 +45,21 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--steps", type=int, default=200_000, help="training steps")
     parser.add_argument("--games", type=int, default=100, help="evaluation games against random")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="an option of the environment, for comparisons (version 0: action=positions, "
+                             "observation=plain, reward=win, seat=0); repeat for more")
     args = parser.parse_args(argv)
+    try:
+        options = env_options(args.option)
+    except GoldRushError as error:
+        parser.error(str(error))
     start = time.perf_counter()
-    env = gym.make("goldrush_env:Gold-v1")
+    env = gym.make("goldrush_env:Gold-v1", **options)
     model = MaskablePPO("MlpPolicy", env, seed=args.seed, verbose=0)
     model.learn(total_timesteps=args.steps)
     trained = time.perf_counter() - start
-    result = evaluate(model, gym.make("goldrush_env:Gold-v1"), games=args.games, seed=10_000 * (args.seed + 1))
+    test = gym.make("goldrush_env:Gold-v1", **options)
+    result = evaluate(model, test, games=args.games, seed=10_000 * (args.seed + 1))
     print(f"trained {args.steps:,} steps in {trained:.0f} s; against random: {result['win_share']:.3f} "
           f"[{result['low']:.3f}, {result['high']:.3f}] of {args.games} games")
     return result

@@ -31,6 +31,7 @@ import goldrush_env.gold
 from goldrush_env.errors import GoldRushError
 from goldrush_agents import make_agent
 from goldrush_agents.tournament import wilson_interval
+from goldrush_train.cli import env_options
 
 
 class SB3ActionMaskWrapper(pettingzoo.utils.BaseWrapper, gymnasium.Env):
@@ -119,7 +120,14 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--opponents", default="sample,random",
                         help="comma-separated: 'sample' (the tutorial's, a legal action of the action space drawn "
                              "uniformly) and players' names ('random': a legal flip drawn uniformly)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="an option of the environment, for comparisons (version 0: action=positions, "
+                             "observation=plain, reward=win); repeat for more")
     args = parser.parse_args(argv)
+    try:
+        options = env_options(args.option)
+    except GoldRushError as error:
+        parser.error(str(error))
     opponents = [name.strip() for name in args.opponents.split(",") if name.strip()]
     for name in opponents:
         try:
@@ -127,7 +135,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                 make_agent(name)  # an unknown name is refused before the training, naming the players there are
         except GoldRushError as error:
             parser.error(f"--opponents: {error}")
-    env_fn, env_kwargs = goldrush_env.gold, {}
+    env_fn, env_kwargs = goldrush_env.gold, options
     start = time.perf_counter()
     model = train_action_mask(env_fn, steps=args.steps, seed=args.seed, **env_kwargs)
     print(f"trained {args.steps:,} steps in {time.perf_counter() - start:.0f} s", flush=True)

@@ -23,41 +23,22 @@ from dataclasses import dataclass
 from typing import Any, Literal, Sequence
 
 import gymnasium as gym
-import numpy as np
 
 from goldrush_train.cli import TRAIN_EXTRA, command, minutes, open_run_dir
 from goldrush_train.gold.stock_harness import StockArgs, evaluate_at, progress_line, write_outputs
 
 
-class TutorialSelfPlay(gym.Env):
-    """PettingZoo's SB3 action-mask tutorial's pattern over ``goldrush_env.gold.env()``: one policy plays every seat.
+def tutorial_self_play(**options: Any) -> gym.Env:
+    """PettingZoo's SB3 tutorial's environment over ``goldrush_env.gold.env(**options)``: its wrapper, which plays
+    every seat with one policy, and sb3-contrib's ``ActionMasker`` (:mod:`goldrush_train.gold.pettingzoo_tutorial`)."""
+    from sb3_contrib.common.wrappers import ActionMasker
 
-    A step plays the action for the seat to move and returns the observation of the seat to move next, with the
-    reward, termination and truncation of the seat that moved, as the tutorial's ``SB3ActionMaskWrapper`` does;
-    :meth:`action_masks` is the mask of the seat to move."""
+    import goldrush_env.gold
+    from goldrush_train.gold.pettingzoo_tutorial import SB3ActionMaskWrapper, mask_fn
 
-    def __init__(self, **options: Any) -> None:
-        import goldrush_env
-
-        self.aec = goldrush_env.gold.env(**options)
-        seat = self.aec.possible_agents[0]
-        self.observation_space = self.aec.observation_space(seat)["observation"]
-        self.action_space = self.aec.action_space(seat)
-
-    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
-        super().reset(seed=seed)
-        self.aec.reset(seed=seed)
-        return self.aec.observe(self.aec.agent_selection)["observation"], {}
-
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
-        mover = self.aec.agent_selection
-        self.aec.step(int(action))
-        observation = self.aec.observe(self.aec.agent_selection)["observation"]
-        return (observation, float(self.aec._cumulative_rewards[mover]), self.aec.terminations[mover],
-                self.aec.truncations[mover], dict(self.aec.infos[mover]))
-
-    def action_masks(self) -> np.ndarray:
-        return self.aec.observe(self.aec.agent_selection)["action_mask"].astype(bool)
+    env = SB3ActionMaskWrapper(goldrush_env.gold.env(**options))
+    env.reset()  # defines the spaces
+    return ActionMasker(env, mask_fn)
 
 
 @dataclass
@@ -86,7 +67,7 @@ def train(args: Args) -> dict[str, Any]:
     else:
         options = args.env_options()
         del options["seat"]  # every seat is the learner's
-        env = make_vec_env(TutorialSelfPlay, n_envs=args.num_envs, seed=args.seed, env_kwargs=options)
+        env = make_vec_env(tutorial_self_play, n_envs=args.num_envs, seed=args.seed, env_kwargs=options)
     model = MaskablePPO("MlpPolicy", env, seed=args.seed, verbose=0)
     model.set_logger(configure(str(run_dir / "logs"), ["csv"]))  # SB3's own figures; else an empty folder in /tmp
 
