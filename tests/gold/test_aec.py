@@ -11,7 +11,7 @@ import goldrush_env
 import goldrush_env.gold
 from goldrush_env.gold.config import EnvConfig
 from goldrush_env.errors import GoldRushError, IllegalFlipError
-from conftest import BACKGROUND, flippable, layout_of, unpaced
+from conftest import BACKGROUND, POSITIONS, VERSION_0, flippable, layout_of, unpaced
 
 PLAYERS = [2, 3, 4, 5]
 MEMORIES = ["perfect", "human"]
@@ -44,10 +44,10 @@ def test_pettingzoo_render_test(num_players, memory):
 
 
 def test_metadata_and_agents():
-    env = goldrush_env.gold.env(num_players=4)
+    env = goldrush_env.gold.env(num_players=4, **POSITIONS)
     env.reset(seed=0)
     assert env.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
-    assert env.metadata["name"] == "goldrush_v0"
+    assert env.metadata["name"] == "gold_v1"
     assert env.metadata["is_parallelizable"] is False
     assert set(env.metadata["render_modes"]) == {"ansi", "rgb_array", "human"}
     assert env.metadata["render_fps"] > 0
@@ -67,7 +67,7 @@ def play(env, positions):
 
 
 def test_a_normal_turn_is_two_actions_by_the_same_agent_and_the_rush_one():
-    env = goldrush_env.gold.raw_env(num_players=2)
+    env = goldrush_env.gold.raw_env(num_players=2, **POSITIONS)
     env.reset(options={"layout": layout_of({0: "G2", 1: "G3", **BACKGROUND})})
     assert env.agent_selection == "player_0"
     env.step(0)
@@ -84,7 +84,7 @@ def test_a_normal_turn_is_two_actions_by_the_same_agent_and_the_rush_one():
 
 
 def test_masks_are_int8_and_zero_for_agents_not_acting():
-    env = goldrush_env.gold.env(num_players=3)
+    env = goldrush_env.gold.env(num_players=3, **POSITIONS)
     env.reset(seed=2)
     rng = np.random.default_rng(0)
     for _ in range(60):
@@ -109,7 +109,7 @@ def finish(env, positions):
 
 
 def test_win_reward_goes_to_the_winner_even_when_the_loser_moves_last():
-    env = goldrush_env.gold.raw_env(num_players=2)
+    env = goldrush_env.gold.raw_env(num_players=2, **VERSION_0)
     env.reset(options={"layout": layout_of({0: "G4", 1: "G1", 2: "M05", 3: "G2"})})
     # Gold Rush from the start: seat 0 takes 4, seat 1 takes 1, seat 0 discards, seat 1 takes 2.
     rewards = finish(env, [0, 1, 2, 3])
@@ -121,19 +121,19 @@ def test_win_reward_goes_to_the_winner_even_when_the_loser_moves_last():
 
 
 def test_a_shared_victory_is_a_draw_between_the_winners():
-    env = goldrush_env.gold.raw_env(num_players=3)
+    env = goldrush_env.gold.raw_env(num_players=3, **VERSION_0)
     env.reset(options={"layout": layout_of({0: "G3", 1: "G3", 2: "G1"})})
     assert finish(env, [0, 1, 2]) == {"player_0": 0.0, "player_1": 0.0, "player_2": -1.0}
 
 
 def test_a_sole_winner_among_three():
-    env = goldrush_env.gold.raw_env(num_players=3)
+    env = goldrush_env.gold.raw_env(num_players=3, **VERSION_0)
     env.reset(options={"layout": layout_of({0: "G1", 1: "G4", 2: "G2"})})
     assert finish(env, [0, 1, 2]) == {"player_0": -1.0, "player_1": 1.0, "player_2": -1.0}
 
 
 def test_score_reward_credits_the_seat_that_received_the_gold():
-    env = goldrush_env.gold.raw_env(num_players=2, reward="score")
+    env = goldrush_env.gold.raw_env(num_players=2, reward="score", **POSITIONS)
     env.reset(options={"layout": layout_of({0: "M25", 1: "G3", **BACKGROUND})})
     env.step(0)
     assert env.rewards == {"player_0": 0.0, "player_1": 0.0}
@@ -161,14 +161,14 @@ def test_score_reward_sums_to_the_score_difference_and_is_zero_sum_in_two_player
 
 
 def test_three_player_score_reward_is_own_gain_minus_mean_of_the_others():
-    env = goldrush_env.gold.raw_env(num_players=3, reward="score")
+    env = goldrush_env.gold.raw_env(num_players=3, reward="score", **POSITIONS)
     env.reset(options={"layout": layout_of({0: "M14", 1: "G3", **BACKGROUND})})
     play(env, [0, 1])  # seat 0 flips seat 1's miner (colour 1): gold 3 to seat 1
     assert env.rewards == pytest.approx({"player_0": -0.15, "player_1": 0.3, "player_2": -0.15})
 
 
 def test_turn_limit_truncates_and_rewards_the_standing():
-    env = goldrush_env.gold.raw_env(num_players=2, max_turns=2)
+    env = goldrush_env.gold.raw_env(num_players=2, max_turns=2, **VERSION_0)
     env.reset(options={"layout": layout_of({0: "M03", 1: "G2", 2: "G1", 3: "G4", **BACKGROUND})})
     rewards = finish(env, [0, 1, 2, 3])  # seat 0 strikes 2 gold; seat 1 flips two golds (nothing)
     assert all(env.truncations.values()) and not any(env.terminations.values())
@@ -180,7 +180,7 @@ def test_turn_limit_truncates_and_rewards_the_standing():
 
 
 def test_raw_env_refuses_an_illegal_flip_and_changes_nothing():
-    env = goldrush_env.gold.raw_env(num_players=2)
+    env = goldrush_env.gold.raw_env(num_players=2, **POSITIONS)
     env.reset(options={"layout": layout_of({0: "G2", 1: "G3", **BACKGROUND})})
     env.step(0)
     before = env.observe("player_0")
@@ -196,7 +196,7 @@ def test_raw_env_refuses_an_illegal_flip_and_changes_nothing():
 
 
 def test_wrapped_env_ends_the_game_on_an_illegal_flip():
-    env = goldrush_env.gold.env(num_players=3)
+    env = goldrush_env.gold.env(num_players=3, **POSITIONS)
     env.reset(options={"layout": layout_of({0: "G2", 1: "G3", **BACKGROUND})})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
