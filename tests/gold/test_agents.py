@@ -16,7 +16,7 @@ from goldrush_env.gold.aec import raw_env
 from goldrush_env.gold.engine import Outcome
 from goldrush_env.errors import GoldRushError
 from goldrush_env.policy import Policy
-from conftest import Checked, layout
+from conftest import POSITIONS, VERSION_0, Checked, layout
 
 SCRIPTED = [GreedyAgent, ExpertAgent]
 SEARCH = functools.partial(ISMCTSAgent, iterations=300)  # a small budget: these tables are small
@@ -38,7 +38,7 @@ def test_every_agent_plays_only_legal_flips(num_players, memory):
 
 def setup(cards, flips, first_player=0, **config):
     """An env on a small table after some scripted flips."""
-    env = raw_env(num_players=2, **config)
+    env = raw_env(num_players=2, **{**POSITIONS, **config})
     env.reset(seed=0, options={"layout": layout(cards), "first_player": first_player})
     for position in flips:
         env.step(position)
@@ -95,7 +95,7 @@ def test_gold_rush_takes_remembered_gold_first(agent):
     cards = {0: "G4", 1: "M02", 2: "D", 3: "G1", **{52 + i: code for i, code in enumerate(
         "G1 G1 G2 G2 G2 G3 G3 G3".split())}}
     for seed in range(5):
-        env = raw_env(num_players=2)
+        env = raw_env(num_players=2, **POSITIONS)
         env.reset(seed=0, options={"layout": layout(cards, background=False)})
         for position in (0, 1, 2, 3):
             env.step(position)
@@ -218,7 +218,7 @@ def test_scripted_agents_are_gymnasium_opponents(name):
     from goldrush_env.gold import GoldRushEnv
 
     env = GoldRushEnv(num_players=3, opponents=[make_agent(name), make_agent(name)], seat="random",
-                      memory="human")
+                      memory="human", **VERSION_0)
     rng = np.random.default_rng(0)
     for episode in range(2):
         _, info = env.reset(seed=episode)
