@@ -223,10 +223,11 @@ class Checked:
 
 
 def aec_twins(games):
-    """One AEC ``raw_env`` per game of a :class:`~goldrush_env.gold.batched.BatchedGames`, dealt the same table."""
+    """One AEC ``raw_env`` per game of a :class:`~goldrush_env.gold.batched.BatchedGames`, dealt the same table;
+    its actions are positions and its vector the plain one, as the batched games' are."""
     import goldrush_env
 
-    envs = [goldrush_env.gold.raw_env(num_players=games.num_players, max_turns=games.max_turns)
+    envs = [goldrush_env.gold.raw_env(num_players=games.num_players, max_turns=games.max_turns, **POSITIONS)
             for _ in range(games.num_games)]
     for g, env in enumerate(envs):
         env.reset(options={"layout": games.table[g].tolist(), "first_player": int(games.current_player[g])})
