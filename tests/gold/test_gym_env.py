@@ -13,7 +13,7 @@ from goldrush_env.gold import GoldRushEnv
 from goldrush_env.gold.encoder import OBSERVATION_SIZE
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_env.gold.view import UNKNOWN
-from conftest import layout_of
+from conftest import POSITIONS, VERSION_0, layout_of
 
 
 @pytest.fixture(autouse=True)
@@ -36,8 +36,8 @@ def test_stable_baselines3_env_checker(num_players):
 
 
 def test_registered_id_builds_the_same_config_as_the_class():
-    made = gym.make("goldrush_env:Gold-v1")
-    assert made.unwrapped.config == GoldRushEnv().config
+    made = gym.make("goldrush_env:Gold-v1", **POSITIONS)
+    assert made.unwrapped.config == GoldRushEnv(**POSITIONS).config
     assert made.observation_space.shape == (OBSERVATION_SIZE,)
     assert made.action_space.n == 64
 
@@ -61,7 +61,7 @@ RUSH_TABLE = layout_of({0: "G1", 1: "G4", 2: "G2", 3: "G3"})  # four golds: the 
 
 
 def test_the_learner_receives_its_loss_when_the_opponent_moves_last():
-    env = GoldRushEnv(opponents=Scripted([1, 3]), seat=0)
+    env = GoldRushEnv(opponents=Scripted([1, 3]), seat=0, **VERSION_0)
     _, info = env.reset(seed=0, options={"layout": RUSH_TABLE})
     _, reward, terminated, _, _ = env.step(0)  # learner takes 1, the opponent takes 4
     assert (reward, terminated) == (0.0, False)
@@ -72,7 +72,7 @@ def test_the_learner_receives_its_loss_when_the_opponent_moves_last():
 
 def test_a_learner_in_seat_one_wins_and_the_opponent_moves_first():
     opponent = Scripted([0, 2])
-    env = GoldRushEnv(opponents=opponent, seat=1)
+    env = GoldRushEnv(opponents=opponent, seat=1, **VERSION_0)
     observation, info = env.reset(seed=0, options={"layout": RUSH_TABLE})
     assert env.game_env.game.scores == (1, 0)  # the opponent already flipped
     assert info["action_mask"][0] == 0 and info["action_mask"].sum() == 3
@@ -95,7 +95,7 @@ def test_score_rewards_over_an_episode_sum_to_the_score_difference():
 
 def test_opponents_see_only_what_they_know():
     opponent = Scripted([5])
-    env = GoldRushEnv(opponents=opponent, seat=0)
+    env = GoldRushEnv(opponents=opponent, seat=0, **POSITIONS)
     env.reset(seed=0, options={"layout": layout_of({0: "G1", 5: "M22", 9: "G3"})})
     env.step(9)
     view = opponent.views[0]
@@ -106,13 +106,13 @@ def test_opponents_see_only_what_they_know():
 
 
 def test_illegal_actions_end_the_episode_or_raise():
-    env = GoldRushEnv()
+    env = GoldRushEnv(seat=0, **VERSION_0)
     env.reset(seed=0, options={"layout": RUSH_TABLE})
     _, reward, terminated, _, info = env.step(20)
     assert (reward, terminated) == (-1.0, True) and "position 20 is empty" in info["illegal_action"]
     with pytest.raises(GoldRushError, match="call reset"):
         env.step(0)
-    strict = GoldRushEnv(illegal_action="raise")
+    strict = GoldRushEnv(illegal_action="raise", seat=0, **VERSION_0)
     strict.reset(seed=0, options={"layout": RUSH_TABLE})
     with pytest.raises(IllegalFlipError, match="position 20 is empty"):
         strict.step(20)
@@ -158,7 +158,7 @@ def test_maskable_ppo_trains_on_the_env_end_to_end():
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.evaluation import evaluate_policy
 
-    env = GoldRushEnv(num_players=2)
+    env = GoldRushEnv(num_players=2, seat=0, **VERSION_0)
     model = MaskablePPO("MlpPolicy", env, n_steps=128, batch_size=64, n_epochs=2, seed=0, verbose=0)
     before = {name: tensor.clone() for name, tensor in model.policy.state_dict().items()}
     model.learn(total_timesteps=256)
