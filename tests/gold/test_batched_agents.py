@@ -14,7 +14,7 @@ from goldrush_agents.gold.batched import BatchedGreedy, batched_policy
 from goldrush_agents.gold.greedy import GreedyAgent
 from goldrush_env.gold.batched import BatchedGames
 
-from conftest import aec_twins, follow
+from conftest import VERSION_0, aec_twins, follow
 
 
 class Support(GreedyAgent):
@@ -71,7 +71,7 @@ def test_greedy_opponents_beat_random_ones_in_the_vector_env():
 
     rates = {}
     for opponents in ("random", "greedy"):
-        env = GoldRushVectorEnv(64, num_players=2, opponents=batched_policy(opponents))
+        env = GoldRushVectorEnv(64, num_players=2, opponents=batched_policy(opponents), **VERSION_0)
         env.reset(seed=0)
         rng = np.random.default_rng(0)
         results = []
