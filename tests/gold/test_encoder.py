@@ -30,10 +30,10 @@ from goldrush_env.gold.encoder import LAYOUT, OBSERVATION_SIZE, PLANES, SHAPES, 
 from goldrush_env.gold.variants import OBSERVATION_TYPES, PAIR_LAYOUT, pair_features
 from goldrush_env.gold.engine import colour_owners
 from goldrush_env.gold.view import UNKNOWN
-from conftest import BACKGROUND, layout
+from conftest import BACKGROUND, POSITIONS, layout
 
 def new_env(cards: dict[int, str], players: int = 2, first_player: int = 0, **options) -> goldrush_env.gold.raw_env:
-    env = goldrush_env.gold.raw_env(num_players=players, **options)
+    env = goldrush_env.gold.raw_env(num_players=players, **{**POSITIONS, **options})
     env.reset(seed=0, options={"layout": layout(cards), "first_player": first_player})
     return env
 
@@ -171,7 +171,7 @@ def test_turn_slice_is_zero_without_a_turn_limit():
 def test_gold_rush_phase():
     """In the Gold Rush the phase is the third one-hot entry."""
     cards = dict(zip(range(10), "G1 G2 G3 G4 M02 M13 M24 M35 M42 D".split()))
-    env = goldrush_env.gold.raw_env(num_players=2)
+    env = goldrush_env.gold.raw_env(num_players=2, **POSITIONS)
     env.reset(seed=0, options={"layout": " ".join(cards.get(p, "-") for p in range(64))})
     assert env.game.gold_rush
     for seat in (0, 1):
@@ -270,7 +270,7 @@ def test_slices_are_contiguous_and_match_the_layout():
 
 
 def test_observation_space_has_the_encoder_size():
-    env = goldrush_env.gold.raw_env(num_players=3)
+    env = goldrush_env.gold.raw_env(num_players=3, **POSITIONS)
     space = env.observation_space("player_0")["observation"]
     assert space.shape == (OBSERVATION_SIZE,)
     assert space.dtype == np.float32
@@ -383,7 +383,7 @@ MEMORIES = {
 @pytest.mark.parametrize("memory", list(MEMORIES))
 def test_random_games_stay_in_the_space_and_count_unseen_cards(players, memory):
     """Every seat's observation after every flip of three random games: range, board and unseen counts."""
-    env = goldrush_env.gold.raw_env(num_players=players, **MEMORIES[memory])
+    env = goldrush_env.gold.raw_env(num_players=players, **MEMORIES[memory], **POSITIONS)
     for game in range(3):
         steps = play_random_game(env, 1000 * players + game,
                                  lambda: [check_observation(env, seat) for seat in range(players)])
@@ -392,7 +392,7 @@ def test_random_games_stay_in_the_space_and_count_unseen_cards(players, memory):
 
 def test_a_random_game_with_a_small_capacity_that_evicts_a_dying_card():
     """Regression: a seeded game (3 players, capacity 5) in which a full memory once evicted a card being removed."""
-    env = goldrush_env.gold.raw_env(num_players=3, memory="human", forget_prob=0.2, memory_capacity=5)
+    env = goldrush_env.gold.raw_env(num_players=3, memory="human", forget_prob=0.2, memory_capacity=5, **POSITIONS)
     play_random_game(env, 3005, lambda: [check_observation(env, seat) for seat in range(3)])
 
 
@@ -479,7 +479,7 @@ def test_describe_names_unowned_miners_and_dynamite():
 def test_pair_planes_in_a_known_position():
     """Seat 1 watches seat 0 turn G3 and G4 (nothing happens), then seat 0's M04 face up: for seat 1, turning
     the G3 or G4 second would give seat 0 that gold, and the G3 and the G4 make nothing together."""
-    env = goldrush_env.gold.raw_env(num_players=2, observation="pairs")
+    env = goldrush_env.gold.raw_env(num_players=2, action="positions", observation="pairs")
     env.reset(options={"layout": layout({0: "M04", 1: "G3", 4: "G4", 9: "M25"})})
     env.step(1)
     env.step(4)
@@ -497,7 +497,7 @@ def test_pair_planes_in_a_known_position():
 
 def test_pair_planes_are_read_off_the_plain_vector_only():
     """The same plain vector gives the same planes whatever the hidden table: nothing unseen leaks in."""
-    env = goldrush_env.gold.raw_env(num_players=2)
+    env = goldrush_env.gold.raw_env(num_players=2, **POSITIONS)
     env.reset(seed=3)
     plain = env.observe("player_0")["observation"]
     features = pair_features(plain[None])
@@ -514,7 +514,7 @@ def test_pair_planes_are_read_off_the_plain_vector_only():
     together = pair_features(batch)
     assert together.dtype == np.float32
     assert np.array_equal(together, np.concatenate([pair_features(row[None]) for row in batch]))
-    with_pairs = goldrush_env.gold.raw_env(num_players=2, observation="pairs")
+    with_pairs = goldrush_env.gold.raw_env(num_players=2, action="positions", observation="pairs")
     with_pairs.reset(seed=3)
     for position in [event.position for event in env.game.history]:
         with_pairs.step(position)
