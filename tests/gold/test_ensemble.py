@@ -21,7 +21,7 @@ def views(games=3):
         while not env.game.is_finished:
             view = env.view(env.game.current_player)
             out.append(view)
-            env.step(player.act(view))
+            env.step_from_view(player.act(view))
     return out
 
 
