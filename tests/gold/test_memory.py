@@ -18,7 +18,7 @@ from goldrush_env.gold.encoder import PLANES, SHAPES, SLICES
 from goldrush_env.gold.engine import Game, Outcome, colour_owners
 from goldrush_env.gold.memory import HumanMemory, PerfectMemory
 from goldrush_env.gold.view import UNKNOWN
-from conftest import flippable, layout
+from conftest import POSITIONS, flippable, layout
 
 def observation(env, seat: int) -> np.ndarray:
     return env.observe(f"player_{seat}")["observation"]
@@ -80,7 +80,7 @@ def check_recall(env, remembered: dict[int, str], removed: set[int]) -> None:
 def test_perfect_recall_keeps_flipped_cards_until_they_leave():
     """A card flipped back face down appears in every perfect-recall observation at its position with its
     identity, and disappears when removed (4 players, each seat checked, miners by relative owner)."""
-    env = goldrush_env.gold.raw_env(num_players=4, memory="perfect")
+    env = goldrush_env.gold.raw_env(num_players=4, memory="perfect", **POSITIONS)
     env.reset(seed=0, options={"layout": layout({0: "G2", 1: "G3", 2: "M15", 3: "M22", 4: "D"})})
     env.step(0)
     env.step(1)  # seat 0: two golds, nothing
@@ -105,7 +105,7 @@ def test_perfect_recall_keeps_flipped_cards_until_they_leave():
 def test_perfect_recall_in_random_play(players):
     """After every flip of a random game, each seat knows exactly the cards ever revealed that are still on the
     table (and the face-up one), each with its identity; removed positions are empty with no card plane."""
-    env = goldrush_env.gold.raw_env(num_players=players, memory="perfect")
+    env = goldrush_env.gold.raw_env(num_players=players, memory="perfect", **POSITIONS)
 
     def check():
         table = env.game.table
@@ -241,8 +241,9 @@ def test_no_forgetting_and_no_capacity_is_perfect_memory():
 
 def test_no_forgetting_and_no_capacity_gives_perfect_memory_observations():
     """The same in the environment: identical observations for every seat after every flip."""
-    perfect = goldrush_env.gold.raw_env(num_players=3, memory="perfect")
-    forgetful = goldrush_env.gold.raw_env(num_players=3, memory="human", forget_prob=0.0, memory_capacity=None)
+    perfect = goldrush_env.gold.raw_env(num_players=3, memory="perfect", **POSITIONS)
+    forgetful = goldrush_env.gold.raw_env(num_players=3, memory="human", forget_prob=0.0, memory_capacity=None,
+                                          **POSITIONS)
     flips = play_random(perfect, 12)
     forgetful.reset(seed=12)
     perfect.reset(seed=12)
@@ -277,7 +278,7 @@ def test_same_seed_same_forgetting_and_forgotten_positions_are_reported():
 
 def test_two_seats_can_remember_differently():
     """forget_prob=0.5: the seats' memories part ways, and so do their observations at those places."""
-    env = goldrush_env.gold.raw_env(num_players=2, memory="human", forget_prob=0.5, memory_capacity=None)
+    env = goldrush_env.gold.raw_env(num_players=2, memory="human", forget_prob=0.5, memory_capacity=None, **POSITIONS)
     differences = []
 
     def check():
@@ -300,7 +301,7 @@ def test_two_seats_can_remember_differently():
 
 def test_perfect_memory_seats_know_the_same_places():
     """memory='perfect': at every step all seats know the same positions."""
-    env = goldrush_env.gold.raw_env(num_players=3, memory="perfect")
+    env = goldrush_env.gold.raw_env(num_players=3, memory="perfect", **POSITIONS)
 
     def check():
         assert in_view(env, 0) == in_view(env, 1) == in_view(env, 2)
@@ -325,13 +326,14 @@ def consistency_check(env, capacity: int):
 def test_view_matches_memory_at_every_step(players, seed):
     """Random play, forget_prob=0.2, capacity 5: the positions in view are the remembered ones plus the face-up
     card. (Games 4003, 5000 and 5003 once showed a remembered card as unknown.)"""
-    env = goldrush_env.gold.raw_env(num_players=players, memory="human", forget_prob=0.2, memory_capacity=5)
+    env = goldrush_env.gold.raw_env(num_players=players, memory="human", forget_prob=0.2, memory_capacity=5,
+                                    **POSITIONS)
     assert len(play_random(env, seed, consistency_check(env, 5))) > 0
 
 
 def test_a_card_seen_again_when_it_is_the_oldest_stays_in_view():
     """Capacity 1: remember G2; next turn flip a new G1 then that G2: the seat remembers G2 and must see it."""
-    env = goldrush_env.gold.raw_env(num_players=2, memory="human", forget_prob=0.0, memory_capacity=1)
+    env = goldrush_env.gold.raw_env(num_players=2, memory="human", forget_prob=0.0, memory_capacity=1, **POSITIONS)
     env.reset(seed=0, options={"layout": layout({1: "G1", 3: "G2"})})
     env.step(1)
     env.step(3)  # G1, G2: nothing; each seat holds only G2 (seen last)
@@ -363,7 +365,7 @@ def same_history(first, second) -> bool:
 
 def test_same_seed_same_observations_with_human_memory():
     """reset(seed=s) twice, the same flips: identical observations for every seat, on the same or a new env."""
-    options = dict(num_players=3, memory="human", forget_prob=0.3, memory_capacity=6)
+    options = dict(num_players=3, memory="human", forget_prob=0.3, memory_capacity=6, **POSITIONS)
     env = goldrush_env.gold.raw_env(**options)
     first = record_game(env, seed=8)
     again = record_game(env, seed=8)
@@ -374,7 +376,7 @@ def test_same_seed_same_observations_with_human_memory():
 
 def test_another_seed_deals_another_table_and_forgets_otherwise():
     """A different seed deals a different table; on one fixed layout it changes only the forgetting."""
-    env = goldrush_env.gold.raw_env(num_players=3, memory="human", forget_prob=0.3, memory_capacity=6)
+    env = goldrush_env.gold.raw_env(num_players=3, memory="human", forget_prob=0.3, memory_capacity=6, **POSITIONS)
     env.reset(seed=8)
     table = env.game.table
     env.reset(seed=9)
