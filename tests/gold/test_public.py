@@ -34,7 +34,7 @@ def test_public_game_follows_the_engine_flip_by_flip(table):
             mover = views[env.game.current_player]
             position = int(rng.choice(mover.legal_positions))
             remembered = mover.cards[position] >= 0
-            env.step(position)
+            env.step_from_view(position)
             game.flip(KIND_OF_CARD[env.game.history[-1].card], unseen=not remembered)
             flips += 1
         assert game.cards == 0
