@@ -11,13 +11,13 @@ import goldrush_env.gold
 from goldrush_env.gold.engine import colour_owners
 from goldrush_env.gold.render import FELT, HIGHLIGHT, legend, ownership, parse_square, square_name, to_rgb, to_text
 from goldrush_env.window import Window
-from conftest import layout_of, unpaced
+from conftest import POSITIONS, VERSION_0, layout_of, unpaced
 
 TABLE = layout_of({0: "G3", 9: "M25", 20: "D", 63: "G1", **dict(zip(range(40, 52), ["G2"] * 7 + ["G4"] * 5))})
 
 
 def started(**config):
-    env = goldrush_env.gold.raw_env(num_players=2, **config)
+    env = goldrush_env.gold.raw_env(num_players=2, **{**POSITIONS, **config})
     env.reset(options={"layout": TABLE})
     return env
 
@@ -67,7 +67,7 @@ def test_human_mode_draws_the_picture_in_a_window_as_the_game_is_played(monkeypa
     frames = []
     show = Window.show
     monkeypatch.setattr(Window, "show", lambda self, frame: (frames.append(frame), show(self, frame)))
-    env = unpaced(goldrush_env.gold.env(render_mode="human"))
+    env = unpaced(goldrush_env.gold.env(render_mode="human", **POSITIONS))
     env.reset(seed=3)
     assert len(frames) == 1 and env.unwrapped._window.is_open
     env.step(0)
@@ -84,7 +84,7 @@ def test_human_mode_draws_the_picture_in_a_window_as_the_game_is_played(monkeypa
 def test_human_mode_in_the_gymnasium_env_shows_the_opponents_flips_too(monkeypatch):
     frames = []
     monkeypatch.setattr(Window, "show", lambda self, frame: frames.append(frame))
-    env = unpaced(gym.make("goldrush_env:Gold-v1", render_mode="human"))
+    env = unpaced(gym.make("goldrush_env:Gold-v1", render_mode="human", seat=0, **VERSION_0))
     observation, info = env.reset(seed=0)
     flips = env.unwrapped.game_env.game.turn  # the opponent may have played first
     env.step(int(np.flatnonzero(info["action_mask"])[0]))
