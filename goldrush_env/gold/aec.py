@@ -18,7 +18,7 @@ Reiner Knizia's *Gold*: 64 cards face down on an 8x8 grid. On your turn you
 flip two cards one after the other; a miner at least as strong as a gold
 carries it to the miner's owner, two miners duel, dynamite blows both cards
 away, anything else goes back face down where it was. With ten cards or fewer
-left the Gold Rush begins: one card a turn, gold to whoever flips it. The
+left the rush (the rule sheets' *Gold Rush*) begins: one card a turn, gold to whoever flips it. The
 winner holds the most gold. The game rewards memory: every flip is public,
 and each agent observes what *it* remembers.
 
@@ -51,7 +51,7 @@ position:
 | 2053-2057 | `gold_cards` | 5 | gold cards per relative seat / 24 |
 | 2058-2062 | `seats` | 5 | 1 for each relative seat in the game |
 | 2063-2067 | `to_play` | 5 | relative seat of the player to flip (all 0 once the game has ended) |
-| 2068-2070 | `phase` | 3 | one-hot: first flip of a normal turn, second flip, Gold Rush flip |
+| 2068-2070 | `phase` | 3 | one-hot: first flip of a normal turn, second flip, rush flip |
 | 2071-2071 | `cards_left` | 1 | cards on the table / 64 |
 | 2072-2072 | `turn` | 1 | completed turns / turn limit (0 without a limit) |
 | 2073-2101 | `unseen` | 29 | per category, face-down cards this seat cannot place (unseen or forgotten) / 7 |
@@ -111,7 +111,7 @@ policy that reads it at play time sees the hidden cards.
 | 2083-2087 | `gold_cards` | 5 | gold cards per seat / 24 |
 | 2088-2092 | `seats` | 5 | 1 for each seat in the game |
 | 2093-2097 | `to_play` | 5 | the seat to flip (all 0 once the game has ended) |
-| 2098-2100 | `phase` | 3 | one-hot: first flip of a normal turn, second flip, Gold Rush flip (all 0 once ended) |
+| 2098-2100 | `phase` | 3 | one-hot: first flip of a normal turn, second flip, rush flip (all 0 once ended) |
 | 2101-2101 | `cards_left` | 1 | cards on the table / 64 |
 | 2102-2102 | `turn` | 1 | completed turns / turn limit (0 without a limit) |
 
@@ -119,7 +119,7 @@ policy that reads it at play time sees the hidden cards.
 
 A normal turn is two actions in a row by the same agent, which sees its
 first card (face up, in the observation) before choosing the second. In the
-Gold Rush a turn is one action. With `action="positions"`, `Discrete(64)`:
+rush a turn is one action. With `action="positions"`, `Discrete(64)`:
 the position to flip.
 
 By default (`action="kinds"`), `Discrete(30)`: a kind of card to turn
@@ -182,7 +182,7 @@ which documents each; an unknown argument is refused. `max_turns` is the
 turn limit (D4): the game is then truncated, not terminated. `table` deals
 the full game's 64 cards, or a smaller table of 32 (`"half"`) or 16
 (`"quarter"`) cards from a box in about the same proportions, laid on the
-first rows of the grid, with the Gold Rush at 5 and 3 cards: quick variants
+first rows of the grid, with the rush at 5 and 3 cards: quick variants
 for experiments and curricula, with the same spaces.
 
 `reset(seed=None, options=None)`: `seed` deals the table and seeds each
@@ -345,7 +345,7 @@ class raw_env(TableEnv):
             for seat in range(len(memories)):
                 encoder.show(seat, position, card)
             seen = ((first_position, first_card), (position, card))
-        else:  # a Gold Rush flip: the card leaves at once
+        else:  # a rush flip: the card leaves at once
             seen = ((position, card),)
         kept = []
         for where, what in seen:
@@ -461,7 +461,7 @@ class raw_env(TableEnv):
 
     @staticmethod
     def _turn_phase(game: Game) -> tuple[int | None, int | None]:
-        """The seat to play and the phase (0 first flip, 1 second, 2 Gold Rush); None, None once ended."""
+        """The seat to play and the phase (0 first flip, 1 second, 2 the rush); None, None once ended."""
         if game.is_finished:
             return None, None
         return game.current_player, 2 if game.gold_rush else (0 if game.face_up is None else 1)

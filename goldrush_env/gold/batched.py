@@ -11,7 +11,7 @@ seeded games through both engines and compares every outcome and score.
 
 Two backends compute the same step: ``"numpy"`` (vectorized over the games,
 always available) and ``"numba"`` (a compiled loop over the games on all
-cores; ``pip install "goldrush-env[fast]"``). ``backend="auto"`` takes numba
+cores; ``pip install -e ".[fast]"``). ``backend="auto"`` takes numba
 when it is installed.
 
 Arrays are indexed ``[game]`` or ``[game, position]`` / ``[game, seat]``;
@@ -46,7 +46,7 @@ from goldrush_env.gold.cards import (
 )
 from goldrush_env.gold.engine import _PAIR, Game, Outcome, colour_owners
 from goldrush_env.checks import check_int
-from goldrush_env.errors import GoldRushError, IllegalFlipError
+from goldrush_env.errors import GoldRushError, IllegalFlipError, install_line
 
 __all__ = ["BatchedGames", "FlipBatch", "OUTCOMES", "NO_FLIP", "BACKENDS", "numba_available", "random_in_masks"]
 
@@ -77,7 +77,7 @@ _GROUP = np.array([4 + VALUE[card] - 1 if IS_MINER[card] else (0 if card == DYNA
 
 
 def numba_available() -> bool:
-    """Whether the optional ``numba`` backend can be used (``pip install "goldrush-env[fast]"``)."""
+    """Whether the optional ``numba`` backend can be used (``pip install -e ".[fast]"``)."""
     return importlib.util.find_spec("numba") is not None
 
 
@@ -124,7 +124,7 @@ class BatchedGames:
         if backend not in BACKENDS:
             raise GoldRushError(f"backend={backend!r} is not allowed: expected one of {BACKENDS}")
         if backend == "numba" and not numba_available():
-            raise GoldRushError('backend="numba" needs numba: pip install "goldrush-env[fast]" (or use "numpy")')
+            raise GoldRushError(f'backend="numba" needs numba: {install_line("fast")} (or use "numpy")')
         self.backend = ("numba" if numba_available() else "numpy") if backend == "auto" else backend
         self.num_games, self.num_players, self.max_turns = num_games, num_players, max_turns
         self.table_name = size.name
