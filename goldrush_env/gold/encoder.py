@@ -57,7 +57,7 @@ LAYOUT: tuple[tuple[str, tuple[int, ...], str], ...] = (
     ("gold_cards", (MAX_PLAYERS,), "gold cards per relative seat / 24"),
     ("seats", (MAX_PLAYERS,), "1 for each relative seat in the game"),
     ("to_play", (MAX_PLAYERS,), "relative seat of the player to flip (all 0 once the game has ended)"),
-    ("phase", (3,), "one-hot: first flip of a normal turn, second flip, Gold Rush flip"),
+    ("phase", (3,), "one-hot: first flip of a normal turn, second flip, rush flip"),
     ("cards_left", (1,), "cards on the table / 64"),
     ("turn", (1,), "completed turns / turn limit (0 without a limit)"),
     ("unseen", (NUM_CATEGORIES,), "per category, face-down cards this seat cannot place (unseen or forgotten) / 7"),

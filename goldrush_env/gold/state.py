@@ -33,7 +33,7 @@ STATE_LAYOUT: tuple[tuple[str, tuple[int, ...], str], ...] = (
     ("gold_cards", (MAX_PLAYERS,), "gold cards per seat / 24"),
     ("seats", (MAX_PLAYERS,), "1 for each seat in the game"),
     ("to_play", (MAX_PLAYERS,), "the seat to flip (all 0 once the game has ended)"),
-    ("phase", (3,), "one-hot: first flip of a normal turn, second flip, Gold Rush flip (all 0 once ended)"),
+    ("phase", (3,), "one-hot: first flip of a normal turn, second flip, rush flip (all 0 once ended)"),
     ("cards_left", (1,), "cards on the table / 64"),
     ("turn", (1,), "completed turns / turn limit (0 without a limit)"),
 )
