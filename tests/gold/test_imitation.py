@@ -160,7 +160,7 @@ def replay_student(seed, game, num_players, student, opponents, teacher):
         if env.game.current_player == seat:
             observations.append(view.observation)
             flips.append(labeller.act(view))
-        env.step(players[env.game.current_player].act(view))
+        env.step_from_view(players[env.game.current_player].act(view))  # a player's flip is a position
     return np.array(observations), np.array(flips)
 
 
