@@ -24,7 +24,10 @@ from goldrush_env.gold.variants import (
 )
 from goldrush_env.gold.vector import GoldRushVectorEnv
 
-OPTIONS = {"plain": {}, "pairs": {"observation": "pairs"}, "kinds": {"observation": "kinds", "action": "kinds"}}
+from conftest import POSITIONS
+
+OPTIONS = {"plain": POSITIONS, "pairs": {**POSITIONS, "observation": "pairs"},
+           "kinds": {"observation": "kinds", "action": "kinds"}}
 
 
 def summary_row(name: str) -> str:
@@ -67,14 +70,14 @@ def test_each_action_type_is_documented_and_is_the_envs_space(name):
     kind = ACTION_TYPES[name]
     assert f"Discrete({kind.size})" in summary_row("Action values")
     assert len(kind.names) == len(set(kind.names)) == kind.size
-    env = raw_env(action=name)
+    env = raw_env(action=name, observation="plain")
     assert env.action_type is kind and env.action_space("player_0") == kind.space()
-    assert GoldRushVectorEnv(2, action=name).single_action_space == kind.space()
+    assert GoldRushVectorEnv(2, action=name, observation="plain").single_action_space == kind.space()
 
 
 @pytest.mark.parametrize("name", list(OBSERVATION_TYPES))
 def test_a_batch_is_its_rows_and_a_new_array(name):
-    env = raw_env(num_players=3)
+    env = raw_env(num_players=3, **POSITIONS)
     env.reset(seed=1)
     rng = np.random.default_rng(1)
     rows = []
