@@ -110,8 +110,8 @@ def test_an_impossible_kind_is_refused_by_name_and_nothing_changes():
 
 @pytest.mark.parametrize("bad, message", [
     ({"action": "cards"}, r"action='cards' is not allowed: expected one of \('positions', 'kinds'\)"),
-    ({"observation": "kinds"}, r"observation='kinds' is not allowed: expected 'plain' or 'pairs' with "
-                               r"action='positions'"),
+    ({"observation": "kinds", "action": "positions"}, r"observation='kinds' is not allowed: expected 'plain' or "
+                                                      r"'pairs' with action='positions'"),
 ])
 def test_bad_options_are_refused(bad, message):
     with pytest.raises(GoldRushError, match=message):
