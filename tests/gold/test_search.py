@@ -5,6 +5,7 @@ a few dozen to a few hundred iterations: legal flips at every table size and
 memory model, reproducible play from a seed, decisions made from the view
 alone, the clear moves (a sure strike, remembered gold in the Gold Rush) and
 its argument checks. The card kinds its tree is built on: tests/gold/test_cards.py.
+The tables here are stepped with ``step_from_view``: their flips are positions, as a player's are.
 """
 
 import itertools
@@ -119,7 +120,7 @@ def decisions(agent, seed, count=6):
         seat = env.game.current_player
         position = agent.act(env.view(seat))
         chosen.append(position)
-        env.step(position)
+        env.step_from_view(position)
     return chosen
 
 
@@ -139,7 +140,7 @@ def test_the_constructor_seed_fixes_the_decisions():
         moves = []
         for _ in range(8):
             moves.append(agent.act(env.view(env.game.current_player)))
-            env.step(moves[-1])
+            env.step_from_view(moves[-1])
         return moves
 
     assert first_moves(1) == first_moves(1)
@@ -157,7 +158,7 @@ def test_a_decision_depends_on_the_view_not_the_hidden_cards():
     second_env.reset(seed=0, options={"layout": layout({**cards, **swapped}, background=False)})
     for env in (first_env, second_env):
         for position in (0, 1, 2, 3):
-            env.step(position)
+            env.step_from_view(position)
     assert first_env.game.table != second_env.game.table
     first, second = first_env.view(0), second_env.view(0)
     assert first.cards == second.cards and first.unseen == second.unseen
@@ -173,15 +174,15 @@ def scenario(cards, flips):
     env = raw_env(num_players=2)
     env.reset(seed=0, options={"layout": layout(cards), "first_player": 0})
     for position in flips:
-        env.step(position)
+        env.step_from_view(position)
     return env
 
 
 def play_a_turn(agent, env):
     seat = env.game.current_player
-    env.step(agent.act(env.view(seat)))
+    env.step_from_view(agent.act(env.view(seat)))
     assert env.game.face_up is not None and env.game.current_player == seat
-    env.step(agent.act(env.view(seat)))
+    env.step_from_view(agent.act(env.view(seat)))
     return env.game.history[-1]
 
 
@@ -273,7 +274,7 @@ def test_a_rollout_plays_whole_rounds_past_the_tree(num_players, horizon, monkey
     # Two golds, then two miners of value 3, go back face down: the next seat has a choice to search (the
     # M03 could strike either gold).
     for position in (0, 1, 4, 11):
-        env.step(position)
+        env.step_from_view(position)
     turn, seat = env.game.turn, env.game.current_player
     assert env.game.scores == (0,) * num_players and turn == 2 and seat == 2 % num_players
     seen = []
@@ -421,7 +422,7 @@ def test_decide_plays_as_act_and_spreads_its_move_and_visits_over_positions():
         [played] = [alike for alike in classes if alike[position]]
         np.testing.assert_allclose(move, played / played.sum())
         spread += int(np.count_nonzero(visits) > np.count_nonzero(move))
-        env.step(position)
+        env.step_from_view(position)
     assert spread > 10, "the visits should often go to more than the move played"
 
 
@@ -435,7 +436,7 @@ def gold_rush_scenario(gold_at, seed=0, **config):
     env = raw_env(num_players=2, **config)
     env.reset(seed=seed, options={"layout": layout(cards, background=False)})
     for position in (gold_at, 1, 2, 3):
-        env.step(position)
+        env.step_from_view(position)
     assert env.game.gold_rush and env.game.current_player == 0 and env.game.cards_left == 10
     return env
 
@@ -510,7 +511,7 @@ def test_a_time_budget_stops_the_search_with_iterations_left():
     env.reset(seed=2)
     player = make_agent("random", seed=2)
     for _ in range(6):  # four cards known and none face up: the search has several moves to weigh
-        env.step(player.act(env.view(env.game.current_player)))
+        env.step_from_view(player.act(env.view(env.game.current_player)))
     view = env.view(env.game.current_player)
     assert view.face_up is None and sum(card >= 0 for card in view.cards) == 4
     agent = ISMCTSAgent(seed=1, iterations=10**9, seconds=0.05)
