@@ -24,6 +24,6 @@ def test_torchrls_gymenv_makes_the_registered_id():
     pytest.importorskip("torchrl")
     from torchrl.envs import GymEnv
 
-    env = GymEnv("goldrush_env:Gold-v1", observation="pairs", categorical_action_encoding=True)
+    env = GymEnv("goldrush_env:Gold-v1", action="positions", observation="pairs", categorical_action_encoding=True)
     data = env.rollout(3)
     assert data["observation"].shape == (3, OBSERVATION_TYPES["pairs"].size)  # the option reached it

@@ -15,7 +15,7 @@ from goldrush_env.gold.cards import BOX_COUNT, EMPTY, GOLD_RUSH_THRESHOLD, TABLE
 from goldrush_env.gold.config import EnvConfig
 from goldrush_env.gold.engine import Game
 from goldrush_env.errors import GoldRushError
-from conftest import flippable
+from conftest import VERSION_0, flippable
 
 
 def test_each_table_is_a_part_of_the_box_in_about_its_proportions():
@@ -89,11 +89,11 @@ def test_the_pettingzoo_env_plays_a_smaller_table(table):
 @pytest.mark.parametrize(("env_id", "table"), [("goldrush_env:GoldHalf-v1", "half"),
                                                ("goldrush_env:GoldQuarter-v1", "quarter")])
 def test_the_gymnasium_ids_of_the_smaller_tables(env_id, table):
-    env = gym.make(env_id)
+    env = gym.make(env_id, seat=0, **VERSION_0)
     observation, info = env.reset(seed=0)
     assert env.unwrapped.config.table == table
     assert int(info["action_mask"].sum()) in (TABLES[table].num_cards, TABLES[table].num_cards - 1)
-    vector = gym.make_vec(env_id, num_envs=3, vectorization_mode="vector_entry_point")
+    vector = gym.make_vec(env_id, num_envs=3, vectorization_mode="vector_entry_point", **VERSION_0)
     observations, info = vector.reset(seed=0)
     assert observations.shape == (3, observation.shape[0])
     assert ((vector.unwrapped.games.initial >= 0).sum(axis=1) == TABLES[table].num_cards).all()
