@@ -101,7 +101,7 @@ class FlipBatch(NamedTuple):
     card_left: np.ndarray
     """bool: the card flipped now left the table."""
     rush_begins: np.ndarray
-    """bool: the Gold Rush begins with the next turn."""
+    """bool: the rush begins with the next turn."""
 
 
 class BatchedGames:
@@ -130,7 +130,7 @@ class BatchedGames:
         self.table_name = size.name
         """The table shuffled games are dealt (:data:`~goldrush_env.gold.cards.TABLES`)."""
         self.rush_at = size.rush_at
-        """The Gold Rush begins at the start of a turn with this many cards or fewer."""
+        """The rush begins at the start of a turn with this many cards or fewer."""
         self._box = np.array(size.box(), dtype=np.int8)
         self._box_counts = np.bincount(_GROUP[self._box], minlength=_GROUPS).astype(np.int32)
         self._limit = np.iinfo(np.int32).max if max_turns is None else self.max_turns
@@ -148,7 +148,7 @@ class BatchedGames:
         """Completed turns."""
         self.gold_rush = np.zeros(n, dtype=bool)
         self.gold_rush_from_turn = np.full(n, -1, dtype=np.int32)
-        """The first Gold Rush turn, -1 before it begins."""
+        """The first turn of the rush, -1 before it begins."""
         self.scores = np.zeros((n, self.num_players), dtype=np.int32)
         self.gold_cards = np.zeros((n, self.num_players), dtype=np.int32)
         self.cards_left = np.zeros(n, dtype=np.int32)
@@ -196,7 +196,7 @@ class BatchedGames:
         self.gold_rush_from_turn[picked] = -1
         self.scores[picked] = 0
         self.gold_cards[picked] = 0
-        if layouts is None:  # the box of the table, far from the Gold Rush
+        if layouts is None:  # the box of the table, far from the rush
             self.cards_left[picked] = len(self._box)
             self._counts[picked] = self._box_counts
             return
@@ -205,7 +205,7 @@ class BatchedGames:
         groups = np.where(on_table, _GROUP[tables], _GROUPS) + (_GROUPS + 1) * np.arange(k)[:, None]
         counts = np.bincount(groups.ravel(), minlength=k * (_GROUPS + 1)).reshape(k, _GROUPS + 1)[:, :_GROUPS]
         self._counts[picked] = counts
-        # A table may be dealt already in the Gold Rush (ten cards or fewer, or D3).
+        # A table may be dealt already in the rush (ten cards or fewer, or D3).
         starts = picked[(self.cards_left[picked] > 0)
                         & ((self.cards_left[picked] <= self.rush_at) | _stalemate(counts))]
         self.gold_rush[starts] = True
@@ -351,7 +351,7 @@ class BatchedGames:
         out.card[active] = card[active]
 
         # Gold: struck in a normal turn (to the miner's owner, or the player for an
-        # unowned miner), or taken in the Gold Rush by the player.
+        # unowned miner), or taken in the rush by the player.
         struck = second & (_PAIR_GOLD_VALUE[pair] > 0)
         owner = self.owners[_PAIR_COLOUR[pair]]
         receiver = np.where(struck, np.where(owner >= 0, owner, player), np.where(rush_gold, player, -1))
@@ -373,7 +373,7 @@ class BatchedGames:
         out.partner_left[:] = partner_left
         out.card_left[:] = card_left
 
-        # The face-up card, the end of the turn, and the Gold Rush (threshold or D3).
+        # The face-up card, the end of the turn, and the rush (threshold or D3).
         self.face_up[first] = positions[first]
         self.face_up[second] = -1
         ends = rush | second

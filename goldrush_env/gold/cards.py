@@ -29,7 +29,7 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 NUM_COLOURS = 5
 GOLD_RUSH_THRESHOLD = 10
-"""The Gold Rush begins at the start of a turn with this many cards or fewer."""
+"""The rush begins at the start of a turn with this many cards or fewer."""
 DEFAULT_MAX_TURNS = 200
 """The environments' turn limit (D4). Random play ends in 50-90 turns; the
 limit only stops seats that stall by flipping cards known to do nothing."""
@@ -133,13 +133,13 @@ def _counts(codes: str) -> tuple[int, ...]:
 @dataclass(frozen=True)
 class TableSize:
     """A table to deal: the cards of a box, laid on the first positions of the grid, and the number of cards
-    at or below which the Gold Rush begins."""
+    at or below which the rush begins."""
 
     name: str
     counts: tuple[int, ...]
     """How many of each card id the box holds."""
     rush_at: int
-    """The Gold Rush begins at the start of a turn with this many cards or fewer on the table."""
+    """The rush begins at the start of a turn with this many cards or fewer on the table."""
 
     @property
     def num_cards(self) -> int:
@@ -160,8 +160,8 @@ TABLES: dict[str, TableSize] = {
 """The tables a game can be dealt: the full box of 64 cards (the game), and two smaller ones in about its
 proportions of gold, miners and dynamite, laid on the first rows of the grid, for curricula and quick
 experiments. ``half``: 32 cards, ten gold (2, 3, 3 and 2 of values 1 to 4: 25 points), a miner of each strength
-2 to 5 in every colour, two dynamite; the Gold Rush at 5 cards. ``quarter``: 16 cards, five gold (values 1, 2, 2,
-3, 4: 12 points), miners of strength 3 and 4 in every colour, one dynamite; the Gold Rush at 3 cards."""
+2 to 5 in every colour, two dynamite; the rush at 5 cards. ``quarter``: 16 cards, five gold (values 1, 2, 2,
+3, 4: 12 points), miners of strength 3 and 4 in every colour, one dynamite; the rush at 3 cards."""
 assert [t.num_cards for t in TABLES.values()] == [64, 32, 16]
 assert all(c <= b for t in TABLES.values() for c, b in zip(t.counts, BOX_COUNT))
 

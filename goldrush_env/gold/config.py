@@ -28,7 +28,7 @@ class EnvConfig(Options):
     """Seats at the table, 2 to 5."""
     table: str = "full"
     """The table dealt: ``"full"``, the game's 64 cards; ``"half"`` (32 cards) or ``"quarter"`` (16), smaller
-    boxes in about the same proportions on the first rows of the grid, with the Gold Rush at 5 and 3 cards
+    boxes in about the same proportions on the first rows of the grid, with the rush at 5 and 3 cards
     (:data:`goldrush_env.gold.cards.TABLES`). The spaces are the same for every table."""
     observation: str = "kinds"
     """A name of :data:`goldrush_env.gold.variants.OBSERVATION_TYPES`. ``"plain"``: the vector of

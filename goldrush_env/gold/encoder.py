@@ -154,7 +154,7 @@ class ObservationEncoder:
         """Write the public standing into ``seat``'s vector and return that vector (not a copy).
 
         ``to_play`` is an absolute seat (``None`` once the game has ended);
-        ``phase`` is 0 (first flip), 1 (second flip), 2 (Gold Rush) or ``None``.
+        ``phase`` is 0 (first flip), 1 (second flip), 2 (the rush) or ``None``.
         """
         vector = self.buffers[seat]
         n = self.num_players

@@ -1,7 +1,7 @@
 """The rules of *Gold*, with no RL library in sight.
 
 :class:`Game` holds one game: the table (64 positions, 8x8, D7), whose turn
-it is, the face-up first card of a normal turn, scores, and the Gold Rush.
+it is, the face-up first card of a normal turn, scores, and the rush.
 Each :meth:`Game.step` turns one card and returns a :class:`FlipEvent`, a
 public record of what everyone at the table saw; memory models, renderers
 and replays are built from these events alone.
@@ -87,9 +87,9 @@ class Outcome(str, enum.Enum):
     NOTHING = "nothing"
     """Both cards go back face down where they were."""
     RUSH_GOLD = "rush_gold"
-    """Gold Rush: a gold card, taken by the active player."""
+    """The rush: a gold card, taken by the active player."""
     RUSH_DISCARD = "rush_discard"
-    """Gold Rush: a miner or dynamite, which simply leaves the game."""
+    """The rush: a miner or dynamite, which simply leaves the game."""
 
 
 class FlipEvent(NamedTuple):
@@ -111,7 +111,7 @@ class FlipEvent(NamedTuple):
     partner: int | None
     """For the second flip of a normal turn, the position of the first card."""
     rush_begins: bool
-    """True if the Gold Rush begins with the next turn (announced to all)."""
+    """True if the rush begins with the next turn (announced to all)."""
 
     @property
     def label(self) -> str:
@@ -196,7 +196,7 @@ class Game:
     full one by default, or a smaller table of :data:`~goldrush_env.gold.cards.TABLES`)
     at random from a seed. ``first_player`` is the seat that starts,
     ``max_turns`` the optional turn limit (D4), ``rush_at`` the number of cards
-    at or below which the Gold Rush begins (10, the rule sheets'; smaller
+    at or below which the rush begins (10, the rule sheets'; smaller
     tables scale it).
 
     Examples:
@@ -249,7 +249,7 @@ class Game:
     def new(cls, num_players: int, seed: int | np.random.Generator | None = None, *,
             first_player: int = 0, max_turns: int | None = None, table: str = "full") -> "Game":
         """A game on a box shuffled by ``seed``: the full box of 64 cards, or the smaller ``table`` named
-        (:data:`~goldrush_env.gold.cards.TABLES`), laid on the first positions of the grid, with its Gold Rush
+        (:data:`~goldrush_env.gold.cards.TABLES`), laid on the first positions of the grid, with its rush
         threshold.
 
         ``seed`` is an int or a :class:`numpy.random.Generator` (which is
@@ -273,7 +273,7 @@ class Game:
         ``layout`` is the table now (64 entries, ``"-"`` or ``EMPTY`` where a
         card has left); ``scores`` and ``gold_cards`` are per seat; ``turn``
         counts the completed turns; ``face_up`` is the first card of a normal
-        turn in progress. If ``gold_rush`` is false the Gold Rush begins here
+        turn in progress. If ``gold_rush`` is false the rush begins here
         when the rules say so (ten cards or fewer, or D3); if it is true the
         rush is under way and :attr:`gold_rush_from_turn` reads ``turn``, as
         the position does not say when it began. Search players use this to
@@ -336,12 +336,12 @@ class Game:
 
     @property
     def gold_rush(self) -> bool:
-        """True once the Gold Rush has begun (one flip per turn from then on)."""
+        """True once the rush has begun (one flip per turn from then on)."""
         return self._rush
 
     @property
     def gold_rush_from_turn(self) -> int | None:
-        """The index of the first Gold Rush turn, or ``None`` before it begins."""
+        """The index of the first turn of the rush, or ``None`` before it begins."""
         return self._rush_from
 
     @property
@@ -514,7 +514,7 @@ class Game:
             self._golds[VALUE[card]] -= 1
 
     def _end_turn(self, removed: bool = True) -> bool:
-        """Pass the turn on; returns True if the Gold Rush begins with the new turn.
+        """Pass the turn on; returns True if the rush begins with the new turn.
 
         Whether it begins depends only on the cards on the table, so a turn that
         removed nothing (``removed`` false) cannot start it."""
@@ -580,7 +580,7 @@ class Game:
         Search players use it to try other deals of the cards they have not
         seen. The copy starts from the current position: its history is
         empty, :meth:`to_record` records the standing it began from, and in
-        the Gold Rush its :attr:`gold_rush_from_turn` is the current turn
+        the rush its :attr:`gold_rush_from_turn` is the current turn
         (as for :meth:`from_position`).
         """
         positions = [position if type(position) is int or not is_int(position) else int(position)

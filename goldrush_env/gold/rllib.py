@@ -12,7 +12,7 @@ reads the keys ``observations`` and ``action_mask``, the mask as floats.
 turns the AEC cycle into RLlib's turn-based multi-agent steps:
 
 * only the agent to play receives an observation (two steps in a row in a
-  normal turn, one in the Gold Rush), so RLlib asks only it for an action;
+  normal turn, one in the rush), so RLlib asks only it for an action;
 * a reward that reaches an agent while another plays (``reward="score"``:
   a flip of someone else's miner; ``"win"``: the end) is kept and handed
   over with that agent's next observation, as PettingZoo's ``last()`` does;

@@ -48,7 +48,7 @@ class PlayerView:
     observation: np.ndarray
     """The flat observation vector of this seat (see :mod:`goldrush_env.gold.encoder`)."""
     rush_at: int = GOLD_RUSH_THRESHOLD
-    """The Gold Rush begins at the start of a turn with this many cards or fewer (10 on the full table)."""
+    """The rush begins at the start of a turn with this many cards or fewer (10 on the full table)."""
 
     @property
     def legal_positions(self) -> list[int]:
