@@ -72,6 +72,11 @@ PROGRESS_EVERY = 15.0
 """Seconds between the progress lines of PPO (evaluations print lines of their own)."""
 
 
+PLAIN_POSITIONS = {"action": "positions", "observation": "plain"}
+"""The environment's options this recipe learns on (the shipped models' inputs and outputs): a position to flip,
+seen in the plain vector, not the kinds of card of the environment's defaults."""
+
+
 RETURNS = {"score": "score reward: points ahead of the others' mean, / 10",
            "win": "win reward: +1 a sole win, 0 a shared one, -1 a loss"}
 """What a game's return is, by reward: the progress lines say it beside the mean."""
@@ -242,7 +247,8 @@ def make_env(args: Args, index: int, mix: dict[str, float]):
     from goldrush_env.gold.gym_env import GoldRushEnv
     from goldrush_train.gold.opponents import OpponentMix
 
-    env = GoldRushEnv(num_players=args.num_players, seat="random", reward=args.reward, memory=args.memory)
+    env = GoldRushEnv(num_players=args.num_players, seat="random", reward=args.reward, memory=args.memory,
+                      **PLAIN_POSITIONS)
     return Monitor(OpponentMix(env, mix, seed=args.seed * 10_007 + index))
 
 
@@ -254,7 +260,7 @@ def make_vec_env(args: Args, mix: dict[str, float]):
         from goldrush_train.gold.vec_env import BatchedVecEnv
 
         return VecMonitor(BatchedVecEnv(args.num_envs, opponents=mix, num_players=args.num_players,
-                                        reward=args.reward, memory=args.memory))
+                                        reward=args.reward, memory=args.memory, **PLAIN_POSITIONS))
     factories = [partial(make_env, args, i, mix) for i in range(args.num_envs)]
     return SubprocVecEnv(factories) if args.vec_env == "subproc" else DummyVecEnv(factories)
 

@@ -187,9 +187,10 @@ def make_env(args: Args, table: str, opponents: dict[str, float]):
     from goldrush_agents.gold.batched import batched_mix
     from goldrush_env.gold.vector import GoldRushVectorEnv
 
+    # GoldNet and the MLP pick a position: the env's actions are positions, whatever its default
     return GoldRushVectorEnv(args.num_envs, opponents=batched_mix(opponents), seat="random", reward=args.reward,
-                             num_players=args.num_players, table=table, observation=args.observation,
-                             autoreset_mode="same_step")
+                             num_players=args.num_players, table=table, action="positions",
+                             observation=args.observation, autoreset_mode="same_step")
 
 
 def make_network(args: Args, inputs: int):
