@@ -25,7 +25,7 @@ from goldrush_train.win_shares import evaluate  # noqa: E402
 from goldrush_train.gold.network import GoldNet, export_weights  # noqa: E402
 from goldrush_train.gold.opponents import opponent_mix  # noqa: E402
 from goldrush_train.gold.ppo import main  # noqa: E402
-from conftest import ROOT, Checked  # noqa: E402
+from conftest import ROOT, VERSION_0, Checked  # noqa: E402
 
 TINY = ["--num-envs", "2", "--vec-env", "dummy", "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1",
         "--width", "8", "--context", "4", "--eval-games", "2", "--final-games", "2",
@@ -308,7 +308,7 @@ def test_batched_vec_env_follows_sb3_conventions():
 
     from goldrush_train.gold.vec_env import BatchedVecEnv
 
-    venv = VecMonitor(BatchedVecEnv(4, opponents={"random": 1, "greedy": 1}, num_players=2))
+    venv = VecMonitor(BatchedVecEnv(4, opponents={"random": 1, "greedy": 1}, num_players=2, **VERSION_0))
     venv.seed(7)
     observations = venv.reset()
     assert observations.shape == (4, OBSERVATION_SIZE) and is_masking_supported(venv)
