@@ -3,16 +3,21 @@
 The tutorial's pattern, kept as it is: a wrapper makes the AEC game look like a single-agent Gymnasium one (a
 step returns the observation of the seat to move next, with the reward and the end of the seat that moved),
 sb3-contrib's ``ActionMasker`` hands MaskablePPO the mask, one ``MaskableActorCriticPolicy`` with MaskablePPO's
-defaults learns by playing every seat, and the evaluation plays it against uniformly random legal moves. Two lines
-differ from connect four's:
+defaults learns by playing every seat, and the evaluation plays it (greedy) against random legal actions. What
+differs from connect four's script:
 
 * the environment: ``env_fn = goldrush_env.gold`` with its defaults (two players);
-* who won: the tutorial reads it from the last step's rewards, which only works where they are ±1; here it is read
-  from the game, ``env.unwrapped.game.result().winners``, whatever the reward option.
+* who won: the tutorial reads it from the last step's rewards, which only works where they are ±1; here it is
+  read from the game, ``env.unwrapped.game.result().winners``, whatever the reward option;
+* the learner sits at the two seats in turn (the tutorial keeps it at the second), and besides the tutorial's
+  random action (``"sample"``: with kinds of card, a random *kind*) it can meet our players (``"random"``, a
+  random legal flip);
+* the model is seeded when it is made (the tutorial seeds it after, so its first weights are not reproducible)
+  and stays in memory rather than going to a zip file.
 
-The learner also sits at the two seats in turn (the tutorial keeps it at the second), and the model stays in
-memory rather than going to a zip file. ``python -m goldrush_train.gold.pettingzoo_tutorial --steps 100000
---games 400`` is the measured run (docs/libraries.md); ``--steps 20480`` is the tutorial's own budget.
+``python -m goldrush_train.gold.pettingzoo_tutorial --steps 100000 --games 400`` is the measured run
+(docs/libraries.md); ``--steps 20480`` is the tutorial's own budget; ``--option NAME=VALUE`` changes an option
+of the environment (version 0: ``action=positions``, ``observation=plain``, ``reward=win``).
 """
 
 from __future__ import annotations
