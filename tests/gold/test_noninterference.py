@@ -20,6 +20,7 @@ import pytest
 import goldrush_env
 import goldrush_env.gold
 from goldrush_env.gold.cards import EMPTY
+from conftest import POSITIONS
 
 
 def _play(options: dict, layout: list[int], seed: int, actions: list[int]):
@@ -55,12 +56,12 @@ def _random_turns(options: dict, seed: int, rng: np.random.Generator) -> tuple[l
 
 
 OPTIONS = [
-    {"num_players": 2},
-    {"num_players": 3, "memory": "human"},
-    {"num_players": 4, "observation": "pairs"},
-    {"num_players": 5, "memory": "human", "observation": "pairs"},
-    {"num_players": 2, "table": "half"},
-    {"num_players": 3, "table": "quarter", "memory": "human"},
+    {"num_players": 2, **POSITIONS},
+    {"num_players": 3, "memory": "human", **POSITIONS},
+    {"num_players": 4, "action": "positions", "observation": "pairs"},
+    {"num_players": 5, "memory": "human", "action": "positions", "observation": "pairs"},
+    {"num_players": 2, "table": "half", **POSITIONS},
+    {"num_players": 3, "table": "quarter", "memory": "human", **POSITIONS},
     {"num_players": 2, "action": "kinds", "observation": "kinds"},
     {"num_players": 3, "memory": "human", "action": "kinds", "observation": "kinds"},
     {"num_players": 4, "action": "kinds", "observation": "pairs"},
@@ -96,7 +97,7 @@ def test_cards_never_shown_do_not_change_what_any_seat_observes(options):
 def test_the_check_sees_a_hidden_card_that_leaks():
     """The test's own power: an observation that also showed one face-down card (the lowest-numbered one, as a
     leak at reset would) differs between shuffles of the hidden cards."""
-    options = {"num_players": 2}
+    options = {"num_players": 2, **POSITIONS}  # the actions are the positions flipped
     layout, actions = _random_turns(options, 5, np.random.default_rng(5))
 
     hidden = [p for p, card in enumerate(layout) if card != EMPTY and p not in set(actions[:3])]

@@ -11,6 +11,7 @@ import goldrush_env
 import goldrush_env.gold
 from goldrush_env.gold.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS
 from goldrush_env.gold.state import STATE_SIZE, STATE_SLICES, state_index_table
+from conftest import POSITIONS
 
 
 @pytest.mark.parametrize("memory", ["perfect", "human"])
@@ -74,7 +75,7 @@ def test_the_state_is_the_whole_truth_flip_by_flip(options):
 
 def test_the_state_shows_what_no_observation_does():
     """At the deal no seat knows a card, yet the state holds the whole table; it is the same for every seat."""
-    env = goldrush_env.gold.raw_env()
+    env = goldrush_env.gold.raw_env(**POSITIONS)  # the plain vector, whose cards lie at 192:2048
     env.reset(seed=0)
     state = env.state()
     assert state[STATE_SLICES["cards"]].reshape(NUM_CARD_TYPES + 1, NUM_POSITIONS)[1:].sum() == 64
