@@ -36,7 +36,7 @@ import resource
 import statistics
 import time
 import tracemalloc
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 from pettingzoo.classic import connect_four_v3
@@ -48,6 +48,10 @@ from goldrush_env.gold.batched import BatchedGames, random_in_masks, numba_avail
 from goldrush_env.gold.engine import Game
 from goldrush_env.piecepack import aec as piecepack_aec
 from goldrush_env.gold.vector import GoldRushVectorEnv
+
+V0 = {"action": "positions", "observation": "plain", "reward": "win"}
+"""Gold's version 0 defaults, which the figures the docs quote were measured with; the cases marked "kinds (v1
+defaults)" measure what the environments do when given no option."""
 
 
 def aec_steps(make: Callable[[], object], steps: int, seed: int) -> float:
@@ -86,10 +90,10 @@ def engine_flips(steps: int, seed: int) -> float:
     return flips / (time.perf_counter() - start)
 
 
-def gym_steps(steps: int, seed: int, opponents: str) -> float:
+def gym_steps(steps: int, seed: int, opponents: str, **options: Any) -> float:
     from goldrush_agents import make_agent
 
-    env = goldrush_env.gold.GoldRushEnv(opponents=make_agent(opponents, seed=seed))
+    env = goldrush_env.gold.GoldRushEnv(opponents=make_agent(opponents, seed=seed), **options)
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     start = time.perf_counter()
@@ -133,22 +137,26 @@ def cases(steps: int, batch_steps: int) -> dict[str, tuple[str, Callable[[int], 
     table = {
         "connect_four_v3 env() (reference)": ("steps", lambda s: aec_steps(connect_four_v3.env, steps, s)),
         "engine alone (Game), 2 players": ("flips", lambda s: engine_flips(5 * steps, s)),
-        "AEC env(), 2 players": ("steps", lambda s: aec_steps(goldrush_env.gold.env, steps, s)),
-        "AEC raw_env, 2 players": ("steps", lambda s: aec_steps(goldrush_env.gold.raw_env, steps, s)),
+        "AEC env(), 2 players": ("steps", lambda s: aec_steps(lambda: goldrush_env.gold.env(**V0), steps, s)),
+        "AEC raw_env, 2 players": ("steps", lambda s: aec_steps(lambda: goldrush_env.gold.raw_env(**V0), steps, s)),
+        "AEC env(), 2 players, kinds (v1 defaults)": ("steps", lambda s: aec_steps(goldrush_env.gold.env, steps, s)),
         "AEC env(), 4 players, human memory": ("steps", lambda s: aec_steps(
-            lambda: goldrush_env.gold.env(num_players=4, memory="human"), steps, s)),
+            lambda: goldrush_env.gold.env(num_players=4, memory="human", **V0), steps, s)),
         "piecepack AEC env(), 3 players": ("steps", lambda s: aec_steps(
             lambda: piecepack_aec.env(num_players=3), steps // 2, s)),
         "piecepack AEC env(), 4 players": ("steps", lambda s: aec_steps(
             lambda: piecepack_aec.env(num_players=4), steps // 2, s)),
-        "Gymnasium env, random opponent": ("steps", lambda s: gym_steps(steps, s, "random")),
-        "Gymnasium env, greedy opponent": ("steps", lambda s: gym_steps(steps // 2, s, "greedy")),
+        "Gymnasium env, random opponent": ("steps", lambda s: gym_steps(steps, s, "random", seat=0, **V0)),
+        "Gymnasium env, greedy opponent": ("steps", lambda s: gym_steps(steps // 2, s, "greedy", seat=0, **V0)),
+        "Gymnasium env, random opponent, kinds (v1 defaults)": ("steps", lambda s: gym_steps(steps, s, "random")),
         "batched engine, numpy, 8192 games": ("flips", lambda s: batched_flips(batch_steps, s, "numpy")),
     }
     if numba_available():
         table["batched engine, numba, 8192 games"] = ("flips", lambda s: batched_flips(4 * batch_steps, s, "numba"))
-    table["vector env, 256 games, random opponent"] = ("steps", lambda s: vector_steps(batch_steps // 4, s, "random"))
-    table["vector env, 256 games, greedy opponent"] = ("steps", lambda s: vector_steps(batch_steps // 8, s, "greedy"))
+    table["vector env, 256 games, random opponent"] = ("steps", lambda s: vector_steps(
+        batch_steps // 4, s, "random", **V0))
+    table["vector env, 256 games, greedy opponent"] = ("steps", lambda s: vector_steps(
+        batch_steps // 8, s, "greedy", **V0))
     table["vector env, 256 games, random opponent, kinds"] = ("steps", lambda s: vector_steps(
         batch_steps // 4, s, "random", action="kinds", observation="kinds"))
     return table
@@ -168,7 +176,7 @@ def profile_env_step(steps: int) -> str:
     """The functions where an ``env()`` step spends its own time, with their shares."""
     profiler = cProfile.Profile()
     profiler.enable()
-    aec_steps(goldrush_env.gold.env, steps, 0)
+    aec_steps(lambda: goldrush_env.gold.env(**V0), steps, 0)
     profiler.disable()
     stats = pstats.Stats(profiler, stream=io.StringIO())
     total = stats.total_tt
