@@ -29,7 +29,11 @@ that agent earned them.
 :func:`ppo_config` builds RLlib's (new API stack) ``PPOConfig`` on this
 environment with one policy, ``"shared"``, for every seat (self-play) and the
 action-masking module; the pieces are also here on their own
-(:func:`multi_agent_kwargs`, :func:`module_spec`). The module's network is
+(:func:`multi_agent_kwargs`, :func:`module_spec`). It turns off RLlib's check
+of a new environment, which steps an action drawn from the action space with
+no regard to the mask: this environment refuses an illegal flip, and with
+``action="kinds"`` (the default) most kinds are illegal at the first flip. A
+config built by hand needs ``.environment(..., disable_env_checking=True)`` too. The module's network is
 RLlib's default MLP (tanh layers, a linear policy head), which
 ``goldrush_train.gold.rllib_ppo`` exports to a numpy model file that
 ``goldrush_agents.gold.trained.TrainedPolicy`` plays. This module imports ray; the
@@ -78,7 +82,7 @@ POLICY = "shared"
 MODEL_CONFIG = {"fcnet_hiddens": [256, 256], "fcnet_activation": "tanh", "head_fcnet_hiddens": [],
                 "vf_share_layers": True}
 """The network: RLlib's default MLP, written out so that a change of RLlib's defaults does not change it (the
-export to numpy reads exactly this shape: tanh layers, then one linear layer to the 64 logits)."""
+export to numpy reads exactly this shape: tanh layers, then one linear layer to the logits)."""
 
 
 class GoldRushMultiAgentEnv(MultiAgentEnv):
@@ -166,7 +170,7 @@ def ppo_config(env_config: Mapping[str, Any] | None = None, model_config: Mappin
     env_config = dict(env_config or {})
     EnvConfig.from_kwargs(**env_config)
     return (PPOConfig()
-            .environment(GoldRushMultiAgentEnv, env_config=env_config)
+            .environment(GoldRushMultiAgentEnv, env_config=env_config, disable_env_checking=True)
             .multi_agent(**multi_agent_kwargs())
             .rl_module(rl_module_spec=module_spec(model_config)))
 

@@ -118,9 +118,9 @@ class Args:
     """Processes the evaluation plays on (default: all cores)."""
 
     def env_config(self) -> dict[str, Any]:
-        """The environment's options (RLlib's env_config)."""
-        return {"num_players": self.num_players, "table": self.table, "observation": self.observation,
-                "reward": self.reward, "memory": self.memory}
+        """The environment's options (RLlib's env_config): the policy flips positions, as model.npz plays them."""
+        return {"num_players": self.num_players, "table": self.table, "action": "positions",
+                "observation": self.observation, "reward": self.reward, "memory": self.memory}
 
     def check(self) -> None:
         """Refuse values that cannot work, naming them, before Ray starts."""
