@@ -47,7 +47,7 @@ from goldrush_agents.gold.batched import batched_policy
 from goldrush_env.gold.batched import BatchedGames, random_in_masks, numba_available
 from goldrush_env.gold.engine import Game
 from goldrush_env.piecepack import aec as piecepack_aec
-from goldrush_env.gold.vector import GoldRushVectorEnv
+from goldrush_env.gold.vector import GoldVectorEnv
 
 V0 = {"action": "positions", "observation": "plain", "reward": "win"}
 """Gold's version 0 defaults, which the figures the docs quote were measured with; the cases marked "kinds (v1
@@ -93,7 +93,7 @@ def engine_flips(steps: int, seed: int) -> float:
 def gym_steps(steps: int, seed: int, opponents: str, **options: Any) -> float:
     from goldrush_agents import make_agent
 
-    env = goldrush_env.gold.GoldRushEnv(opponents=make_agent(opponents, seed=seed), **options)
+    env = goldrush_env.gold.GoldEnv(opponents=make_agent(opponents, seed=seed), **options)
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     start = time.perf_counter()
@@ -121,7 +121,7 @@ def batched_flips(steps: int, seed: int, backend: str, num_games: int = 8192) ->
 
 
 def vector_steps(steps: int, seed: int, opponents: str, num_envs: int = 256, **options: str) -> float:
-    env = GoldRushVectorEnv(num_envs, opponents=batched_policy(opponents), autoreset_mode="same_step", **options)
+    env = GoldVectorEnv(num_envs, opponents=batched_policy(opponents), autoreset_mode="same_step", **options)
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     done = 0

@@ -1,7 +1,7 @@
 """What every one-learner Gymnasium environment shares: the learner's seat, the opponents, ``step()`` and what
 the learner is shown.
 
-:class:`goldrush_env.gold.gym_env.GoldRushEnv` (Gold), :class:`goldrush_env.piecepack.gym_env.PiecepackEnv`
+:class:`goldrush_env.gold.gym_env.GoldEnv` (Gold), :class:`goldrush_env.piecepack.gym_env.PiecepackEnv`
 (Gold Rush on the piecepack) and :class:`goldrush_env.rules_env.GymEnv` (any game, from its rules) subclass
 :class:`OneLearnerEnv` over their PettingZoo ``raw_env``: the learner holds one seat, every other seat is played by
 a policy inside :meth:`~OneLearnerEnv.step`, and an illegal action ends the episode with -1 (or raises). A subclass

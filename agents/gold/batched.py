@@ -193,8 +193,8 @@ def batched_policy(spec: str | BatchedPolicy, seed: int | None = None) -> Batche
     (a :class:`BatchedPolicy` is returned as it is).
 
     Examples:
-        >>> from goldrush_env.gold.vector import GoldRushVectorEnv
-        >>> env = GoldRushVectorEnv(64, opponents={batched_policy("greedy"): 3, batched_policy("expert"): 1})
+        >>> from goldrush_env.gold.vector import GoldVectorEnv
+        >>> env = GoldVectorEnv(64, opponents={batched_policy("greedy"): 3, batched_policy("expert"): 1})
     """
     if isinstance(spec, BatchedPolicy):
         return spec

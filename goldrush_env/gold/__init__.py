@@ -3,7 +3,7 @@
 The rules alone are :class:`goldrush_env.gold.engine.Game` (with :mod:`~goldrush_env.gold.cards`, the box);
 ``goldrush_env.gold.env()`` is the PettingZoo AEC environment (:mod:`~goldrush_env.gold.aec`), with per-seat
 memory (:mod:`~goldrush_env.gold.memory`), views (:mod:`~goldrush_env.gold.view`) and observation vectors
-(:mod:`~goldrush_env.gold.encoder`); :class:`~goldrush_env.gold.gym_env.GoldRushEnv` the Gymnasium one;
+(:mod:`~goldrush_env.gold.encoder`); :class:`~goldrush_env.gold.gym_env.GoldEnv` the Gymnasium one;
 :mod:`~goldrush_env.gold.batched` and :mod:`~goldrush_env.gold.vector` play many games at once. Importing
 this package loads none of them: the names below are fetched on first use.
 """
@@ -26,7 +26,7 @@ GAME = GameSpec(
     name="gold", title="Gold", min_players=2, max_players=5, default_players=2,
     rules="goldrush_env.gold.engine:Game",
     aec="goldrush_env.gold.aec:env", raw_aec="goldrush_env.gold.aec:raw_env",
-    gym="goldrush_env.gold.gym_env:GoldRushEnv", vector="goldrush_env.gold.vector:GoldRushVectorEnv",
+    gym="goldrush_env.gold.gym_env:GoldEnv", vector="goldrush_env.gold.vector:GoldVectorEnv",
     pettingzoo_id="goldrush_env/gold-v1",
     gym_ids={"Gold-v1": {}, "GoldHalf-v1": {"table": "half"}, "GoldQuarter-v1": {"table": "quarter"}},
     retired_ids=_RETIRED,
@@ -38,7 +38,7 @@ GAME = GameSpec(
 
 _LAZY = {
     "env": "aec", "raw_env": "aec", "Game": "engine", "FlipEvent": "engine", "Outcome": "engine",
-    "EnvConfig": "config", "GoldRushEnv": "gym_env", "GoldRushVectorEnv": "vector", "BatchedGames": "batched",
+    "EnvConfig": "config", "GoldEnv": "gym_env", "GoldVectorEnv": "vector", "BatchedGames": "batched",
     "PlayerView": "view",
 }
 

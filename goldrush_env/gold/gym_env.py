@@ -1,12 +1,12 @@
 """The Gymnasium environment: one learning agent at one seat, the others played by policies.
 
-``gymnasium.make("goldrush_env:Gold-v1", ...)`` or ``GoldRushEnv(...)``.
+``gymnasium.make("goldrush_env:Gold-v1", ...)`` or ``GoldEnv(...)``.
 The learner holds one seat (drawn each episode by default, ``seat="random"``,
 or fixed with ``seat=k``); the opponents' flips happen inside :meth:`step`, so each
 step returns the learner's next observation and *its* reward, losses
 included. Observations are the flat vector of the AEC environment
 (:mod:`goldrush_env.gold.aec` documents it); the legal actions come from
-:meth:`GoldRushEnv.action_masks` (what sb3-contrib's MaskablePPO calls) and
+:meth:`GoldEnv.action_masks` (what sb3-contrib's MaskablePPO calls) and
 ``info["action_mask"]`` (both bool). Game options are those of
 :class:`~goldrush_env.gold.config.EnvConfig`, with the same defaults: the
 learner's actions are kinds of card (``action="kinds"``,
@@ -47,7 +47,7 @@ from goldrush_env.learner import OneLearnerEnv
 from goldrush_env.policy import Policy
 
 
-class GoldRushEnv(OneLearnerEnv):
+class GoldEnv(OneLearnerEnv):
     """Gold for one learner. ``opponents``: ``None`` (uniformly random legal flips),
     one policy for every other seat, or one policy per other seat, in seat order
     after the learner's. ``seat``: the learner's seat, or ``"random"``.

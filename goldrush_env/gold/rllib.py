@@ -8,7 +8,7 @@ RLlib cannot take the AEC environment as it is: its default network has no
 encoder for PettingZoo's ``{"observation", "action_mask"}`` dict, and its
 action-masking module (``ActionMaskingTorchRLModule``, of RLlib's examples)
 reads the keys ``observations`` and ``action_mask``, the mask as floats.
-:class:`GoldRushMultiAgentEnv` renames the key and casts the mask, and
+:class:`GoldMultiAgentEnv` renames the key and casts the mask, and
 turns the AEC cycle into RLlib's turn-based multi-agent steps:
 
 * only the agent to play receives an observation (two steps in a row in a
@@ -85,7 +85,7 @@ MODEL_CONFIG = {"fcnet_hiddens": [256, 256], "fcnet_activation": "tanh", "head_f
 export to numpy reads exactly this shape: tanh layers, then one linear layer to the logits)."""
 
 
-class GoldRushMultiAgentEnv(MultiAgentEnv):
+class GoldMultiAgentEnv(MultiAgentEnv):
     """The Gold AEC environment as an RLlib ``MultiAgentEnv`` (see the module docstring).
 
     ``config`` holds the environment's options (:class:`goldrush_env.gold.config.EnvConfig`: ``num_players``,
@@ -163,16 +163,16 @@ def module_spec(model_config: Mapping[str, Any] | None = None) -> MultiRLModuleS
 
 def ppo_config(env_config: Mapping[str, Any] | None = None, model_config: Mapping[str, Any] | None = None
                ) -> PPOConfig:
-    """RLlib's ``PPOConfig`` (new API stack, torch) on :class:`GoldRushMultiAgentEnv` with ``env_config``, every
+    """RLlib's ``PPOConfig`` (new API stack, torch) on :class:`GoldMultiAgentEnv` with ``env_config``, every
     seat played by the masked policy :data:`POLICY`. The options are checked here, before any worker starts
     (an unknown one raises :class:`~goldrush_env.errors.GoldRushError`). Add ``.env_runners(...)``,
     ``.training(...)`` and so on, then ``.build_algo()``."""
     env_config = dict(env_config or {})
     EnvConfig.from_kwargs(**env_config)
     return (PPOConfig()
-            .environment(GoldRushMultiAgentEnv, env_config=env_config, disable_env_checking=True)
+            .environment(GoldMultiAgentEnv, env_config=env_config, disable_env_checking=True)
             .multi_agent(**multi_agent_kwargs())
             .rl_module(rl_module_spec=module_spec(model_config)))
 
 
-__all__ = ["GoldRushMultiAgentEnv", "ppo_config", "multi_agent_kwargs", "module_spec", "POLICY", "MODEL_CONFIG"]
+__all__ = ["GoldMultiAgentEnv", "ppo_config", "multi_agent_kwargs", "module_spec", "POLICY", "MODEL_CONFIG"]

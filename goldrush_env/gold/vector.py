@@ -1,9 +1,9 @@
 """A Gymnasium ``VectorEnv`` on the batched engine: many learners' games stepped at once.
 
-``GoldRushVectorEnv(num_envs, opponents="random", seat="random", **options)``
-is ``num_envs`` copies of :class:`~goldrush_env.gold.gym_env.GoldRushEnv` in one
+``GoldVectorEnv(num_envs, opponents="random", seat="random", **options)``
+is ``num_envs`` copies of :class:`~goldrush_env.gold.gym_env.GoldEnv` in one
 object: each sub-environment is a game with one learning seat whose
-opponents play inside :meth:`~GoldRushVectorEnv.step`, but the games live in
+opponents play inside :meth:`~GoldVectorEnv.step`, but the games live in
 one :class:`~goldrush_env.gold.batched.BatchedGames` and the opponents choose
 their flips for all games together, so no Python loop runs per game.
 
@@ -15,7 +15,7 @@ their flips for all games together, so no Python loop runs per game.
   vectors are encoded for all games at once
   (:class:`~goldrush_env.gold.encoder.BatchedObservations`) and the type reads
   its vectors, masks and positions off them.
-* Masks: :meth:`~GoldRushVectorEnv.action_masks` and ``info["action_mask"]``,
+* Masks: :meth:`~GoldVectorEnv.action_masks` and ``info["action_mask"]``,
   ``(num_envs, 64)`` bool.
 * Autoreset (``autoreset_mode``, also in ``metadata["autoreset_mode"]``):
   ``"next_step"`` (the default, Gymnasium's own, which its vector wrappers
@@ -65,7 +65,7 @@ from goldrush_env.gold.variants import action_type, observation_type
 from goldrush_env.checks import is_int
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 
-__all__ = ["GoldRushVectorEnv", "BatchedPolicy", "BatchedRandom", "step_entrants"]
+__all__ = ["GoldVectorEnv", "BatchedPolicy", "BatchedRandom", "step_entrants"]
 
 
 @runtime_checkable
@@ -130,7 +130,7 @@ def step_entrants(games: BatchedGames, policies: list[BatchedPolicy], entrant: n
     return steps
 
 
-class GoldRushVectorEnv(VectorEnv):
+class GoldVectorEnv(VectorEnv):
     """``num_envs`` games of Gold, one learner each, opponents played inside (see the module docstring)."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -142,10 +142,10 @@ class GoldRushVectorEnv(VectorEnv):
         self.config = EnvConfig.from_kwargs(**options)
         if self.config.memory != "perfect":
             raise GoldRushError(f"memory={self.config.memory!r} is not allowed here: the vector environment plays "
-                                "with perfect memory; use GoldRushEnv for the forgetting model")
+                                "with perfect memory; use GoldEnv for the forgetting model")
         if self.config.render_mode is not None:
             raise GoldRushError(f"render_mode={self.config.render_mode!r} is not allowed: the vector environment "
-                                "does not render; render a GoldRushEnv instead")
+                                "does not render; render a GoldEnv instead")
         n = self.config.num_players
         if not (seat == "random" or is_int(seat, 0, n - 1)):
             raise GoldRushError(f"seat={seat!r} is not allowed: expected 'random' or a seat from 0 to {n - 1}")

@@ -262,4 +262,4 @@ def test_bad_options_are_refused_by_name(options, text):
 def test_one_source_of_defaults():
     env = goldrush_env.gold.raw_env()
     assert env.config == EnvConfig()
-    assert goldrush_env.gold.GoldRushEnv().config == EnvConfig()
+    assert goldrush_env.gold.GoldEnv().config == EnvConfig()

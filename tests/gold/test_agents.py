@@ -215,9 +215,9 @@ def test_small_ladder_greedy_beats_random_and_expert_beats_random():
 
 @pytest.mark.parametrize("name", ["greedy", "expert"])
 def test_scripted_agents_are_gymnasium_opponents(name):
-    from goldrush_env.gold import GoldRushEnv
+    from goldrush_env.gold import GoldEnv
 
-    env = GoldRushEnv(num_players=3, opponents=[make_agent(name), make_agent(name)], seat="random",
+    env = GoldEnv(num_players=3, opponents=[make_agent(name), make_agent(name)], seat="random",
                       memory="human", **VERSION_0)
     rng = np.random.default_rng(0)
     for episode in range(2):

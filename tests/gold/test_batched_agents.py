@@ -67,11 +67,11 @@ def test_only_games_asked_for_get_a_flip():
 def test_greedy_opponents_beat_random_ones_in_the_vector_env():
     """A random learner wins far less often against greedy than against random opponents."""
     from goldrush_env.gold.batched import random_in_masks
-    from goldrush_env.gold.vector import GoldRushVectorEnv
+    from goldrush_env.gold.vector import GoldVectorEnv
 
     rates = {}
     for opponents in ("random", "greedy"):
-        env = GoldRushVectorEnv(64, num_players=2, opponents=batched_policy(opponents), **VERSION_0)
+        env = GoldVectorEnv(64, num_players=2, opponents=batched_policy(opponents), **VERSION_0)
         env.reset(seed=0)
         rng = np.random.default_rng(0)
         results = []

@@ -9,7 +9,7 @@ from gymnasium.utils.env_checker import check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 from goldrush_env import RandomPolicy
-from goldrush_env.gold import GoldRushEnv
+from goldrush_env.gold import GoldEnv
 from goldrush_env.gold.encoder import OBSERVATION_SIZE
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_env.gold.view import UNKNOWN
@@ -32,12 +32,12 @@ def test_gymnasium_env_checker(num_players):
 
 @pytest.mark.parametrize("num_players", [2, 5])
 def test_stable_baselines3_env_checker(num_players):
-    sb3_check_env(GoldRushEnv(num_players=num_players, memory="human"))
+    sb3_check_env(GoldEnv(num_players=num_players, memory="human"))
 
 
 def test_registered_id_builds_the_same_config_as_the_class():
     made = gym.make("goldrush_env:Gold-v1", **POSITIONS)
-    assert made.unwrapped.config == GoldRushEnv(**POSITIONS).config
+    assert made.unwrapped.config == GoldEnv(**POSITIONS).config
     assert made.observation_space.shape == (OBSERVATION_SIZE,)
     assert made.action_space.n == 64
 
@@ -61,7 +61,7 @@ RUSH_TABLE = layout_of({0: "G1", 1: "G4", 2: "G2", 3: "G3"})  # four golds: the 
 
 
 def test_the_learner_receives_its_loss_when_the_opponent_moves_last():
-    env = GoldRushEnv(opponents=Scripted([1, 3]), seat=0, **VERSION_0)
+    env = GoldEnv(opponents=Scripted([1, 3]), seat=0, **VERSION_0)
     _, info = env.reset(seed=0, options={"layout": RUSH_TABLE})
     _, reward, terminated, _, _ = env.step(0)  # learner takes 1, the opponent takes 4
     assert (reward, terminated) == (0.0, False)
@@ -72,7 +72,7 @@ def test_the_learner_receives_its_loss_when_the_opponent_moves_last():
 
 def test_a_learner_in_seat_one_wins_and_the_opponent_moves_first():
     opponent = Scripted([0, 2])
-    env = GoldRushEnv(opponents=opponent, seat=1, **VERSION_0)
+    env = GoldEnv(opponents=opponent, seat=1, **VERSION_0)
     observation, info = env.reset(seed=0, options={"layout": RUSH_TABLE})
     assert env.game_env.game.scores == (1, 0)  # the opponent already flipped
     assert info["action_mask"][0] == 0 and info["action_mask"].sum() == 3
@@ -82,7 +82,7 @@ def test_a_learner_in_seat_one_wins_and_the_opponent_moves_first():
 
 
 def test_score_rewards_over_an_episode_sum_to_the_score_difference():
-    env = GoldRushEnv(reward="score", seat=1)
+    env = GoldEnv(reward="score", seat=1)
     env.reset(seed=3)
     rng = np.random.default_rng(3)
     total, done = 0.0, False
@@ -95,7 +95,7 @@ def test_score_rewards_over_an_episode_sum_to_the_score_difference():
 
 def test_opponents_see_only_what_they_know():
     opponent = Scripted([5])
-    env = GoldRushEnv(opponents=opponent, seat=0, **POSITIONS)
+    env = GoldEnv(opponents=opponent, seat=0, **POSITIONS)
     env.reset(seed=0, options={"layout": layout_of({0: "G1", 5: "M22", 9: "G3"})})
     env.step(9)
     view = opponent.views[0]
@@ -106,13 +106,13 @@ def test_opponents_see_only_what_they_know():
 
 
 def test_illegal_actions_end_the_episode_or_raise():
-    env = GoldRushEnv(seat=0, **VERSION_0)
+    env = GoldEnv(seat=0, **VERSION_0)
     env.reset(seed=0, options={"layout": RUSH_TABLE})
     _, reward, terminated, _, info = env.step(20)
     assert (reward, terminated) == (-1.0, True) and "position 20 is empty" in info["illegal_action"]
     with pytest.raises(GoldRushError, match="call reset"):
         env.step(0)
-    strict = GoldRushEnv(illegal_action="raise", seat=0, **VERSION_0)
+    strict = GoldEnv(illegal_action="raise", seat=0, **VERSION_0)
     strict.reset(seed=0, options={"layout": RUSH_TABLE})
     with pytest.raises(IllegalFlipError, match="position 20 is empty"):
         strict.step(20)
@@ -130,7 +130,7 @@ def test_illegal_actions_end_the_episode_or_raise():
 ])
 def test_bad_arguments_are_refused(kwargs, text):
     with pytest.raises(GoldRushError, match=text):
-        GoldRushEnv(**kwargs)
+        GoldEnv(**kwargs)
 
 
 def episode(env, seed):
@@ -145,7 +145,7 @@ def episode(env, seed):
 
 
 def test_same_seed_same_episode_with_random_seat_and_opponents():
-    make = lambda: GoldRushEnv(num_players=3, seat="random", memory="human")  # noqa: E731
+    make = lambda: GoldEnv(num_players=3, seat="random", memory="human")  # noqa: E731
     seat_a, trace_a, reward_a = episode(make(), 21)
     seat_b, trace_b, reward_b = episode(make(), 21)
     assert seat_a == seat_b and reward_a == reward_b and len(trace_a) == len(trace_b)
@@ -158,7 +158,7 @@ def test_maskable_ppo_trains_on_the_env_end_to_end():
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.evaluation import evaluate_policy
 
-    env = GoldRushEnv(num_players=2, seat=0, **VERSION_0)
+    env = GoldEnv(num_players=2, seat=0, **VERSION_0)
     model = MaskablePPO("MlpPolicy", env, n_steps=128, batch_size=64, n_epochs=2, seed=0, verbose=0)
     before = {name: tensor.clone() for name, tensor in model.policy.state_dict().items()}
     model.learn(total_timesteps=256)

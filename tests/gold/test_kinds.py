@@ -22,7 +22,7 @@ from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_env.gold.cards import EMPTY, category_table
 from goldrush_env.gold.encoder import OBSERVATION_SIZE
 from goldrush_env.gold.variants import ACTION_TYPES, OBSERVATION_TYPES, UNKNOWN_ACTION
-from goldrush_env.gold.vector import GoldRushVectorEnv
+from goldrush_env.gold.vector import GoldVectorEnv
 from goldrush_env.gold.view import UNKNOWN
 
 KINDS = ACTION_TYPES["kinds"]
@@ -222,7 +222,7 @@ def test_the_gymnasium_env_learns_over_kinds():
 
 
 def test_the_vector_env_takes_kinds_and_names_a_refused_one():
-    env = GoldRushVectorEnv(8, action="kinds", observation="kinds")
+    env = GoldVectorEnv(8, action="kinds", observation="kinds")
     observations, info = env.reset(seed=3)
     assert observations.shape == (8, KINDS_VECTOR.size) and env.single_action_space.n == 30
     categories = np.array(category_table(2, env.games.owners.tolist()))
@@ -251,7 +251,7 @@ def test_the_vector_env_takes_kinds_and_names_a_refused_one():
 def test_the_vector_envs_kinds_masks_are_those_of_the_games_now(autoreset_mode):
     """The vector env encodes the learner's vectors once after the games change and reads them for the
     observation, the mask and the next step's positions: what it returns is what a fresh encoding gives."""
-    env = GoldRushVectorEnv(8, action="kinds", observation="kinds", autoreset_mode=autoreset_mode,
+    env = GoldVectorEnv(8, action="kinds", observation="kinds", autoreset_mode=autoreset_mode,
                             opponents=batched_policy("greedy"))
     observations, info = env.reset(seed=5)
     rng, ended = np.random.default_rng(1), 0

@@ -13,7 +13,7 @@ def test_an_unknown_option_is_a_type_error_in_pythons_words():
     """Libraries probe a constructor with optional keywords and catch Python's TypeError (TorchRL's GymEnv
     passes ``frameskip=``); ours is that TypeError and still a GoldRushError naming the options."""
     for make in (goldrush_env.gold.env, goldrush_env.gold.raw_env, lambda **kw: gym.make("goldrush_env:Gold-v1", **kw),
-                 lambda **kw: goldrush_env.gold.GoldRushVectorEnv(2, **kw)):
+                 lambda **kw: goldrush_env.gold.GoldVectorEnv(2, **kw)):
         with pytest.raises(UnknownOptionError, match="got an unexpected keyword argument 'frameskip'") as caught:
             make(frameskip=4)
         assert isinstance(caught.value, TypeError) and isinstance(caught.value, GoldRushError)

@@ -17,7 +17,7 @@ from goldrush_agents.weights import load_weights  # noqa: E402
 from goldrush_env.gold import raw_env  # noqa: E402
 from goldrush_env.errors import GoldRushError  # noqa: E402
 from goldrush_env.policy import Policy  # noqa: E402
-from goldrush_env.gold.rllib import POLICY, GoldRushMultiAgentEnv, ppo_config  # noqa: E402
+from goldrush_env.gold.rllib import POLICY, GoldMultiAgentEnv, ppo_config  # noqa: E402
 from goldrush_train.gold import rllib_ppo  # noqa: E402
 from goldrush_train.win_shares import evaluate  # noqa: E402
 from conftest import POSITIONS, VERSION_0  # noqa: E402
@@ -65,7 +65,7 @@ def play(env, seed, check=None):
                                      {**POSITIONS, "table": "quarter", "num_players": 5, "reward": "score"},
                                      {"action": "kinds", "observation": "kinds"}])
 def test_the_adapter_plays_whole_games_and_pays_every_reward(options):
-    env = GoldRushMultiAgentEnv(options)
+    env = GoldMultiAgentEnv(options)
     for seed in range(3):
         received, paid, terminateds, truncateds, last = play(env, seed)
         assert received == pytest.approx(paid)  # nothing lost, nothing twice
@@ -84,7 +84,7 @@ def test_the_adapter_plays_whole_games_and_pays_every_reward(options):
 
 
 def test_the_adapter_truncates_at_the_turn_limit_with_everyone_s_last_observation():
-    env = GoldRushMultiAgentEnv({"max_turns": 3, "reward": "score"})
+    env = GoldMultiAgentEnv({"max_turns": 3, "reward": "score"})
     received, paid, terminateds, truncateds, last = play(env, seed=1)
     assert truncateds["__all__"] and not terminateds["__all__"] and set(last) == set(env.possible_agents)
     assert received == pytest.approx(paid)
@@ -92,10 +92,10 @@ def test_the_adapter_truncates_at_the_turn_limit_with_everyone_s_last_observatio
 
 def test_the_adapter_refuses_what_it_cannot_play():
     with pytest.raises(GoldRushError, match=r"unknown option\(s\) \['tabel'\]"):
-        GoldRushMultiAgentEnv({"tabel": "half"})
+        GoldMultiAgentEnv({"tabel": "half"})
     with pytest.raises(GoldRushError, match="unknown option"):
         ppo_config({"players": 3})  # refused when the config is made, before any env runner starts
-    env = GoldRushMultiAgentEnv()
+    env = GoldMultiAgentEnv()
     env.reset(seed=0)
     with pytest.raises(GoldRushError, match="player_0's turn"):
         env.step({"player_1": 0})
@@ -121,7 +121,7 @@ def test_two_env_runners_train_the_shared_policy_that_then_plays_tournaments(loc
     from ray.rllib.core.rl_module.rl_module import RLModule
 
     module = RLModule.from_checkpoint(tmp_path / "checkpoint" / rllib_ppo.MODULE_STATE.parent)
-    env = GoldRushMultiAgentEnv(POSITIONS)
+    env = GoldMultiAgentEnv(POSITIONS)
     seen = [env.reset(seed=seed)[0]["player_0"] for seed in range(4)]
     arrays = {key: np.stack([s[key] for s in seen]) for key in ("observations", "action_mask")}
     with torch.no_grad():  # the module takes the observations out of the batch it is given: give it a copy

@@ -54,12 +54,12 @@ def test_opponent_mix_follows_the_curriculum_and_the_league():
 
 
 def test_an_opponent_that_joins_the_mix_later_plays_from_a_seed():
-    from goldrush_env.gold.gym_env import GoldRushEnv
+    from goldrush_env.gold.gym_env import GoldEnv
     from goldrush_train.gold.opponents import OpponentMix
 
     def state_of_a_greedy_that_joined(seed):
         """The random state of a greedy player made when the mix changed, after it played a few games."""
-        env = OpponentMix(GoldRushEnv(num_players=2), {"random": 1.0}, seed=seed)
+        env = OpponentMix(GoldEnv(num_players=2), {"random": 1.0}, seed=seed)
         env.reset(seed=seed)
         env.set_mix({"greedy": 1.0})  # as a promotion does, between resets given no seed
         for _ in range(3):
@@ -288,12 +288,12 @@ def test_evaluate_command_plays_the_game_it_is_given(capsys):
 
 
 def test_a_trained_model_is_a_gymnasium_opponent(tmp_path):
-    from goldrush_env.gold import GoldRushEnv
+    from goldrush_env.gold import GoldEnv
 
     torch.manual_seed(0)
     path = tmp_path / "model.npz"
     np.savez(path, **export_weights(GoldNet(width=8, context=4), 2))
-    env = GoldRushEnv(num_players=3, opponents=TrainedPolicy(path), seat="random")
+    env = GoldEnv(num_players=3, opponents=TrainedPolicy(path), seat="random")
     _, info = env.reset(seed=0)
     done, rng = False, np.random.default_rng(0)
     while not done:

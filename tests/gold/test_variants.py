@@ -22,7 +22,7 @@ from goldrush_env.gold.variants import (
     action_type,
     observation_type,
 )
-from goldrush_env.gold.vector import GoldRushVectorEnv
+from goldrush_env.gold.vector import GoldVectorEnv
 
 from conftest import POSITIONS
 
@@ -61,7 +61,7 @@ def test_each_observation_type_is_documented_and_is_the_envs_space(name):
     env = raw_env(**OPTIONS[name])
     assert env.observation_type is kind
     assert env.observation_space("player_0")["observation"] == kind.space()
-    vector = GoldRushVectorEnv(2, **OPTIONS[name])
+    vector = GoldVectorEnv(2, **OPTIONS[name])
     assert vector.observation_type is kind and vector.single_observation_space == kind.space()
 
 
@@ -72,7 +72,7 @@ def test_each_action_type_is_documented_and_is_the_envs_space(name):
     assert len(kind.names) == len(set(kind.names)) == kind.size
     env = raw_env(action=name, observation="plain")
     assert env.action_type is kind and env.action_space("player_0") == kind.space()
-    assert GoldRushVectorEnv(2, action=name, observation="plain").single_action_space == kind.space()
+    assert GoldVectorEnv(2, action=name, observation="plain").single_action_space == kind.space()
 
 
 @pytest.mark.parametrize("name", list(OBSERVATION_TYPES))
@@ -105,7 +105,7 @@ def test_a_type_registered_is_played_by_every_environment(monkeypatch):
     single = gym.make("goldrush_env:Gold-v1", observation="scores", reward="score")
     observation, _ = single.reset(seed=0)
     assert observation.shape == (5,)
-    vector = GoldRushVectorEnv(4, observation="scores", reward="score", autoreset_mode="same_step")
+    vector = GoldVectorEnv(4, observation="scores", reward="score", autoreset_mode="same_step")
     observations, info = vector.reset(seed=0)
     rng = np.random.default_rng(0)
     for _ in range(40):

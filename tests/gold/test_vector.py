@@ -1,5 +1,5 @@
 """The vector environment is many single environments: observations, rewards and ends
-are compared with ``GoldRushEnv`` replaying the same games, and the batched
+are compared with ``GoldEnv`` replaying the same games, and the batched
 observations with the AEC environment's for every seat after every flip."""
 
 import gymnasium as gym
@@ -12,7 +12,7 @@ from goldrush_env.gold.batched import BatchedGames, random_in_masks
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_agents.gold.batched import batched_mix, batched_policy
 from goldrush_env.gold.encoder import BatchedObservations
-from goldrush_env.gold.vector import BatchedRandom, GoldRushVectorEnv
+from goldrush_env.gold.vector import BatchedRandom, GoldVectorEnv
 
 from conftest import POSITIONS, VERSION_0, aec_twins, follow
 
@@ -81,7 +81,7 @@ def play_and_record(num_envs, steps, seed, **kwargs):
         opponents = {Recorder(batched_policy(name), flips): weight for name, weight in spec.items()}
     else:
         opponents = Recorder(batched_policy(spec), flips)
-    env = GoldRushVectorEnv(num_envs, opponents=opponents, backend="numpy", autoreset_mode="same_step",
+    env = GoldVectorEnv(num_envs, opponents=opponents, backend="numpy", autoreset_mode="same_step",
                             **kwargs)
     observations, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
@@ -132,7 +132,7 @@ def test_episodes_replay_exactly_in_the_single_environment(kwargs):
                if k in ("num_players", "action", "reward", "max_turns", "table", "observation")}
     for episode in episodes:
         n = options["num_players"]
-        single = goldrush_env.gold.GoldRushEnv(opponents=[Replay(episode["opponents"])] * (n - 1), seat=episode["seat"],
+        single = goldrush_env.gold.GoldEnv(opponents=[Replay(episode["opponents"])] * (n - 1), seat=episode["seat"],
                                           **options)
         observation, info = single.reset(seed=0, options={"layout": episode["layout"].tolist()})
         assert np.array_equal(observation, episode["observations"][0])
@@ -150,7 +150,7 @@ def test_episodes_replay_exactly_in_the_single_environment(kwargs):
 
 def test_learner_always_has_the_move_and_the_same_seed_repeats():
     def run(seed):
-        env = GoldRushVectorEnv(8, num_players=3, opponents=batched_policy("greedy"), autoreset_mode="same_step")
+        env = GoldVectorEnv(8, num_players=3, opponents=batched_policy("greedy"), autoreset_mode="same_step")
         observations, info = env.reset(seed=seed)
         rng = np.random.default_rng(0)
         trace = [observations]
@@ -168,7 +168,7 @@ def test_learner_always_has_the_move_and_the_same_seed_repeats():
 
 
 def test_win_rewards_and_random_seats():
-    env = GoldRushVectorEnv(32, num_players=2, opponents=BatchedRandom(), **VERSION_0)
+    env = GoldVectorEnv(32, num_players=2, opponents=BatchedRandom(), **VERSION_0)
     env.reset(seed=1)
     rng = np.random.default_rng(1)
     seats, totals = set(), []
@@ -187,20 +187,20 @@ def test_win_rewards_and_random_seats():
 
 def test_bad_use_is_refused_by_name():
     with pytest.raises(GoldRushError, match="memory='human' is not allowed here"):
-        GoldRushVectorEnv(2, memory="human")
+        GoldVectorEnv(2, memory="human")
     with pytest.raises(GoldRushError, match="build other players with goldrush_agents.gold.batched.batched_policy\\(.greedy.\\)"):
-        GoldRushVectorEnv(2, opponents="greedy")
+        GoldVectorEnv(2, opponents="greedy")
     with pytest.raises(GoldRushError, match="unknown agent 'nobody'"):
         batched_policy("nobody")
     with pytest.raises(GoldRushError, match="opponents=3 is not allowed"):
-        GoldRushVectorEnv(2, opponents=3)
+        GoldVectorEnv(2, opponents=3)
     with pytest.raises(GoldRushError, match="weights >= 0 with a positive sum"):
-        GoldRushVectorEnv(2, opponents={"random": 0})
+        GoldVectorEnv(2, opponents={"random": 0})
     with pytest.raises(GoldRushError, match="seat=3 is not allowed"):
-        GoldRushVectorEnv(2, seat=3)
+        GoldVectorEnv(2, seat=3)
     with pytest.raises(GoldRushError, match="unknown option"):
-        GoldRushVectorEnv(2, colour="red")
-    env = GoldRushVectorEnv(2, num_players=2, seat=0, **VERSION_0)
+        GoldVectorEnv(2, colour="red")
+    env = GoldVectorEnv(2, num_players=2, seat=0, **VERSION_0)
     with pytest.raises(GoldRushError, match="call reset"):
         env.step(np.zeros(2, dtype=np.int64))
     env.reset(seed=0)
@@ -214,7 +214,7 @@ def test_bad_use_is_refused_by_name():
 
 
 def test_opponents_drawn_from_a_mix_play_their_seats():
-    env = GoldRushVectorEnv(64, num_players=3, opponents=batched_mix({"random": 1, "greedy": 3}))
+    env = GoldVectorEnv(64, num_players=3, opponents=batched_mix({"random": 1, "greedy": 3}))
     env.reset(seed=2)
     seats_of = env._assignment[np.arange(64)[:, None], (env.seats[:, None] + np.array([1, 2])) % 3]
     share = (seats_of == 1).mean()
@@ -227,7 +227,7 @@ def test_opponents_drawn_from_a_mix_play_their_seats():
 
 def test_opponents_that_join_between_resets_play_from_the_env_seed():
     def tables_after_a_change_of_mix(seed):
-        env = GoldRushVectorEnv(8, opponents="random")
+        env = GoldVectorEnv(8, opponents="random")
         env.reset(seed=seed)
         env.set_opponents(batched_mix({"expert": 1}))  # the expert has a generator of its own
         actions = np.random.default_rng(0)
@@ -244,7 +244,7 @@ def test_registered_as_the_vector_entry_point_of_the_gymnasium_id():
 
     env = gym.make_vec("goldrush_env:Gold-v1", num_envs=16, vectorization_mode="vector_entry_point",
                        num_players=3, reward="score", **POSITIONS)
-    assert isinstance(env.unwrapped, GoldRushVectorEnv) and env.num_envs == 16
+    assert isinstance(env.unwrapped, GoldVectorEnv) and env.num_envs == 16
     observations, info = env.reset(seed=0)
     assert observations.shape == (16, goldrush_env.gold.encoder.OBSERVATION_SIZE) and info["action_mask"].shape == (16, 64)
     assert env.unwrapped.config.num_players == 3 and env.unwrapped.config.reward == "score"
@@ -253,11 +253,11 @@ def test_registered_as_the_vector_entry_point_of_the_gymnasium_id():
 def test_next_step_autoreset_spends_one_step_on_the_reset():
     """Gymnasium's default mode: the step that ends a game returns its last observation; the next step
     ignores the action, deals afresh and returns the new game's first observation with nothing else."""
-    same = GoldRushVectorEnv(16, opponents="random", autoreset_mode="same_step")
-    env = GoldRushVectorEnv(16, opponents="random", **VERSION_0)
+    same = GoldVectorEnv(16, opponents="random", autoreset_mode="same_step")
+    env = GoldVectorEnv(16, opponents="random", **VERSION_0)
     assert env.metadata["autoreset_mode"] is gym.vector.AutoresetMode.NEXT_STEP
     assert same.metadata["autoreset_mode"] is gym.vector.AutoresetMode.SAME_STEP
-    assert GoldRushVectorEnv.metadata["autoreset_mode"] is gym.vector.AutoresetMode.NEXT_STEP  # the class unchanged
+    assert GoldVectorEnv.metadata["autoreset_mode"] is gym.vector.AutoresetMode.NEXT_STEP  # the class unchanged
     env.reset(seed=3)
     rng = np.random.default_rng(3)
     ended, resets = 0, 0
@@ -285,14 +285,14 @@ def test_next_step_autoreset_spends_one_step_on_the_reset():
         pending = done
     assert ended > 30 and resets > 30
     with pytest.raises(GoldRushError, match="autoreset_mode='disabled' is not allowed"):
-        GoldRushVectorEnv(2, autoreset_mode="disabled")
+        GoldVectorEnv(2, autoreset_mode="disabled")
 
 
 def test_next_step_and_same_step_end_the_first_games_alike():
     """From one seed the two modes deal and play the same games up to the first end (after it, the deals
     draw from the generator at different steps)."""
     def first_end(mode):
-        env = GoldRushVectorEnv(6, opponents="random", autoreset_mode=mode, backend="numpy")
+        env = GoldVectorEnv(6, opponents="random", autoreset_mode=mode, backend="numpy")
         env.reset(seed=11)
         rng = np.random.default_rng(0)
         for step in range(1000):
@@ -324,4 +324,4 @@ def test_gymnasiums_vector_wrappers_run_on_it():
     assert len(lengths) > 10 and min(lengths) >= 20  # a learner makes 20 flips or more in a game of Gold
     assert abs(float(observations.mean())) < 1.0  # normalised
     with pytest.raises((AssertionError, ValueError)):  # the check differs between Gymnasium versions
-        NormalizeObservation(GoldRushVectorEnv(2, autoreset_mode="same_step"))
+        NormalizeObservation(GoldVectorEnv(2, autoreset_mode="same_step"))

@@ -1,6 +1,6 @@
 """Who the learner plays: a curriculum of scripted players and a league of its own past selves.
 
-:class:`OpponentMix` wraps :class:`~goldrush_env.gold.gym_env.GoldRushEnv` and, at
+:class:`OpponentMix` wraps :class:`~goldrush_env.gold.gym_env.GoldEnv` and, at
 every reset, draws each opponent seat from a weighted mix of entrants (agent
 names or model files), with its own seeded generator. The training script
 changes the mix between rollouts through ``VecEnv.env_method("set_mix", ...)``.
@@ -15,7 +15,7 @@ import numpy as np
 
 from goldrush_agents import make_agent
 from goldrush_env.errors import GoldRushError
-from goldrush_env.gold.gym_env import GoldRushEnv
+from goldrush_env.gold.gym_env import GoldEnv
 from goldrush_env.policy import Policy
 
 SCRIPTED_SHARE = 0.3
@@ -39,9 +39,9 @@ def opponent_mix(curriculum: list[str], stage: int, league: list[str], self_play
 
 
 class OpponentMix(gym.Wrapper):
-    """A GoldRushEnv whose opponents are drawn from a weighted mix at every reset."""
+    """A GoldEnv whose opponents are drawn from a weighted mix at every reset."""
 
-    def __init__(self, env: GoldRushEnv, mix: dict[str, float], seed: int) -> None:
+    def __init__(self, env: GoldEnv, mix: dict[str, float], seed: int) -> None:
         super().__init__(env)
         self.rng = np.random.default_rng(seed)
         self._policy_seeds = np.random.default_rng([seed, 1])

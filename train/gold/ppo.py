@@ -244,10 +244,10 @@ def make_env(args: Args, index: int, mix: dict[str, float]):
     """One training environment: the Gymnasium env from a random seat, opponents from ``mix``."""
     from stable_baselines3.common.monitor import Monitor
 
-    from goldrush_env.gold.gym_env import GoldRushEnv
+    from goldrush_env.gold.gym_env import GoldEnv
     from goldrush_train.gold.opponents import OpponentMix
 
-    env = GoldRushEnv(num_players=args.num_players, seat="random", reward=args.reward, memory=args.memory,
+    env = GoldEnv(num_players=args.num_players, seat="random", reward=args.reward, memory=args.memory,
                       **PLAIN_POSITIONS)
     return Monitor(OpponentMix(env, mix, seed=args.seed * 10_007 + index))
 

@@ -5,7 +5,7 @@
     python -m goldrush_train.gold.rllib_ppo --resume runs/rllib-DATE-TIME  # continue a run that was stopped
     python -m goldrush_train.gold.rllib_ppo --help                         # every argument
 
-RLlib's PPO (new API stack) trains on :class:`goldrush_env.gold.rllib.GoldRushMultiAgentEnv`, every seat
+RLlib's PPO (new API stack) trains on :class:`goldrush_env.gold.rllib.GoldMultiAgentEnv`, every seat
 played by the one policy ``"shared"``, RLlib's ``ActionMaskingTorchRLModule`` (a tanh MLP whose logits
 are masked by the legal flips). Experience is collected by ``num_env_runners`` Ray actors (0: in this
 process); the update runs in this process. Without ``--address`` a Ray of its own is started on this

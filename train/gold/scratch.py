@@ -10,7 +10,7 @@ from a teacher: no imitation, no saved decisions, and no scripted features in
 the network: :class:`goldrush_train.gold.network.GoldNet` reads the
 environment's ``observation="pairs"``, the plain vector and two planes
 computed from it alone. The learner plays a random seat of
-:class:`goldrush_env.gold.vector.GoldRushVectorEnv` against a mix of opponents:
+:class:`goldrush_env.gold.vector.GoldVectorEnv` against a mix of opponents:
 the scripted players of ``opponents`` (by default ``greedy``) and, for a
 ``self_play`` share of the seats (a quarter by default), frozen snapshots of
 itself taken every ``snapshot_every`` steps. ``num_players`` sets the table's
@@ -185,10 +185,10 @@ class Args:
 def make_env(args: Args, table: str, opponents: dict[str, float]):
     """The batched vector env the learner plays on ``table`` against the mix ``opponents``."""
     from goldrush_agents.gold.batched import batched_mix
-    from goldrush_env.gold.vector import GoldRushVectorEnv
+    from goldrush_env.gold.vector import GoldVectorEnv
 
     # GoldNet and the MLP pick a position: the env's actions are positions, whatever its default
-    return GoldRushVectorEnv(args.num_envs, opponents=batched_mix(opponents), seat="random", reward=args.reward,
+    return GoldVectorEnv(args.num_envs, opponents=batched_mix(opponents), seat="random", reward=args.reward,
                              num_players=args.num_players, table=table, action="positions",
                              observation=args.observation, autoreset_mode="same_step")
 

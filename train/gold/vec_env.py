@@ -2,7 +2,7 @@
 
 ``BatchedVecEnv(num_envs, opponents=..., **options)`` lets SB3 (and
 sb3-contrib's MaskablePPO, through ``env_method("action_masks")``) collect
-experience from :class:`goldrush_env.gold.vector.GoldRushVectorEnv`: all games in
+experience from :class:`goldrush_env.gold.vector.GoldVectorEnv`: all games in
 one process, stepped together, opponents played inside. It follows SB3's
 conventions: ``reset()`` returns the observations only, a finished game is
 reset at once and its last observation is in
@@ -20,15 +20,15 @@ import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
 from goldrush_agents.gold.batched import batched_mix
-from goldrush_env.gold.vector import GoldRushVectorEnv
+from goldrush_env.gold.vector import GoldVectorEnv
 
 
 class BatchedVecEnv(VecEnv):
-    """``num_envs`` games in one :class:`~goldrush_env.gold.vector.GoldRushVectorEnv`, for SB3."""
+    """``num_envs`` games in one :class:`~goldrush_env.gold.vector.GoldVectorEnv`, for SB3."""
 
     def __init__(self, num_envs: int, opponents: Any = "random", seat: int | str = "random",
                  backend: str = "auto", **options: Any) -> None:
-        self.venv = GoldRushVectorEnv(num_envs, opponents=batched_mix(opponents), seat=seat, backend=backend,
+        self.venv = GoldVectorEnv(num_envs, opponents=batched_mix(opponents), seat=seat, backend=backend,
                                       autoreset_mode="same_step", **options)
         self.render_mode = None
         super().__init__(num_envs, self.venv.single_observation_space, self.venv.single_action_space)
