@@ -46,6 +46,8 @@ class RetiredId:
     """What the successor does differently, in a sentence."""
     options: dict[str, Any] = field(default_factory=dict)
     """The options that make the old id's environment from today's code."""
+    vector_options: dict[str, Any] | None = None
+    """Those of its vector env, where they differ (None: ``options``)."""
 
     def __post_init__(self) -> None:
         if self.registry not in ("gymnasium", "pettingzoo"):
@@ -58,16 +60,17 @@ class RetiredId:
                 f"{self.id} is {self.successor} with {options}: pass these to keep its behaviour.")
 
 
-def _retired_maker(entry: Any, retired: RetiredId, **options: Any) -> Any:
-    """Make ``entry``'s environment for a retired id, after warning (a module-level function, so that a
-    ``functools.partial`` of it pickles for Gymnasium's subprocess vector envs)."""
+def _retired_maker(entry: Any, retired: RetiredId, vector: bool, *args: Any, **options: Any) -> Any:
+    """Make ``entry``'s environment for a retired id, after warning: the old options, then the caller's (a
+    module-level function, so that a ``functools.partial`` of it pickles for Gymnasium's subprocess vector envs)."""
     import warnings
 
     warnings.warn(retired.message, FutureWarning, stacklevel=3)
     if isinstance(entry, str):
         module, _, name = entry.partition(":")
         entry = getattr(importlib.import_module(module), name)
-    return entry(**options)
+    old = retired.vector_options if vector and retired.vector_options is not None else retired.options
+    return entry(*args, **{**old, **options})
 
 
 @dataclass(frozen=True)
@@ -314,14 +317,15 @@ def _add_retired(game: GameSpec, retired: RetiredId, gymnasium: Any, pettingzoo:
             return
         successor = gymnasium.spec(retired.successor)
         vector = successor.vector_entry_point
-        gymnasium.register(retired.id, entry_point=partial(_retired_maker, successor.entry_point, retired),
-                           vector_entry_point=partial(_retired_maker, vector, retired) if vector else None,
-                           kwargs={**successor.kwargs, **retired.options})
+        gymnasium.register(retired.id, entry_point=partial(_retired_maker, successor.entry_point, retired, False),
+                           vector_entry_point=partial(_retired_maker, vector, retired, True) if vector else None,
+                           kwargs=dict(successor.kwargs))
     elif retired.id not in pettingzoo.aec_registry:
         entry = game.aec or "goldrush_env.rules_env:env"
         kwargs = {} if game.aec else {"game": game.name}
-        pettingzoo.register("aec", retired.id, entry_point=partial(_retired_maker, entry, retired),
-                            kwargs={**kwargs, **retired.options})
+        pettingzoo.register("aec", retired.id, entry_point=partial(_retired_maker, entry, retired, False),
+                            kwargs=kwargs)
 
 
-__all__ = ["GROUP", "DEFAULT_GAME", "GameSpec", "RetiredId", "names", "spec", "specs", "register_all", "group_entries"]
+__all__ = ["GROUP", "DEFAULT_GAME", "GameSpec", "RetiredId", "names", "spec", "specs", "register_all",
+           "group_entries"]

@@ -171,3 +171,23 @@ def test_gymnasium_tutorial_runs_and_its_evaluation_reads_the_game(capsys):
             total, done = total + reward, terminated or truncated
         returns.append(total)
     assert by_win["win_share"] == pytest.approx(np.mean([(r + 1) / 2 for r in returns]))
+
+
+def test_a_retired_vector_env_keeps_version_0s_random_seats():
+    with pytest.warns(FutureWarning):
+        vector = gym.make_vec("goldrush_env:GoldRush-v0", num_envs=16, vectorization_mode="vector_entry_point")
+    vector.reset(seed=0)
+    assert vector.seat_option == "random" and vector.config.action == "positions"
+    with pytest.warns(FutureWarning):
+        assert gym.make("goldrush_env:GoldRush-v0", seat=1).unwrapped.seat_option == 1  # the caller's option wins
+
+
+def test_a_retired_ids_makers_pickle_for_subprocess_vector_envs():
+    import pickle
+
+    spec = gym.spec("GoldRush-v0")
+    single, vector = (pickle.loads(pickle.dumps(maker)) for maker in (spec.entry_point, spec.vector_entry_point))
+    with pytest.warns(FutureWarning):
+        assert single().config.action == "positions"
+    with pytest.warns(FutureWarning):
+        assert vector(num_envs=2).config.action == "positions"
