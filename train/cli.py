@@ -127,6 +127,26 @@ def env_options(items: Sequence[str], flag: str = "--option") -> dict[str, Any]:
     return options
 
 
+def add_option_argument(parser: Any, example: str) -> None:
+    """``--option NAME=VALUE`` (repeatable) on an argparse ``parser``: an option of the environment."""
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help=f"an option of the environment ({example}); repeat for more")
+
+
+def parsed_env_options(parser: Any, items: Sequence[str], check: Callable[..., Any]) -> dict[str, Any]:
+    """:func:`env_options` of ``items``, refused through ``parser.error`` (naming what is wrong) unless
+    ``check(**options)`` (the environment's constructor, say) takes them."""
+    try:
+        options = env_options(items)
+    except GoldRushError as error:
+        parser.error(str(error))
+    try:
+        check(**options)
+    except GoldRushError as error:
+        parser.error(f"--option: {error}")
+    return options
+
+
 def new_run_dir(prefix: str | Path) -> Path:
     """A folder name no run has taken yet: ``PREFIX-YYYYmmdd-HHMMSS`` (local time), with ``-2``, ``-3``, ...
     added when that one exists. The folder is not created."""

@@ -191,3 +191,15 @@ def test_a_retired_ids_makers_pickle_for_subprocess_vector_envs():
         assert single().config.action == "positions"
     with pytest.warns(FutureWarning):
         assert vector(num_envs=2).config.action == "positions"
+
+
+@pytest.mark.parametrize("module", ["pettingzoo_tutorial", "gymnasium_tutorial"])
+@pytest.mark.parametrize("option, words", [("nonsense", "--option must be NAME=VALUE, got 'nonsense'"),
+                                           ("reward=gold", "reward='gold' is not allowed"),
+                                           ("colour=red", "unknown option(s) ['colour']")])
+def test_the_tutorials_refuse_a_bad_option_before_training(module, option, words, capsys):
+    from importlib import import_module
+
+    with pytest.raises(SystemExit):
+        import_module(f"goldrush_train.gold.{module}").main(["--option", option])
+    assert words in capsys.readouterr().err

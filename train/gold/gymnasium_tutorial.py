@@ -20,8 +20,7 @@ from sb3_contrib import MaskablePPO
 
 import goldrush_env  # noqa: F401  (registers the ids)
 from goldrush_agents.tournament import wilson_interval
-from goldrush_env.errors import GoldRushError
-from goldrush_train.cli import env_options
+from goldrush_train.cli import add_option_argument, parsed_env_options
 
 
 def evaluate(model: MaskablePPO, env: gym.Env, games: int = 100, seed: int = 1) -> dict[str, Any]:
@@ -45,14 +44,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--steps", type=int, default=200_000, help="training steps")
     parser.add_argument("--games", type=int, default=100, help="evaluation games against random")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                        help="an option of the environment, for comparisons (version 0: action=positions, "
-                             "observation=plain, reward=win, seat=0); repeat for more")
+    add_option_argument(parser, "version 0: action=positions, observation=plain, reward=win, seat=0")
     args = parser.parse_args(argv)
-    try:
-        options = env_options(args.option)
-    except GoldRushError as error:
-        parser.error(str(error))
+    options = parsed_env_options(parser, args.option, lambda **options: gym.make("goldrush_env:Gold-v1", **options))
     start = time.perf_counter()
     env = gym.make("goldrush_env:Gold-v1", **options)
     model = MaskablePPO("MlpPolicy", env, seed=args.seed, verbose=0)

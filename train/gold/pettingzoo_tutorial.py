@@ -36,7 +36,7 @@ import goldrush_env.gold
 from goldrush_env.errors import GoldRushError
 from goldrush_agents import make_agent
 from goldrush_agents.tournament import wilson_interval
-from goldrush_train.cli import env_options
+from goldrush_train.cli import add_option_argument, parsed_env_options
 
 
 class SB3ActionMaskWrapper(pettingzoo.utils.BaseWrapper, gymnasium.Env):
@@ -125,14 +125,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--opponents", default="sample,random",
                         help="comma-separated: 'sample' (the tutorial's, a legal action of the action space drawn "
                              "uniformly) and players' names ('random': a legal flip drawn uniformly)")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                        help="an option of the environment, for comparisons (version 0: action=positions, "
-                             "observation=plain, reward=win); repeat for more")
+    add_option_argument(parser, "version 0: action=positions, observation=plain, reward=win")
     args = parser.parse_args(argv)
-    try:
-        options = env_options(args.option)
-    except GoldRushError as error:
-        parser.error(str(error))
+    options = parsed_env_options(parser, args.option, goldrush_env.gold.raw_env)
     opponents = [name.strip() for name in args.opponents.split(",") if name.strip()]
     for name in opponents:
         try:
