@@ -139,7 +139,8 @@ def cases(steps: int, batch_steps: int) -> dict[str, tuple[str, Callable[[int], 
         "engine alone (Game), 2 players": ("flips", lambda s: engine_flips(5 * steps, s)),
         "AEC env(), 2 players": ("steps", lambda s: aec_steps(lambda: goldrush_env.gold.env(**V0), steps, s)),
         "AEC raw_env, 2 players": ("steps", lambda s: aec_steps(lambda: goldrush_env.gold.raw_env(**V0), steps, s)),
-        "AEC env(), 2 players, kinds (v1 defaults)": ("steps", lambda s: aec_steps(goldrush_env.gold.env, steps, s)),
+        "AEC env() over kinds (v1 defaults), 2 players": ("steps", lambda s: aec_steps(
+            goldrush_env.gold.env, steps, s)),
         "AEC env(), 4 players, human memory": ("steps", lambda s: aec_steps(
             lambda: goldrush_env.gold.env(num_players=4, memory="human", **V0), steps, s)),
         "piecepack AEC env(), 3 players": ("steps", lambda s: aec_steps(
@@ -148,7 +149,7 @@ def cases(steps: int, batch_steps: int) -> dict[str, tuple[str, Callable[[int], 
             lambda: piecepack_aec.env(num_players=4), steps // 2, s)),
         "Gymnasium env, random opponent": ("steps", lambda s: gym_steps(steps, s, "random", seat=0, **V0)),
         "Gymnasium env, greedy opponent": ("steps", lambda s: gym_steps(steps // 2, s, "greedy", seat=0, **V0)),
-        "Gymnasium env, random opponent, kinds (v1 defaults)": ("steps", lambda s: gym_steps(steps, s, "random")),
+        "Gymnasium env over kinds (v1 defaults), random opponent": ("steps", lambda s: gym_steps(steps, s, "random")),
         "batched engine, numpy, 8192 games": ("flips", lambda s: batched_flips(batch_steps, s, "numpy")),
     }
     if numba_available():

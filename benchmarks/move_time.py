@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> None:
                     moves += 1
                 else:
                     position = greedy.act(view)
-                env.step(position)
+                env.step_from_view(position)
         print(f"| {name} | {moves} | {1000 * seconds / moves:.1f} |", flush=True)
 
 

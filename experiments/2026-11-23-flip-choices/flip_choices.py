@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> None:
             if len(view.legal_positions) > 1 and not view.gold_rush:
                 phase = "first" if view.face_up is None else "second"
                 counts[phase, what(view, chosen), what(view, other.act(view))] += 1
-            env.step(chosen)
+            env.step_from_view(chosen)
 
     for phase in ("first", "second"):
         total = sum(n for (p, _, _), n in counts.items() if p == phase)

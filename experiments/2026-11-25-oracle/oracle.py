@@ -61,7 +61,7 @@ def play(players: Sequence[Policy], seat: int, seed: int, first_player: int, *, 
             view = dataclasses.replace(view, cards=tuple(game.table), unseen=nothing_unseen)
         position = players[mover].act(view)
         try:
-            env.step(position)
+            env.step_from_view(position)
         except IllegalFlipError as error:
             raise IllegalFlipError(f"seat {mover} made an illegal flip: {error}") from None
     winners = game.winners

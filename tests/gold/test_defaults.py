@@ -38,7 +38,8 @@ def test_the_gymnasium_learner_sits_at_a_random_seat_by_default():
     assert env.action_space.n == 30 and env.observation_space.shape == (173,)
 
 
-@pytest.mark.parametrize("new, old, table", [("Gold-v1", "GoldRush-v0", "full"), ("GoldHalf-v1", "GoldRushHalf-v0", "half"),
+@pytest.mark.parametrize("new, old, table", [("Gold-v1", "GoldRush-v0", "full"),
+                                             ("GoldHalf-v1", "GoldRushHalf-v0", "half"),
                                              ("GoldQuarter-v1", "GoldRushQuarter-v0", "quarter")])
 def test_a_retired_gymnasium_id_makes_version_0_with_a_warning_that_names_its_successor(new, old, table):
     with pytest.warns(FutureWarning, match=f"{old} is retired.*use {new}.*action='positions'"):
