@@ -15,6 +15,7 @@ from pettingzoo.utils import wrappers
 import goldrush_env
 import goldrush_env.gold
 from goldrush_env.wrappers import ClassicChecks
+from conftest import POSITIONS
 
 
 def standard_chain(**kwargs):
@@ -63,7 +64,7 @@ def test_env_is_one_order_enforcing_layer_over_the_raw_env():
     env = goldrush_env.gold.env()
     assert isinstance(env, ClassicChecks) and isinstance(env, wrappers.OrderEnforcingWrapper)
     assert isinstance(env.unwrapped, goldrush_env.gold.raw_env) and env.env is env.unwrapped
-    assert str(env) == str(standard_chain()) == "goldrush_v0"
+    assert str(env) == str(standard_chain()) == "gold_v1"
 
 
 @pytest.mark.parametrize("name", ["agents", "agent_selection", "rewards", "terminations", "truncations", "infos",
@@ -136,7 +137,7 @@ def test_games_with_misuse_run_identically(seed, illegal_at, kwargs):
 
 def test_an_illegal_flip_ends_the_game_alike_and_reset_starts_afresh():
     logs = []
-    for env in (goldrush_env.gold.env(num_players=3), standard_chain(num_players=3)):
+    for env in (goldrush_env.gold.env(num_players=3, **POSITIONS), standard_chain(num_players=3, **POSITIONS)):
         env.reset(seed=5)
         env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
         events = [outcome(lambda: env.step(env.unwrapped.game.face_up)), state(env)]  # the face-up card again

@@ -5,10 +5,12 @@ Scripts: ``ppo`` (the main job: MaskablePPO with a warm start, a curriculum and 
 2-player model), ``scratch`` (PPO with no teacher), ``sizes`` (the models for 3 to 5 players), ``selfplay`` (a
 value network and search, from its own games alone), ``imitation`` (a teacher's decisions, collected),
 ``holdout`` (the warm start scored on games it never saw), ``rllib_ppo`` (Ray RLlib's PPO in self-play),
-``sb3_stock``, ``cleanrl_stock``, ``tianshou_stock``, ``torchrl_stock`` (each library's stock setup), ``curves``
-(the learning curves of several runs in one picture).
+``sb3_stock``, ``cleanrl_stock``, ``tianshou_stock``, ``torchrl_stock`` (each library's stock setup),
+``pettingzoo_tutorial``, ``gymnasium_tutorial`` (PettingZoo's SB3 tutorial and SB3's quick start, as they stand),
+``curves`` (the learning curves of several runs in one picture).
 
 Library: ``network`` (GoldNet and its SB3 policy), ``decisions`` (data sets of a teacher's decisions, and the fit
 to them), ``opponents`` (the curriculum and the league), ``vec_env`` (SB3's view of the batched vector env),
-``stock_harness`` (the options, evaluations and outputs of the stock runs).
+``stock_harness`` (the options, evaluations and outputs of the stock runs, and PettingZoo's SB3 tutorial's
+wrapper).
 """

@@ -1,7 +1,8 @@
 """PettingZoo's SB3 action-mask tutorial (``sb3_connect_four_action_mask.py``) on *Gold*.
 
 The tutorial's pattern, kept as it is: a wrapper makes the AEC game look like a single-agent Gymnasium one (a
-step returns the observation of the seat to move next, with the reward and the end of the seat that moved),
+step returns the observation of the seat to move next, with the reward and the end of the seat that moved;
+:class:`~goldrush_train.gold.stock_harness.SB3ActionMaskWrapper`, which ``sb3_stock`` shares),
 sb3-contrib's ``ActionMasker`` hands MaskablePPO the mask, one ``MaskableActorCriticPolicy`` with MaskablePPO's
 defaults learns by playing every seat, and the evaluation plays it (greedy) against random legal actions. What
 differs from connect four's script:
@@ -26,8 +27,6 @@ import argparse
 import time
 from typing import Any
 
-import gymnasium
-import pettingzoo.utils
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from sb3_contrib.common.wrappers import ActionMasker
@@ -37,33 +36,7 @@ from goldrush_env.errors import GoldRushError
 from goldrush_agents import make_agent
 from goldrush_agents.tournament import wilson_interval
 from goldrush_train.cli import add_option_argument, parsed_env_options
-
-
-class SB3ActionMaskWrapper(pettingzoo.utils.BaseWrapper, gymnasium.Env):
-    """The AEC game as SB3 sees it: the observation of the seat to move next, the reward and end of the mover."""
-
-    def reset(self, seed: int | None = None, options: dict | None = None):
-        super().reset(seed, options)
-        # SB3 wants one observation space and one action space, not one per agent.
-        self.observation_space = super().observation_space(self.possible_agents[0])["observation"]
-        self.action_space = super().action_space(self.possible_agents[0])
-        return self.observe(self.agent_selection), {}
-
-    def step(self, action: int):
-        mover = self.agent_selection
-        super().step(action)
-        return (self.observe(self.agent_selection), self._cumulative_rewards[mover], self.terminations[mover],
-                self.truncations[mover], self.infos[mover])
-
-    def observe(self, agent: str):
-        return super().observe(agent)["observation"]
-
-    def action_mask(self):
-        return super().observe(self.agent_selection)["action_mask"]
-
-
-def mask_fn(env: Any):
-    return env.action_mask()
+from goldrush_train.gold.stock_harness import SB3ActionMaskWrapper, mask_fn
 
 
 def train_action_mask(env_fn: Any, steps: int = 10_000, seed: int = 0, **env_kwargs: Any) -> MaskablePPO:

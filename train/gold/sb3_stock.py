@@ -25,16 +25,17 @@ from typing import Any, Literal, Sequence
 import gymnasium as gym
 
 from goldrush_train.cli import TRAIN_EXTRA, command, minutes, open_run_dir
-from goldrush_train.gold.stock_harness import StockArgs, evaluate_at, progress_line, write_outputs
+from goldrush_train.gold.stock_harness import (SB3ActionMaskWrapper, StockArgs, evaluate_at, mask_fn, progress_line,
+                                              write_outputs)
 
 
 def tutorial_self_play(**options: Any) -> gym.Env:
     """PettingZoo's SB3 tutorial's environment over ``goldrush_env.gold.env(**options)``: its wrapper, which plays
-    every seat with one policy, and sb3-contrib's ``ActionMasker`` (:mod:`goldrush_train.gold.pettingzoo_tutorial`)."""
+    every seat with one policy, and sb3-contrib's ``ActionMasker``, as
+    :mod:`goldrush_train.gold.pettingzoo_tutorial` trains through them."""
     from sb3_contrib.common.wrappers import ActionMasker
 
     import goldrush_env.gold
-    from goldrush_train.gold.pettingzoo_tutorial import SB3ActionMaskWrapper, mask_fn
 
     env = SB3ActionMaskWrapper(goldrush_env.gold.env(**options))
     env.reset()  # defines the spaces

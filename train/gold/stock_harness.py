@@ -6,7 +6,9 @@
 ``eval_every`` steps they play ``eval_games`` games against each evaluation
 agent with :func:`win_share` (the learner at a random seat, picking its most
 likely action) and at the end write ``eval.csv``, ``curves.png`` and
-``summary.json`` with :func:`write_outputs`.
+``summary.json`` with :func:`write_outputs`. :class:`SB3ActionMaskWrapper` is
+PettingZoo's SB3 tutorial's wrapper, which ``goldrush_train.gold.pettingzoo_tutorial``
+and ``sb3_stock --env tutorial-self-play`` train through.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Literal
 
+import gymnasium
 import numpy as np
+import pettingzoo.utils
 
 from goldrush_env.errors import GoldRushError
 
@@ -130,3 +134,31 @@ def write_outputs(run_dir: Path, args: StockArgs, evaluations: list[dict[str, An
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
     print(f"outputs in {run_dir}/")
     return summary
+
+
+class SB3ActionMaskWrapper(pettingzoo.utils.BaseWrapper, gymnasium.Env):
+    """The AEC game as SB3 sees it: the observation of the seat to move next, the reward and end of the mover."""
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        super().reset(seed, options)
+        # SB3 wants one observation space and one action space, not one per agent.
+        self.observation_space = super().observation_space(self.possible_agents[0])["observation"]
+        self.action_space = super().action_space(self.possible_agents[0])
+        return self.observe(self.agent_selection), {}
+
+    def step(self, action: int):
+        mover = self.agent_selection
+        super().step(action)
+        return (self.observe(self.agent_selection), self._cumulative_rewards[mover], self.terminations[mover],
+                self.truncations[mover], self.infos[mover])
+
+    def observe(self, agent: str):
+        return super().observe(agent)["observation"]
+
+    def action_mask(self):
+        return super().observe(self.agent_selection)["action_mask"]
+
+
+def mask_fn(env: Any):
+    """The mask sb3-contrib's ``ActionMasker`` asks the wrapped game for."""
+    return env.action_mask()
