@@ -36,9 +36,6 @@ PAGES = [ROOT / "README.md"] + sorted(DOCS.rglob("*.md"))
 DIRECTIVE = re.compile(r"^::: ([\w.]+)\n((?:[ \t]+.*\n)*)", flags=re.M)
 TAG = re.compile(r"<(a|img)\b([^>]*)>")
 ATTRIBUTE = re.compile(r'\b(href|src|id)="([^"]*)"')
-AWAITING: dict = {}
-"""Pages known to fail a check while someone else edits them: each fails as expected, and passes (failing the
-test, strict) once put right, when its entry goes."""
 
 
 def extensions() -> tuple[list, dict]:
@@ -166,23 +163,16 @@ def unrendered(page: Path) -> list[str]:
     return found
 
 
-def pages(check: str, pages: list[Path]) -> list:
-    """``pages`` as test parameters, those known to fail ``check`` (AWAITING) marked so."""
-    params = []
-    for page in pages:
-        name = str(page.relative_to(ROOT))
-        reason = AWAITING.get((check, name))
-        params.append(pytest.param(page, id=name, marks=[pytest.mark.xfail(reason=reason, strict=True)]
-                                   if reason else []))
-    return params
+def page_id(page: Path) -> str:
+    return str(page.relative_to(ROOT))
 
 
-@pytest.mark.parametrize("page", pages("links", PAGES))
+@pytest.mark.parametrize("page", PAGES, ids=page_id)
 def test_every_link_and_anchor_leads_somewhere(page):
     assert dead_ends(page) == []
 
 
-@pytest.mark.parametrize("page", pages("text", [page for page in PAGES if page.parent != DOCS / "api"]))
+@pytest.mark.parametrize("page", [page for page in PAGES if page.parent != DOCS / "api"], ids=page_id)
 def test_a_page_shows_as_text_where_it_is_read(page):
     """GitHub renders the Markdown, not mkdocstrings: a page outside the API reference links its objects with
     plain links (to the API pages) and carries its tables as text (docs/gen_reference.py)."""

@@ -28,9 +28,6 @@ CODE = sorted(path for folder in ("goldrush_env", "agents", "train", "benchmarks
               for path in (ROOT / folder).rglob("*.py"))
 PIP = re.compile(r"""pip install ((?:-e )?(?:"[^"]*"|'[^']*'|[^\s"'`]+))""")
 OURS = re.compile(r'-e "\.\[([^\]"]*)\]"')
-AWAITING: dict = {}
-"""Files whose lines are known to be wrong, while someone else edits them: each fails as expected, and passes
-(failing the test, strict) once put right, when its entry goes."""
 
 
 def wrong_lines(text: str) -> list[str]:
@@ -68,20 +65,13 @@ def relative(path: Path) -> str:
     return str(path.relative_to(ROOT))
 
 
-def awaiting(paths: list[Path]) -> list:
-    return [pytest.param(path, id=relative(path), marks=[pytest.mark.xfail(reason=AWAITING[relative(path)],
-                                                                           strict=True)]
-                         if relative(path) in AWAITING else [])
-            for path in paths]
-
-
-@pytest.mark.parametrize("page", awaiting(PAGES))
+@pytest.mark.parametrize("page", PAGES, ids=relative)
 def test_the_pages_install_with_the_one_line(page):
     assert wrong_lines(page.read_text()) == []
 
 
-@pytest.mark.parametrize("path", awaiting([path for path in CODE if "pip install" in path.read_text()
-                                           or "install_line" in path.read_text()]))
+@pytest.mark.parametrize("path", [path for path in CODE if "pip install" in path.read_text()
+                                  or "install_line" in path.read_text()], ids=relative)
 def test_the_code_says_the_one_line(path):
     """Its docstrings and messages, and the extras its messages name through install_line."""
     assert wrong_lines(path.read_text()) == []

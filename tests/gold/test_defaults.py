@@ -136,20 +136,20 @@ def _replay(env, model, learner: str, opponent: str, seed: int) -> dict[str, flo
         env.action_space(agent).seed(seed)
     if player is not None:
         player.reset(seed=seed)
-    table = env if player is None else env.unwrapped
+    played = env if player is None else env.unwrapped
     finals = {}
-    for agent in table.agent_iter():
-        observation, reward, termination, truncation, _ = table.last()
+    for agent in played.agent_iter():
+        observation, reward, termination, truncation, _ = played.last()
         if termination or truncation:
-            finals = dict(table.rewards)
+            finals = dict(played.rewards)
             break
         if agent == learner:
-            table.step(int(model.predict(observation["observation"], action_masks=observation["action_mask"],
+            played.step(int(model.predict(observation["observation"], action_masks=observation["action_mask"],
                                          deterministic=True)[0]))
         elif player is not None:
-            table.step_from_view(player.act(table.view(agent)))
+            played.step_from_view(player.act(played.view(agent)))
         else:
-            table.step(env.action_space(agent).sample(observation["action_mask"]))
+            played.step(env.action_space(agent).sample(observation["action_mask"]))
     return finals
 
 

@@ -68,9 +68,9 @@ def eval_action_mask(model: MaskablePPO, env_fn: Any, num_games: int = 100, oppo
             env.action_space(agent).seed(i)
         if player is not None:
             player.reset(seed=i)
-        table = env if player is None else env.unwrapped  # a scripted player steps the bare game
-        for agent in table.agent_iter():
-            observation, _, termination, truncation, _ = table.last()
+        played = env if player is None else env.unwrapped  # a scripted player steps the bare game
+        for agent in played.agent_iter():
+            observation, _, termination, truncation, _ = played.last()
             if termination or truncation:
                 winners = env.unwrapped.game.result().winners  # the game says who won, whatever the reward
                 seat = env.possible_agents.index(learner)
@@ -80,11 +80,11 @@ def eval_action_mask(model: MaskablePPO, env_fn: Any, num_games: int = 100, oppo
                 action = int(model.predict(observation["observation"], action_masks=observation["action_mask"],
                                            deterministic=True)[0])
             elif player is not None:  # a scripted player chooses a position from its view
-                table.step_from_view(player.act(table.view(agent)))
+                played.step_from_view(player.act(played.view(agent)))
                 continue
             else:
                 action = env.action_space(agent).sample(observation["action_mask"])
-            table.step(action)
+            played.step(action)
     env.close()
     low, high = wilson_interval(wins, num_games)
     return {"opponent": opponent, "games": num_games, "win_share": wins / num_games, "low": low, "high": high}
