@@ -1,27 +1,15 @@
 """Players for many games at once, on the batched engine.
 
 :func:`batched_policy` turns any entrant ``goldrush_agents.make_agent`` knows into a
-:class:`goldrush_env.gold.vector.BatchedPolicy`: ``greedy`` is vectorized
-(:class:`BatchedGreedy`), a trained model runs its network on every game in
-one batch (:class:`BatchedModel`), and any other player is asked game by game
-from the same structured view it gets in the single-game environments
-(:class:`PerGame`).
+:class:`goldrush_env.gold.vector.BatchedPolicy`: ``greedy`` plays inside Gold's compiled kernel
+(:func:`BatchedGreedy`, a :class:`~goldrush_env.gold.vector.KernelPlayer`), a trained model runs its network on
+every game in one batch (:class:`BatchedModel`), and any other player is asked game by game from the same
+structured view it gets in the single-game environments (:class:`PerGame`).
 
-The ``greedy`` player, vectorized:
-
-:class:`BatchedGreedy` follows the rules of :class:`goldrush_agents.gold.greedy.GreedyAgent`
-(read that module for them) for every game of a
-:class:`~goldrush_env.gold.batched.BatchedGames` in a few array operations, so the
-vectorized environment can play it inside its step. The worth of each pair
-of cards is taken from :meth:`goldrush_agents.gold.knowledge.Knowledge.pair_value` itself,
-tabulated per seat, so the two agree to the last bit; they differ only in
-the random numbers that break ties among equally good flips (a greedy
-player's random choices are its own). ``tests/gold/test_batched_agents.py``
-checks, position by position, that each batched flip is one the single-game
-player could have made.
-
-It plays with perfect memory (what the vector environment offers): a seat
-knows every card revealed and still on the table.
+The compiled ``greedy`` makes the flips :class:`goldrush_agents.gold.greedy.GreedyAgent` makes (read that module
+for its rules): the worth of each pair of cards is :meth:`goldrush_agents.gold.knowledge.Knowledge.pair_value`
+itself, tabulated per seat, and its random choices are drawn as the Python player draws them, from each game's
+stream; ``tests/gold/test_kernel.py`` plays the two in lockstep, flip for flip.
 """
 
 from __future__ import annotations
@@ -31,31 +19,27 @@ from typing import Any, Sequence
 import numpy as np
 
 from goldrush_env.errors import GoldRushError
-from goldrush_env.gold.batched import BatchedGames, random_in_masks
-from goldrush_env.gold.cards import COLOUR, DYNAMITE, EMPTY, IS_GOLD, IS_MINER, NUM_CARD_TYPES, NUM_POSITIONS, VALUE
-from goldrush_env.gold.encoder import OBSERVATION_SIZE, BatchedObservations
+from goldrush_env.gold import kernel
+from goldrush_env.gold.batched import BatchedGames
+from goldrush_env.gold.cards import DYNAMITE, EMPTY, IS_GOLD, NUM_CARD_TYPES, NUM_POSITIONS, VALUE, category_table
+from goldrush_env.gold.encoder import OBSERVATION_SIZE
 from goldrush_env.gold.engine import colour_owners
-from goldrush_env.policy import Policy
-from goldrush_env.gold.vector import BatchedPolicy, BatchedRandom
+from goldrush_env.gold.kernel import GREEDY
+from goldrush_env.gold.variants import _GAINS
+from goldrush_env.gold.vector import BatchedPolicy, BatchedRandom, KernelPlayer
 from goldrush_env.gold.view import UNKNOWN, PlayerView
+from goldrush_env.policy import Policy
 
 from goldrush_agents import make_agent
 from goldrush_agents.arena import GameResult
 from goldrush_agents.gold.knowledge import Knowledge
 from goldrush_agents.gold.trained import TrainedPolicy
 
-_NONE = NUM_CARD_TYPES  # the card id used for "no known card" in lookups
-# Facts of each card id, with one more entry for _NONE.
-_GOLD = np.array(IS_GOLD + (False,))
-_MINER = np.array(IS_MINER + (False,))
-_VALUE = np.array(VALUE + (0,))
 
-
-def _greedy_tables(num_players: int) -> tuple[np.ndarray, np.ndarray]:
+def worth_tables(num_players: int) -> np.ndarray:
     """``worth[seat, t, a, b]``: :meth:`Knowledge.pair_value` of cards ``a`` and ``b`` for ``seat`` when
     the strongest known miner that does not work for it has strength ``t`` (0: none), so that gold
-    worth up to ``t`` is threatened; card id 25 stands for "no card" (worth 0). And per card id
-    (25 included), ``owner``: the seat a miner works for (-1 for an unowned miner or another card)."""
+    worth up to ``t`` is threatened; card id 25 stands for "no card" (worth 0)."""
     owners = colour_owners(num_players)
     size = NUM_CARD_TYPES + 1
     safe, threatened = np.zeros((num_players, size, size)), np.zeros((num_players, size, size))
@@ -79,112 +63,14 @@ def _greedy_tables(num_players: int) -> tuple[np.ndarray, np.ndarray]:
                 gold_of_pair[a, b] = VALUE[b] if IS_GOLD[b] else VALUE[a]
     levels = np.arange(6)[:, None, None]
     hit = (gold_of_pair[None] > 0) & (levels >= gold_of_pair[None])  # (6, 26, 26)
-    worth = np.where(hit[None], threatened[:, None], safe[:, None])
-    owner = np.array([owners[COLOUR[card]] if IS_MINER[card] else -1 for card in range(NUM_CARD_TYPES)] + [-1])
-    return worth, owner
+    return np.where(hit[None], threatened[:, None], safe[:, None])
 
 
-class BatchedGreedy:
-    """``greedy`` for every game of a batch; a :class:`goldrush_env.gold.vector.BatchedPolicy`."""
-
-    name = "greedy"
-
-    def __init__(self) -> None:
-        self._tables: dict[int, tuple[np.ndarray, ...]] = {}
-
-    def __repr__(self) -> str:
-        return "BatchedGreedy()"
-
-    def act(self, games: BatchedGames, known: np.ndarray, where: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        n = games.num_players
-        if n not in self._tables:
-            self._tables[n] = _greedy_tables(n)
-        worth_table, owner = self._tables[n]
-
-        rows = np.flatnonzero(where & ~games.is_finished)
-        positions = np.full(games.num_games, -1, dtype=np.int64)
-        if not len(rows):
-            return positions
-        table = games.table[rows].astype(np.int64)
-        face_up = games.face_up[rows].astype(np.int64)
-        seats = games.current_player[rows].astype(np.int64)
-        legal = games.legal_mask()[rows]
-        mine = known[rows] & legal  # Knowledge.known: legal positions whose card is known
-        unknown = legal & ~known[rows]
-        cards = np.where(mine, table, _NONE)  # (k, 64)
-        draws = rng.random(len(rows))
-        choice = np.full(len(rows), -1, dtype=np.int64)
-
-        # Is each gold value threatened by a known miner that does not work for this seat?
-        miner_value = np.where(mine & _MINER[cards], _VALUE[cards], 0)
-        threat = np.where(owner[cards] == seats[:, None], 0, miner_value).max(axis=1)  # strongest such miner
-        worth = worth_table[seats, threat]  # (k, 26, 26): Knowledge.pair_value for each game's seat and threats
-
-        rush = games.gold_rush[rows]
-        first_flip = ~rush & (face_up < 0)
-        second_flip = ~rush & (face_up >= 0)
-
-        # The rush: the most valuable remembered gold (the highest position among equals).
-        k = np.flatnonzero(rush)
-        gold_key = np.where(mine[k] & _GOLD[cards[k]], _VALUE[cards[k]] * 100 + np.arange(NUM_POSITIONS), -1)
-        has_gold = gold_key.max(axis=1) >= 0
-        choice[k[has_gold]] = gold_key[has_gold].argmax(axis=1)
-
-        # First flip: the first card of the best pair with positive worth, as GreedyAgent scans
-        # pairs (p < q) in position order: the lowest p that has a later q making the best worth.
-        # Worth is symmetric and depends on the cards only, so the search runs over card kinds.
-        k = np.flatnonzero(first_flip)
-        if len(k):
-            kinds = np.arange(NUM_CARD_TYPES + 1)
-            pair_worth = worth[k]
-            size = NUM_CARD_TYPES + 1
-            held = np.bincount((np.arange(len(k))[:, None] * size + cards[k]).ravel(),
-                               minlength=len(k) * size).reshape(len(k), size)
-            held[:, _NONE] = 0
-            present = (held[:, :, None] > 0) & (held[:, None, :] > 0) \
-                & ((kinds[:, None] != kinds[None, :]) | (held[:, :, None] > 1))
-            best = np.where(present, pair_worth, 0.0).max(axis=(1, 2))
-            good = best > 0
-            # last[b]: the highest position holding a known card of kind b (-1 if none).
-            last = np.full((len(k), NUM_CARD_TYPES + 1), -1, dtype=np.int64)
-            spots = np.broadcast_to(np.arange(NUM_POSITIONS), (len(k), NUM_POSITIONS))
-            np.maximum.at(last, (np.repeat(np.arange(len(k)), NUM_POSITIONS), cards[k].ravel()), spots.ravel())
-            last[:, _NONE] = -1
-            reach = np.where(pair_worth == best[:, None, None], last[:, None, :], -1).max(axis=2)  # (k, 26)
-            first_of_best = mine[k] & (np.take_along_axis(reach, cards[k], axis=1) > np.arange(NUM_POSITIONS))
-            choice[k[good]] = first_of_best[good].argmax(axis=1)
-
-        # Second flip: the best partner for the face-up card; else explore, unless that risks
-        # handing something over while a harmless known card exists.
-        k = np.flatnonzero(second_flip)
-        if len(k):
-            up_card = table[k, face_up[k]]
-            scored = worth[k[:, None], up_card[:, None], cards[k]]  # (k, 64)
-            scored = np.where(mine[k], scored, -np.inf)
-            best = np.maximum(scored.max(axis=1), 0.0)
-            good = best > 0
-            choice[k[good]] = random_in_masks(scored[good] == best[good, None], draws[k[good]])
-            risky = (up_card == DYNAMITE) | ((owner[up_card] >= 0) & (owner[up_card] != seats[k]))
-            safe_cards = mine[k] & (scored == 0)
-            has_safe = safe_cards.any(axis=1)
-            explore = ~good & unknown[k].any(axis=1) & ~(risky & has_safe)
-            choice[k[explore]] = random_in_masks(unknown[k[explore]], draws[k[explore]])
-            careful = ~good & ~explore & has_safe
-            choice[k[careful]] = random_in_masks(safe_cards[careful], draws[k[careful]])
-            # Nothing known is harmless and nothing is unknown: the best worth, highest position among equals.
-            last = ~good & ~explore & ~careful
-            top = scored[last] == scored[last].max(axis=1, keepdims=True)
-            choice[k[last]] = NUM_POSITIONS - 1 - top[:, ::-1].argmax(axis=1)
-
-        # Otherwise: a card this seat does not know, else any legal card.
-        open_rows = choice < 0
-        has_unknown = unknown.any(axis=1)
-        pick = open_rows & has_unknown
-        choice[pick] = random_in_masks(unknown[pick], draws[pick])
-        pick = open_rows & ~has_unknown
-        choice[pick] = random_in_masks(legal[pick], draws[pick])
-        positions[rows] = choice
-        return positions
+def BatchedGreedy() -> KernelPlayer:
+    """``greedy`` for every game of a batch, compiled into the kernel: a
+    :class:`goldrush_env.gold.vector.KernelPlayer` reading the worth of each pair from
+    :meth:`Knowledge.pair_value` (tabulated by :func:`_greedy_tables`)."""
+    return KernelPlayer("greedy", GREEDY, worth_tables)
 
 
 def batched_policy(spec: str | BatchedPolicy, seed: int | None = None) -> BatchedPolicy:
@@ -214,7 +100,6 @@ class _Adapter:
 
     def __init__(self, policy: Policy, name: str) -> None:
         self.policy, self.name = policy, name
-        self._encoders: dict[tuple[int, int | None], BatchedObservations] = {}
 
     def reset(self, seed: int | None = None) -> None:
         self.policy.reset(seed)
@@ -222,13 +107,13 @@ class _Adapter:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.policy!r})"
 
-    def observations(self, games: BatchedGames, known: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        key = (games.num_players, games.max_turns)
-        if key not in self._encoders:
-            self._encoders[key] = BatchedObservations(games.num_players, games.owners, games.max_turns)
+    def observations(self, games: BatchedGames, rows: np.ndarray) -> np.ndarray:
+        """The plain observation vectors of the seats to play in games ``rows``, written by the kernel."""
         out = np.empty((len(rows), OBSERVATION_SIZE), dtype=np.float32)
-        seats = games.current_player[rows].astype(np.int64)
-        return self._encoders[key].fill(games, known, seats, out, rows=rows)
+        category = np.array(category_table(games.num_players, games.owners.tolist()), dtype=np.int64)
+        kernel.observe(games.state, category, np.ascontiguousarray(_GAINS), games.limit, games.max_turns or 0,
+                       games.current_player[rows].astype(np.int64), rows.astype(np.int64), kernel.OBS_PLAIN, out)
+        return out
 
 
 class BatchedModel(_Adapter):
@@ -241,7 +126,7 @@ class BatchedModel(_Adapter):
         positions = np.full(games.num_games, -1, dtype=np.int64)
         rows = np.flatnonzero(where & ~games.is_finished)
         if len(rows):
-            observations = self.observations(games, known, rows)
+            observations = self.observations(games, rows)
             positions[rows] = self.policy.act_batch(observations, games.legal_mask()[rows])
         return positions
 
@@ -262,7 +147,7 @@ class PerGame(_Adapter):
 
     def views(self, games: BatchedGames, known: np.ndarray, rows: np.ndarray) -> list[PlayerView]:
         """The structured views of the seats to play in games ``rows``, as the AEC environment builds them."""
-        observations = self.observations(games, known, rows)
+        observations = self.observations(games, rows)
         masks = games.legal_mask()[rows].astype(np.int8)
         owners = tuple(int(owner) for owner in games.owners)
         views = []
@@ -294,7 +179,8 @@ def play_fixtures(fixtures: Sequence[Any], num_players: int, seed: int, *, progr
     engine, each entrant choosing for all its seats together.
 
     Tables and start players are those :func:`goldrush_agents.arena.play_game` deals for the same fixtures (from
-    each game's seed); the entrants' own random choices come from one generator seeded by ``seed``, so a run
+    each game's seed); the entrants' own random choices come from generators seeded by ``seed`` (the compiled
+    players' from each game's stream), so a run
     is reproducible but not flip-for-flip the same as the one-game-at-a-time tournament. Each game
     is replayed through :class:`~goldrush_env.gold.engine.Game` afterwards for its record.
     """
@@ -317,9 +203,8 @@ def play_fixtures(fixtures: Sequence[Any], num_players: int, seed: int, *, progr
     for g, fixture in enumerate(fixtures):  # the deal raw_env.reset(seed=...) makes
         layouts[g] = Game.new(num_players, seeding.np_random(fixture.seed)[0], table=table).table
     games = BatchedGames(count, num_players, max_turns=max_turns, table=table)
-    games.reset(layouts=layouts, first_player=np.array([f.first_player for f in fixtures]))
+    games.reset(seed, layouts=layouts, first_player=np.array([f.first_player for f in fixtures]))
     entrant_of_seat = np.array([[names.index(name) for name in fixture.names] for fixture in fixtures])
-    known = np.zeros((count, 64), dtype=bool)
     rng = np.random.default_rng(seed)
     for policy, policy_seed in zip(policies, np.random.SeedSequence(seed).spawn(len(policies))):
         if hasattr(policy, "reset"):
@@ -332,9 +217,7 @@ def play_fixtures(fixtures: Sequence[Any], num_players: int, seed: int, *, progr
         bar = tqdm(total=count, unit="game", desc="tournament (batched)")
     while not games.is_finished.all():
         entrant = entrant_of_seat[rows, games.current_player]
-        for flips in step_entrants(games, policies, entrant, ~games.is_finished, known & (games.table >= 0), rng):
-            flipped = np.flatnonzero(flips.outcome >= 0)
-            known[flipped, flips.position[flipped]] = True
+        for flips in step_entrants(games, policies, entrant, ~games.is_finished, rng):
             steps.append(flips.position)
         if bar is not None:
             bar.update(int(games.is_finished.sum()) - bar.n)

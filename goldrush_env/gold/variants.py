@@ -4,7 +4,7 @@ of :class:`~goldrush_env.gold.config.EnvConfig` choose.
 Every observation type is read off the plain vector of :mod:`goldrush_env.gold.encoder` alone (what the seat sees
 or remembers, nothing more), so the environments fill plain vectors, one seat's
 (:class:`~goldrush_env.gold.encoder.ObservationEncoder`) or a batch's
-(:class:`~goldrush_env.gold.encoder.BatchedObservations`), and hand them to the type. Every action type says which
+(:mod:`goldrush_env.gold.kernel` writes the batch's), and hand them to the type. Every action type says which
 of its actions a seat may take, read off the plain vector and the mask of legal positions, and which position an
 action turns. The AEC, Gymnasium and vector environments ask :func:`observation_type` and :func:`action_type` by
 name and never test a name themselves.
@@ -231,9 +231,9 @@ def _kinds_vectors(plain: np.ndarray) -> np.ndarray:
         first = up[rows].argmax(axis=1)
         start = _KINDS_SLICES["pair_face_up"].start
         out[rows, start: start + NUM_CATEGORIES] = gains[first]
-        unseen = plain[rows, SLICES["unseen"]]
-        total = unseen.sum(axis=1)
-        mean = np.where(total > 0, (unseen * gains[first]).sum(axis=1) / np.maximum(total, 1e-9), 0.0)
+        counts = np.rint(plain[rows, SLICES["unseen"]].astype(np.float64) * UNSEEN_SCALE)  # exact, as the kernel
+        total = counts.sum(axis=1)
+        mean = np.where(total > 0, (counts * gains[first]).sum(axis=1) / np.maximum(total, 1), 0.0)
         out[rows, start + UNKNOWN_ACTION] = mean
     out[:, _KINDS_SLICES["unseen"]] = plain[:, SLICES["unseen"]]
     out[:, _KINDS_SLICES["standing"]] = plain[:, SLICES["scores"].start: SLICES["turn"].stop]

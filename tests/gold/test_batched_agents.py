@@ -1,10 +1,11 @@
-"""The batched greedy player makes, in every position, a flip the single-game greedy could make.
+"""The compiled greedy player makes, in every position, the flip the single-game greedy makes.
 
 Positions come from random games (2-5 players) at every phase: first and
-second flips, and the Gold Rush. For each, ``GreedyAgent`` is asked with its
-random pick recorded instead of drawn: when it decides without chance the
-batched player must flip the same card; when it draws, the batched flip must
-be one of the cards it draws from.
+second flips, and the rush. For each, ``GreedyAgent`` is asked with the
+game's stream (a :class:`~goldrush_env.gold.kernel.Stream` at the state the
+compiled player starts from) as its generator: it must choose the same
+position and leave the stream where the compiled player leaves it, so every
+tie-break and exploration draw is the same.
 """
 
 import numpy as np
@@ -13,51 +14,44 @@ import pytest
 from goldrush_agents.gold.batched import BatchedGreedy, batched_policy
 from goldrush_agents.gold.greedy import GreedyAgent
 from goldrush_env.gold.batched import BatchedGames
+from goldrush_env.gold.kernel import Stream
 
 from conftest import VERSION_0, aec_twins, follow
 
 
-class Support(GreedyAgent):
-    """GreedyAgent that records the cards it would draw from, and returns the first."""
-
-    def pick(self, positions):
-        self.drawn = sorted(positions)
-        return int(positions[0])
-
-    def choices(self, view):
-        self.drawn = None
-        choice = self.act(view)
-        return {choice} if self.drawn is None else set(self.drawn)
+def lockstep(player, compiled, num_players, seed, count=24):
+    """Play random batched games, asking ``compiled`` (a KernelPlayer) and ``player`` (its Python reference,
+    handed each game's stream) in every position; returns the phases compared."""
+    games = BatchedGames(count, num_players)
+    games.reset(seed=seed)
+    envs = aec_twins(games)
+    known = np.zeros((count, 64), dtype=bool)
+    play_rng = np.random.default_rng(100 + seed)
+    phases = {"first": 0, "second": 0, "rush": 0}
+    while not games.is_finished.all():
+        playing = ~games.is_finished
+        streams = games.rng.copy()
+        chosen = compiled.act(games, games.known(), playing, None)
+        for g in np.flatnonzero(playing):
+            player.rng = Stream(streams[g])
+            expected = player.act(envs[g].view(int(games.current_player[g])))
+            assert chosen[g] == expected, (g, int(chosen[g]), expected)
+            assert player.rng.state == int(games.rng[g]), g  # the same draws, no more, no fewer
+            phases["rush" if games.gold_rush[g] else "first" if games.face_up[g] < 0 else "second"] += 1
+        # Play on with random flips half the time, so positions are varied (and the player's own the rest).
+        positions = np.where(play_rng.random(count) < 0.5, chosen, games.random_positions(play_rng))
+        follow(envs, known, games.step(positions))
+    return phases
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
-def test_every_batched_flip_is_one_greedy_could_make(num_players):
-    count = 24
-    games = BatchedGames(count, num_players, backend="numpy")
-    games.reset(seed=10 + num_players)
-    envs = aec_twins(games)
-    known = np.zeros((count, 64), dtype=bool)
-    greedy, single = BatchedGreedy(), Support()
-    rng, play_rng = np.random.default_rng(num_players), np.random.default_rng(100 + num_players)
-    phases = {"first": 0, "second": 0, "rush": 0, "deterministic": 0}
-    while not games.is_finished.all():
-        playing = ~games.is_finished
-        chosen = greedy.act(games, known & (games.table >= 0), playing, rng)
-        for g in np.flatnonzero(playing):
-            allowed = single.choices(envs[g].view(int(games.current_player[g])))
-            assert chosen[g] in allowed, (g, int(chosen[g]), allowed)
-            phase = "rush" if games.gold_rush[g] else "first" if games.face_up[g] < 0 else "second"
-            phases[phase] += 1
-            phases["deterministic"] += len(allowed) == 1
-        # Play on with random flips half the time, so positions are varied (and greedy's own the rest).
-        positions = np.where(play_rng.random(count) < 0.5, chosen, games.random_positions(play_rng))
-        flips = games.step(positions)
-        follow(envs, known, flips)
+def test_compiled_greedy_flips_what_greedy_flips(num_players):
+    phases = lockstep(GreedyAgent(), BatchedGreedy(), num_players, seed=10 + num_players)
     assert min(phases.values()) > 50, phases
 
 
 def test_only_games_asked_for_get_a_flip():
-    games = BatchedGames(4, 2, backend="numpy")
+    games = BatchedGames(4, 2)
     games.reset(seed=0)
     positions = BatchedGreedy().act(games, np.zeros((4, 64), dtype=bool), np.array([True, False, True, False]),
                                     np.random.default_rng(0))
@@ -89,7 +83,7 @@ def test_per_game_views_are_the_aec_environments_views(num_players):
     from goldrush_agents.gold.random_agent import RandomAgent
 
     count = 6
-    games = BatchedGames(count, num_players, backend="numpy")
+    games = BatchedGames(count, num_players)
     games.reset(seed=num_players)
     envs = aec_twins(games)
     known = np.zeros((count, 64), dtype=bool)
@@ -97,7 +91,7 @@ def test_per_game_views_are_the_aec_environments_views(num_players):
     compared = 0
     while not games.is_finished.all():
         rows = np.flatnonzero(~games.is_finished)
-        for row, view in zip(rows, adapter.views(games, known & (games.table >= 0), rows)):
+        for row, view in zip(rows, adapter.views(games, games.known(), rows)):
             expected = envs[row].view(int(games.current_player[row]))
             for field in expected.__dataclass_fields__:
                 mine, theirs = getattr(view, field), getattr(expected, field)
@@ -106,6 +100,6 @@ def test_per_game_views_are_the_aec_environments_views(num_players):
                 else:
                     assert mine == theirs, field
             compared += 1
-        flips = games.step(adapter.act(games, known & (games.table >= 0), ~games.is_finished, rng))
+        flips = games.step(adapter.act(games, games.known(), ~games.is_finished, rng))
         follow(envs, known, flips)
     assert compared > 300

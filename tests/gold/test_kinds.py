@@ -19,9 +19,10 @@ from goldrush_agents.gold.batched import batched_policy
 import goldrush_env
 import goldrush_env.gold
 from goldrush_env.errors import GoldRushError, IllegalFlipError
+from goldrush_env.gold import kernel
 from goldrush_env.gold.cards import EMPTY, category_table
 from goldrush_env.gold.encoder import OBSERVATION_SIZE
-from goldrush_env.gold.variants import ACTION_TYPES, OBSERVATION_TYPES, UNKNOWN_ACTION
+from goldrush_env.gold.variants import _GAINS, ACTION_TYPES, OBSERVATION_TYPES, UNKNOWN_ACTION
 from goldrush_env.gold.vector import GoldVectorEnv
 from goldrush_env.gold.view import UNKNOWN
 
@@ -249,15 +250,16 @@ def test_the_vector_env_takes_kinds_and_names_a_refused_one():
 
 @pytest.mark.parametrize("autoreset_mode", ["next_step", "same_step"])
 def test_the_vector_envs_kinds_masks_are_those_of_the_games_now(autoreset_mode):
-    """The vector env encodes the learner's vectors once after the games change and reads them for the
-    observation, the mask and the next step's positions: what it returns is what a fresh encoding gives."""
+    """The kernel writes the kinds vectors and masks itself: they are what the kinds type reads off the
+    learners' plain vectors (which test_vector.py compares with the AEC env's)."""
     env = GoldVectorEnv(8, action="kinds", observation="kinds", autoreset_mode=autoreset_mode,
                             opponents=batched_policy("greedy"))
     observations, info = env.reset(seed=5)
     rng, ended = np.random.default_rng(1), 0
     for _ in range(150):
-        plain = env.encoder.fill(env.games, env.known & (env.games.table >= 0), env.seats,
-                                 np.empty((8, OBSERVATION_SIZE), dtype=np.float32))
+        plain = np.empty((8, OBSERVATION_SIZE), dtype=np.float32)  # the kernel's plain vectors (test_vector.py
+        kernel.observe(env.games.state, env._category, _GAINS, env.games.limit, env.games.max_turns,  # checks them)
+                       env.seats, np.arange(8), kernel.OBS_PLAIN, plain)
         fresh = KINDS.masks(env.games.legal_mask(), lambda: plain)
         fresh[env._pending, 0] = True
         assert np.array_equal(info["action_mask"], fresh) and np.array_equal(env.action_masks(), fresh)

@@ -73,9 +73,7 @@ def cycle(folder: Path, package: str, skip: frozenset[str] = frozenset()) -> lis
 
 
 def test_golds_modules_import_each_other_without_a_cycle():
-    # The batched engine loads its compiled half on demand, and that half reads the engine's tables: one module
-    # in two files, so that numba stays optional.
-    assert cycle(GOLD, "goldrush_env.gold", skip=frozenset({"_batched_numba"})) is None
+    assert cycle(GOLD, "goldrush_env.gold") is None
 
 
 def test_the_cycle_check_sees_a_lazy_cycle(tmp_path):
