@@ -13,14 +13,14 @@ relative seat 0 (me), 1, 2, 3, 4, and unowned (4 values x 6 owners).
 :class:`ObservationEncoder` keeps the vectors of every seat of one game,
 updating the board part (32 planes of 64 positions) as cards are revealed,
 remembered, forgotten and removed, and writing the public standing when a
-seat's observation is read; :class:`BatchedObservations` encodes chosen
-seats of a batch of games at once (perfect memory). Every other observation
+seat's observation is read; the compiled kernel (:mod:`goldrush_env.gold.kernel`)
+writes the same vectors for a batch of games. Every other observation
 type is read off this vector (:mod:`goldrush_env.gold.variants`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -34,9 +34,6 @@ from goldrush_env.gold.cards import (
     category_table,
 )
 from goldrush_env.layout import slices_of
-
-if TYPE_CHECKING:
-    from goldrush_env.gold.batched import BatchedGames
 
 UNSEEN_SCALE = 7
 """``unseen`` counts are divided by this (the most cards of one category in the box)."""
@@ -171,58 +168,6 @@ class ObservationEncoder:
         standing[_AT["turn"]] = turn / self.max_turns if self.max_turns else 0.0
         vector[_STANDING] = standing
         return vector
-
-
-class BatchedObservations:
-    """The observation vectors of chosen seats of a batch of games (perfect memory)."""
-
-    def __init__(self, num_players: int, owners: np.ndarray, max_turns: int | None) -> None:
-        self.num_players = num_players
-        self.max_turns = max_turns
-        # category[seat, card]: the card's plane as that seat sees it; one extra card id for "none".
-        table = np.array(category_table(num_players, owners.tolist()), dtype=np.int64)
-        self.category = np.concatenate([table, np.zeros((num_players, 1), dtype=np.int64)], axis=1)
-
-    def fill(self, games: BatchedGames, known: np.ndarray, seats: np.ndarray, out: np.ndarray,
-             rows: np.ndarray | None = None) -> np.ndarray:
-        """Write seat ``seats[i]``'s vector of game ``rows[i]`` (every game if ``rows`` is None) into
-        ``out[i]``; returns ``out``. ``known[g, p]``: the card at ``p`` of game ``g`` has been
-        revealed and is still on the table, so every seat knows it."""
-        n = self.num_players
-        if rows is None:
-            rows = np.arange(games.num_games)
-        count = len(rows)
-        table, face_up, known = games.table[rows], games.face_up[rows], known[rows]
-        out.fill(0.0)
-        board = out[:, : len(PLANES) * NUM_POSITIONS].reshape(count, len(PLANES), NUM_POSITIONS)
-        on_table = table >= 0
-        board[:, _EMPTY] = ~on_table
-        unknown = on_table & ~known
-        board[:, _UNKNOWN] = unknown
-        up = np.flatnonzero(face_up >= 0)
-        board[up, _FACE_UP, face_up[up]] = 1.0
-        categories = self.category[seats[:, None], table]  # (games, 64); EMPTY reads the extra column
-        g, p = np.nonzero(known)
-        board[g, _FIRST_CARD_PLANE + categories[g, p], p] = 1.0
-        g, p = np.nonzero(unknown)
-        unseen = np.bincount(g * NUM_CATEGORIES + categories[g, p], minlength=count * NUM_CATEGORIES)
-        out[:, SLICES["unseen"]] = unseen.reshape(count, NUM_CATEGORIES) / UNSEEN_SCALE
-
-        order = (seats[:, None] + np.arange(n)) % n  # relative seat k -> absolute seat
-        start = SLICES["scores"].start
-        out[:, start: start + n] = games.scores[rows[:, None], order] / TOTAL_GOLD
-        start = SLICES["gold_cards"].start
-        out[:, start: start + n] = games.gold_cards[rows[:, None], order] / MAX_GOLD_CARDS
-        start = SLICES["seats"].start
-        out[:, start: start + n] = 1.0
-        playing = np.flatnonzero(~games.is_finished[rows])
-        relative = (games.current_player[rows[playing]].astype(np.int64) - seats[playing]) % n
-        out[playing, SLICES["to_play"].start + relative] = 1.0
-        phase = np.where(games.gold_rush[rows], 2, np.where(face_up < 0, 0, 1))
-        out[playing, SLICES["phase"].start + phase[playing]] = 1.0
-        out[:, SLICES["cards_left"].start] = games.cards_left[rows] / NUM_POSITIONS
-        out[:, SLICES["turn"].start] = games.turn[rows] / self.max_turns if self.max_turns else 0.0
-        return out
 
 
 def describe(vector: np.ndarray) -> str:

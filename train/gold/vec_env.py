@@ -27,9 +27,9 @@ class BatchedVecEnv(VecEnv):
     """``num_envs`` games in one :class:`~goldrush_env.gold.vector.GoldVectorEnv`, for SB3."""
 
     def __init__(self, num_envs: int, opponents: Any = "random", seat: int | str = "random",
-                 backend: str = "auto", **options: Any) -> None:
-        self.venv = GoldVectorEnv(num_envs, opponents=batched_mix(opponents), seat=seat, backend=backend,
-                                      autoreset_mode="same_step", **options)
+                 **options: Any) -> None:
+        self.venv = GoldVectorEnv(num_envs, opponents=batched_mix(opponents), seat=seat, autoreset_mode="same_step",
+                                  **options)
         self.render_mode = None
         super().__init__(num_envs, self.venv.single_observation_space, self.venv.single_action_space)
         self._actions: np.ndarray | None = None
