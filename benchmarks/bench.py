@@ -11,10 +11,13 @@ over whole games with dealing included:
   players, steps per second;
 * the Gymnasium env with a random and a greedy opponent: learner steps per
   second (each also plays the opponents' flips);
-* the batched engine (numpy, and numba if installed) on 8,192 games: flips
-  per second, games dealt afresh as they end;
-* the vector env (256 games) with random and greedy opponents: learner
-  steps per second; also with ``action="kinds"`` and ``observation="kinds"``.
+* the batched engine (the compiled kernel) on 8,192 games: flips per second,
+  games dealt afresh as they end;
+* the vector env (4,096 games, the learner's actions drawn from its masks in
+  numpy every step): learner steps per second with the default kinds action
+  and observation against random, greedy and expert opponents, with the plain
+  2,102-float observation against random and greedy opponents, and at 4
+  players with human memory.
 
 Each is printed as the median of the repeats (min, max) and as a ratio to
 connect_four. Then the peak memory of each case (traced by tracemalloc in a
@@ -44,7 +47,7 @@ from pettingzoo.classic import connect_four_v3
 import goldrush_env
 import goldrush_env.gold
 from goldrush_agents.gold.batched import batched_policy
-from goldrush_env.gold.batched import BatchedGames, random_in_masks, numba_available
+from goldrush_env.gold.batched import BatchedGames, random_in_masks
 from goldrush_env.gold.engine import Game
 from goldrush_env.piecepack import aec as piecepack_aec
 from goldrush_env.gold.vector import GoldVectorEnv
@@ -105,11 +108,11 @@ def gym_steps(steps: int, seed: int, opponents: str, **options: Any) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def batched_flips(steps: int, seed: int, backend: str, num_games: int = 8192) -> float:
-    games = BatchedGames(num_games, 2, backend=backend)
+def batched_flips(steps: int, seed: int, num_games: int = 8192) -> float:
+    games = BatchedGames(num_games, 2)
     rng = np.random.default_rng(seed)
     games.reset(seed=seed)
-    games.step(games.random_positions(rng))  # the first step compiles numba's functions (or loads them)
+    games.step(games.random_positions(rng))  # the first step compiles the kernel (or loads it from the cache)
     flips = 0
     start = time.perf_counter()
     while flips < steps:
@@ -120,10 +123,11 @@ def batched_flips(steps: int, seed: int, backend: str, num_games: int = 8192) ->
     return flips / (time.perf_counter() - start)
 
 
-def vector_steps(steps: int, seed: int, opponents: str, num_envs: int = 256, **options: str) -> float:
+def vector_steps(steps: int, seed: int, opponents: str, num_envs: int = 4096, **options: Any) -> float:
     env = GoldVectorEnv(num_envs, opponents=batched_policy(opponents), autoreset_mode="same_step", **options)
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
+    env.step(random_in_masks(env.action_masks(), rng.random(num_envs)))  # compiled (or loaded) before the clock
     done = 0
     start = time.perf_counter()
     while done < steps:
@@ -150,16 +154,17 @@ def cases(steps: int, batch_steps: int) -> dict[str, tuple[str, Callable[[int], 
         "Gymnasium env, random opponent": ("steps", lambda s: gym_steps(steps, s, "random", seat=0, **V0)),
         "Gymnasium env, greedy opponent": ("steps", lambda s: gym_steps(steps // 2, s, "greedy", seat=0, **V0)),
         "Gymnasium env over kinds (v1 defaults), random opponent": ("steps", lambda s: gym_steps(steps, s, "random")),
-        "batched engine, numpy, 8192 games": ("flips", lambda s: batched_flips(batch_steps, s, "numpy")),
+        "batched engine, 8192 games": ("flips", lambda s: batched_flips(4 * batch_steps, s)),
     }
-    if numba_available():
-        table["batched engine, numba, 8192 games"] = ("flips", lambda s: batched_flips(4 * batch_steps, s, "numba"))
-    table["vector env, 256 games, random opponent"] = ("steps", lambda s: vector_steps(
-        batch_steps // 4, s, "random", **V0))
-    table["vector env, 256 games, greedy opponent"] = ("steps", lambda s: vector_steps(
-        batch_steps // 8, s, "greedy", **V0))
-    table["vector env, 256 games, random opponent, kinds"] = ("steps", lambda s: vector_steps(
-        batch_steps // 4, s, "random", action="kinds", observation="kinds"))
+    kinds = {"action": "kinds", "observation": "kinds"}
+    plain = {"action": "positions", "observation": "plain"}
+    for observation, opponents, share in (("kinds", "random", 1), ("kinds", "greedy", 2), ("kinds", "expert", 4),
+                                          ("plain", "random", 2), ("plain", "greedy", 4)):
+        options = kinds if observation == "kinds" else plain
+        name = f"vector env, 4096 games, {observation}, {opponents} opponents"
+        table[name] = ("steps", lambda s, o=opponents, k=share, x=options: vector_steps(batch_steps // k, s, o, **x))
+    table["vector env, 4096 games, kinds, 4 players, human memory"] = ("steps", lambda s: vector_steps(
+        batch_steps // 2, s, "random", num_players=4, memory="human", **kinds))
     return table
 
 
@@ -194,7 +199,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--steps", type=int, default=20_000, help="steps per repeat of the single-game cases")
     parser.add_argument("--batch-steps", type=int, default=2_000_000,
-                        help="flips per repeat of the numpy batched engine (numba: 4 times as many)")
+                        help="learner steps per repeat of the fastest vector env case (the batched engine: 4 times as "
+                             "many flips)")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--quick", action="store_true", help="tiny runs, 1 repeat (checks that it works)")
@@ -209,13 +215,13 @@ def main(argv: list[str] | None = None) -> None:
         samples = [run(args.seed + r) for r in range(args.repeats)]
         median = statistics.median(samples)
         reference = reference or median
-        print(f"  {name:<46} {median:>12,.0f} {unit}/s  (min {min(samples):,.0f}, max {max(samples):,.0f})"
+        print(f"  {name:<54} {median:>12,.0f} {unit}/s  (min {min(samples):,.0f}, max {max(samples):,.0f})"
               f"  x{median / reference:.2f}", flush=True)
 
     small = cases(max(args.steps // 10, 200), max(args.batch_steps // 20, 20_000))
     print("\npeak memory traced during a short run of each case (Python and numpy allocations):")
     for name, (_, run) in small.items():
-        print(f"  {name:<46} {peak_memory(run):8.1f} MiB", flush=True)
+        print(f"  {name:<54} {peak_memory(run):8.1f} MiB", flush=True)
     print(f"  whole process, maximum resident set: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
     print()
     print(profile_env_step(args.steps))

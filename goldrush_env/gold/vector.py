@@ -267,6 +267,14 @@ class GoldVectorEnv(VectorEnv):
     # --- the Gymnasium API ------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        with kernel.threads_for(self.num_envs):
+            return self._reset(seed, options)
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        with kernel.threads_for(self.num_envs):
+            return self._step(actions)
+
+    def _reset(self, seed: int | None, options: dict | None) -> tuple[np.ndarray, dict]:
         if options:
             raise GoldRushError(f"reset() takes no options here, got {sorted(options)}")
         if seed is not None or self._rng is None:
@@ -280,7 +288,7 @@ class GoldVectorEnv(VectorEnv):
         self._started = True
         return out["observations"], self._info(out)
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+    def _step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         if not self._started:
             raise GoldRushError("call reset() before step()")
         actions = np.asarray(actions)

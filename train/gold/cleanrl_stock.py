@@ -92,10 +92,10 @@ def train(args: Args) -> dict[str, Any]:
     def policy(x: Any, mask: Any) -> Any:
         return Categorical(logits=torch.where(mask, agent["actor"](x), -1e8))
 
-    def choose(observation: np.ndarray, mask: np.ndarray) -> int:
+    def choose(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         with torch.no_grad():
-            logits = agent["actor"](torch.as_tensor(observation, dtype=torch.float32))
-        return int(torch.where(torch.as_tensor(mask, dtype=torch.bool), logits, -1e8).argmax())
+            logits = agent["actor"](torch.as_tensor(observations, dtype=torch.float32))
+        return torch.where(torch.as_tensor(masks, dtype=torch.bool), logits, -1e8).argmax(dim=1).numpy()
 
     shape = (args.num_steps, args.num_envs)
     obs = torch.zeros(shape + envs.single_observation_space.shape)

@@ -72,8 +72,8 @@ def train(args: Args) -> dict[str, Any]:
     model = MaskablePPO("MlpPolicy", env, seed=args.seed, verbose=0)
     model.set_logger(configure(str(run_dir / "logs"), ["csv"]))  # SB3's own figures; else an empty folder in /tmp
 
-    def choose(observation: Any, mask: Any) -> int:
-        return int(model.predict(observation, action_masks=mask, deterministic=True)[0])
+    def choose(observations: Any, masks: Any) -> Any:
+        return model.predict(observations, action_masks=masks, deterministic=True)[0]
 
     evaluations: list[dict[str, Any]] = []
     started = time.perf_counter()

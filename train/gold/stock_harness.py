@@ -5,7 +5,8 @@
 ``Gold-v1`` with documented environment options only. Every
 ``eval_every`` steps they play ``eval_games`` games against each evaluation
 agent with :func:`win_share` (the learner at a random seat, picking its most
-likely action) and at the end write ``eval.csv``, ``curves.png`` and
+likely action; all the games at once in the vector env, the learner's network
+asked once per step for all of them) and at the end write ``eval.csv``, ``curves.png`` and
 ``summary.json`` with :func:`write_outputs`. :class:`SB3ActionMaskWrapper` is
 PettingZoo's SB3 tutorial's wrapper, which ``goldrush_train.gold.pettingzoo_tutorial``
 and ``sb3_stock --env tutorial-self-play`` train through.
@@ -24,8 +25,9 @@ import pettingzoo.utils
 
 from goldrush_env.errors import GoldRushError
 
-Choose = Callable[[np.ndarray, np.ndarray], int]
-"""A learner's choice: its observation and legal-action mask in, an action out."""
+Choose = Callable[[np.ndarray, np.ndarray], np.ndarray]
+"""A learner's choices in many games at once: observations ``(k, size)`` and legal-action masks ``(k, actions)``
+in, ``k`` actions out."""
 
 
 @dataclass
@@ -76,22 +78,25 @@ class StockArgs:
 
 
 def win_share(choose: Choose, args: StockArgs, agent: str, seed: int) -> float:
-    """The win share (shared wins split) of ``choose`` against ``agent`` on a random seat, over ``args.eval_games``
-    games dealt from ``seed``, ``seed + 1``, ..."""
-    import gymnasium as gym
+    """The win share (shared wins split) of ``choose`` against ``agent`` on a random seat, over the first game of
+    each of ``args.eval_games`` sub-environments of a vector env seeded by ``seed``."""
+    from goldrush_agents.gold.batched import batched_policy
+    from goldrush_env.gold.vector import GoldVectorEnv
 
-    from goldrush_agents import make_agent
-
-    env = gym.make("goldrush_env:Gold-v1", **args.env_options(opponents=make_agent(agent, seed=seed)))
+    options = args.env_options()
+    env = GoldVectorEnv(args.eval_games, opponents=batched_policy(agent, seed=seed),
+                        seat=options.pop("seat"), **options)
+    observations, info = env.reset(seed=seed)
+    playing = np.ones(args.eval_games, dtype=bool)
     share = 0.0
-    for game in range(args.eval_games):
-        observation, info = env.reset(seed=seed + game)
-        done = False
-        while not done:
-            observation, _, terminated, truncated, info = env.step(choose(observation, info["action_mask"]))
-            done = terminated or truncated
-        winners = info["winners"]
-        share += (env.unwrapped.seat in winners) / len(winners)
+    while playing.any():
+        observations, _, terminated, truncated, info = env.step(
+            np.asarray(choose(observations, info["action_mask"]), dtype=np.int64))
+        ended = (terminated | truncated) & playing
+        for game in np.flatnonzero(ended):  # each sub-environment's first game counts, the rest are not read
+            winners = info["final_info"]["winners"][game]
+            share += winners[info["final_info"]["seat"][game]] / winners.sum()
+        playing &= ~ended
     return share / args.eval_games
 
 

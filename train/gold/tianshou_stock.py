@@ -121,10 +121,10 @@ def train(args: Args) -> dict[str, Any]:
     collector = Collector[CollectStats](algorithm, train_envs, VectorReplayBuffer(args.buffer_size, args.num_envs),
                                         exploration_noise=True)
 
-    def choose(observation: np.ndarray, mask: np.ndarray) -> int:
+    def choose(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         with torch.no_grad():
-            q, _ = net(torch.as_tensor(observation[None], dtype=torch.float32))
-        return int(np.where(mask, q[0].numpy(), -np.inf).argmax())
+            q, _ = net(torch.as_tensor(observations, dtype=torch.float32))
+        return np.where(masks, q.numpy(), -np.inf).argmax(axis=1)
 
     evaluations: list[dict[str, Any]] = []
     next_eval = args.eval_every

@@ -80,10 +80,10 @@ def train(args: Args) -> dict[str, Any]:
     advantage = GAE(gamma=0.99, lmbda=0.95, value_network=critic)
     optimizer = torch.optim.Adam(loss_module.parameters(), lr=args.learning_rate)
 
-    def choose(observation: np.ndarray, mask: np.ndarray) -> int:
+    def choose(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         with torch.no_grad():
-            scores = logits(torch.as_tensor(observation, dtype=torch.float32))
-        return int(np.where(mask, scores.numpy(), -np.inf).argmax())
+            scores = logits(torch.as_tensor(observations, dtype=torch.float32))
+        return np.where(masks, scores.numpy(), -np.inf).argmax(axis=1)
 
     batches = -(-args.total_timesteps // args.frames_per_batch)  # whole batches, as SB3 rounds up to whole rollouts
     collector = Collector(env, actor, frames_per_batch=args.frames_per_batch,
