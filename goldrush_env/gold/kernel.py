@@ -23,6 +23,7 @@ Compiled functions are cached on disk, so only the first use on a machine pays f
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 
 import numba
 import numpy as np
@@ -105,6 +106,7 @@ NUM_PARAMS = 8
 """The most constants a program reads (``params[program, :NUM_PARAMS]``)."""
 # Why advance() stopped in a game.
 LEARNER, FINISHED, WAITING = 0, 1, 2
+_CHUNK = 64  # games per task of a parallel loop that needs scratch space
 
 
 # --- the generator ---------------------------------------------------------------------------------------------
@@ -311,9 +313,8 @@ def _flip(state, owners, rush_at, g, position):
 
 
 @numba.njit(cache=True)
-def _remember(state, g, position, forget_prob, capacity, seen):
-    """Every seat of game ``g`` sees the card at ``position`` go back face down (``seen``: this turn's
-    sightings, for forgetting). Capacity ``-1``: no cap."""
+def _remember(state, g, position, capacity):
+    """Every seat of game ``g`` sees the card at ``position`` go back face down. Capacity ``-1``: no cap."""
     memo, clock = state[13], state[14]
     for seat in range(memo.shape[1]):
         clock[g] += 1
@@ -331,18 +332,18 @@ def _remember(state, g, position, forget_prob, capacity, seen):
             if count <= capacity:
                 break
             memo[g, seat, at] = -1
-    seen[position] = True
 
 
 @numba.njit(cache=True)
-def _end_turn(state, g, forget_prob, seen):
-    """Each seat forgets each remembered card it did not see this turn with ``forget_prob``."""
+def _end_turn(state, g, forget_prob, seen, also_seen):
+    """Each seat forgets each remembered card it did not see this turn (at ``seen`` or ``also_seen``, -1 for
+    none) with ``forget_prob``."""
     if forget_prob <= 0.0:
         return
     memo, rng = state[13], state[12]
     for seat in range(memo.shape[1]):
         for p in range(NUM_POSITIONS):
-            if memo[g, seat, p] >= 0 and not seen[p] and _uniform(rng, g) < forget_prob:
+            if memo[g, seat, p] >= 0 and p != seen and p != also_seen and _uniform(rng, g) < forget_prob:
                 memo[g, seat, p] = -1
 
 
@@ -356,13 +357,15 @@ def _play(state, owners, rush_at, g, position, forget_prob, capacity):
     outcome, partner_left, card_left = result[0], result[4], result[5]
     if outcome == _FIRST:
         return result
-    seen = np.zeros(NUM_POSITIONS, dtype=np.bool_)
+    kept_first, kept_second = -1, -1  # the cards seen this turn that went back face down
     if outcome != _RUSH_GOLD and outcome != _RUSH_DISCARD:
         if not partner_left:
-            _remember(state, g, first, forget_prob, capacity, seen)
+            kept_first = first
+            _remember(state, g, first, capacity)
         if not card_left:
-            _remember(state, g, position, forget_prob, capacity, seen)
-    _end_turn(state, g, forget_prob, seen)
+            kept_second = position
+            _remember(state, g, position, capacity)
+    _end_turn(state, g, forget_prob, kept_first, kept_second)
     return result
 
 
@@ -702,6 +705,219 @@ def _greedy(state, g, seat, worth, card_owner, known_at, known_card, unknown_at,
     return choice
 
 
+EXPERT_PARAMS = ("opponent_weight", "own_chance_weight", "tie", "compensated_sum")
+"""The constants ``params[EXPERT]`` holds, in this order (``goldrush_agents.gold.batched`` takes them from
+``goldrush_agents.gold.expert``): how much the next seat's strike counts against the seat, the share of its own
+seat's strike that counts for it, how near the best a flip must score to be among the best, and whether Python's
+``sum()`` compensates its rounding (Neumaier's sum, from Python 3.12), so the expectations add as the Python
+player's do, to the last bit."""
+_X_WEIGHT, _X_OWN, _X_TIE, _X_COMPENSATED = range(len(EXPERT_PARAMS))
+
+# StrikeOutlook as bit masks: the known golds by value (bit v - 1) and the known miners a seat can use by value
+# (bit v - 2). _STRIKE[golds, miners]: the best gold worth no more than the strongest miner (0: none).
+_GOLD_BIT = np.array([1 << (VALUE[card] - 1) if IS_GOLD[card] else 0 for card in range(NUM_CARD_TYPES)],
+                     dtype=np.int64)
+_MINER_BIT = np.array([1 << (VALUE[card] - 2) if IS_MINER[card] else 0 for card in range(NUM_CARD_TYPES)],
+                      dtype=np.int64)
+_STRIKE = np.array([[max([v for v in range(1, min(max([m for m in range(2, 6) if miners >> (m - 2) & 1],
+                                                          default=0), 4) + 1) if golds >> (v - 1) & 1], default=0)
+                     for miners in range(16)] for golds in range(16)], dtype=np.int64)
+# The rows of _expert's per-card bits: the miner bit where the next seat (theirs) or the seat itself (mine) can use
+# the card; the bit that goes when the card leaves the known cards alone (ONE) or with another of its value (TWO).
+_THEIRS, _MINE, _GOLD_ONE, _THEIRS_ONE, _MINE_ONE, _GOLD_TWO, _THEIRS_TWO, _MINE_TWO = range(8)
+
+
+@numba.njit(cache=True, inline="always")
+def _stays(card, other):
+    """``goldrush_agents.gold.expert._stays``: whether ``card`` goes back face down after a turn with ``other``."""
+    if _IS_GOLD[card]:
+        return _IS_GOLD[other] or (_IS_MINER[other] and _VALUE[other] < _VALUE[card])
+    if _IS_MINER[card]:
+        return (_IS_GOLD[other] and _VALUE[card] < _VALUE[other]) or (
+            _IS_MINER[other] and _VALUE[card] >= _VALUE[other])
+    return False
+
+
+@numba.njit(cache=True, inline="always")
+def _turn_value(worth, seat, t, a, a_known, b, b_known, golds, theirs, mine, bits, weight, own):
+    """``ExpertAgent.turn_value`` of cards ``a`` and ``b`` (``*_known``: its position is among the known cards, so
+    it leaves them for the turn); ``golds``, ``theirs`` and ``mine`` are the two StrikeOutlooks' masks."""
+    if a_known:
+        golds &= ~bits[_GOLD_ONE, a]
+        theirs &= ~bits[_THEIRS_ONE, a]
+        mine &= ~bits[_MINE_ONE, a]
+    if b_known:
+        golds &= ~bits[_GOLD_ONE, b]
+        theirs &= ~bits[_THEIRS_ONE, b]
+        mine &= ~bits[_MINE_ONE, b]
+        if a_known:
+            if _GOLD_BIT[a] == _GOLD_BIT[b]:
+                golds &= ~bits[_GOLD_TWO, a]
+            if bits[_THEIRS, a] == bits[_THEIRS, b]:
+                theirs &= ~bits[_THEIRS_TWO, a]
+            if bits[_MINE, a] == bits[_MINE, b]:
+                mine &= ~bits[_MINE_TWO, a]
+    if _stays(a, b):
+        golds |= _GOLD_BIT[a]
+        theirs |= bits[_THEIRS, a]
+        mine |= bits[_MINE, a]
+    if _stays(b, a):
+        golds |= _GOLD_BIT[b]
+        theirs |= bits[_THEIRS, b]
+        mine |= bits[_MINE, b]
+    return worth[seat, t, a, b] - weight * _STRIKE[golds, theirs] + own * _STRIKE[golds, mine]
+
+
+@numba.njit(cache=True, inline="always")
+def _add(total, lost, x, first, compensated):
+    """One more term of Python's ``sum()`` of floats (from 0): plain, or compensated as CPython 3.12 on does.
+    Returns the running total and the rounding lost so far."""
+    if first:
+        return 0.0 + x, 0.0
+    t = total + x
+    if compensated:
+        if abs(total) >= abs(x):
+            lost += (total - t) + x
+        else:
+            lost += (x - t) + total
+    return t, lost
+
+
+@numba.njit(cache=True, inline="always")
+def _sum(total, lost):
+    if lost != 0.0 and np.isfinite(lost):
+        return total + lost
+    return total
+
+
+@numba.njit(cache=True)
+def _expectation(worth, seat, t, a, a_known, odds, golds, theirs, mine, bits, weight, own, compensated):
+    """``sum(p * turn_value(a, ..., card, None) for card, p in enumerate(odds) if p)``: ``a`` with an unknown
+    card."""
+    total, lost, first = 0.0, 0.0, True
+    for card in range(NUM_CARD_TYPES):
+        p = odds[card]
+        if p != 0.0:
+            x = p * _turn_value(worth, seat, t, a, a_known, card, False, golds, theirs, mine, bits, weight, own)
+            total, lost = _add(total, lost, x, first, compensated)
+            first = False
+    return _sum(total, lost)
+
+
+@numba.njit(cache=True)
+def _expert(state, g, seat, worth, params, card_owner, known_at, known_card, unknown_at, picks):
+    """``goldrush_agents.gold.expert.ExpertAgent``'s flip for ``seat`` in game ``g``, its sums added in its order
+    and its ties drawn from the game's stream; ``worth[seat, t, a, b]`` is its ``pair_value`` (which asks only
+    whether gold up to ``t`` is threatened: the positions it leaves out hold the pair, no miner)."""
+    k, u = _scan(state, g, seat, known_at, known_card, unknown_at)
+    if state[6][g]:
+        return _rush_choice(state, g, known_at, known_card, k, unknown_at, u)
+    weight, own, tie = params[EXPERT, _X_WEIGHT], params[EXPERT, _X_OWN], params[EXPERT, _X_TIE]
+    compensated = params[EXPERT, _X_COMPENSATED] != 0.0
+    table, face_up = state[0], state[2][g]
+    t = _threat(card_owner, seat, known_card, k)
+    following = (seat + 1) % state[8].shape[1]
+    held = np.zeros(NUM_CARD_TYPES, dtype=np.int64)  # the known cards by id
+    counts = np.zeros((3, 6), dtype=np.int64)  # known golds, and miners theirs and mine, by value
+    bits = np.zeros((8, NUM_CARD_TYPES), dtype=np.int64)
+    odds = np.zeros(NUM_CARD_TYPES)
+    value = np.zeros(NUM_CARD_TYPES)  # the score of flipping a known card, by id
+    for card in range(NUM_CARD_TYPES):
+        if _IS_MINER[card]:
+            if card_owner[card] == following or card_owner[card] == -1:
+                bits[_THEIRS, card] = _MINER_BIT[card]
+            elif card_owner[card] == seat:
+                bits[_MINE, card] = _MINER_BIT[card]
+    for i in range(k):
+        card = known_card[i]
+        held[card] += 1
+        if _IS_GOLD[card]:
+            counts[0, _VALUE[card]] += 1
+        elif bits[_THEIRS, card] != 0:
+            counts[1, _VALUE[card]] += 1
+        elif bits[_MINE, card] != 0:
+            counts[2, _VALUE[card]] += 1
+    golds, theirs, mine = 0, 0, 0  # the masks of the known cards
+    for card in range(NUM_CARD_TYPES):
+        if _IS_GOLD[card]:
+            row, bit, one, two = 0, _GOLD_BIT[card], _GOLD_ONE, _GOLD_TWO
+        elif bits[_THEIRS, card] != 0:
+            row, bit, one, two = 1, bits[_THEIRS, card], _THEIRS_ONE, _THEIRS_TWO
+        elif bits[_MINE, card] != 0:
+            row, bit, one, two = 2, bits[_MINE, card], _MINE_ONE, _MINE_TWO
+        else:
+            continue
+        count = counts[row, _VALUE[card]]
+        bits[one, card] = bit if count == 1 else 0
+        bits[two, card] = bit if count == 2 else 0
+        if count > 0:
+            if row == 0:
+                golds |= bit
+            elif row == 1:
+                theirs |= bit
+            else:
+                mine |= bit
+    for i in range(u):
+        odds[table[g, unknown_at[i]]] += 1.0
+    for card in range(NUM_CARD_TYPES):
+        odds[card] /= max(u, 1)
+    expected = 0.0
+    if face_up < 0:
+        for a in range(NUM_CARD_TYPES):  # best_second of each known card
+            if held[a] == 0:
+                continue
+            best, found = 0.0, False
+            for b in range(NUM_CARD_TYPES):
+                if held[b] > 0:  # FAULT
+                    x = _turn_value(worth, seat, t, a, True, b, True, golds, theirs, mine, bits, weight, own)
+                    if not found or x > best:
+                        best, found = x, True
+            if u > 0:
+                x = _expectation(worth, seat, t, a, True, odds, golds, theirs, mine, bits, weight, own, compensated)
+                if not found or x > best:
+                    best = x
+            value[a] = best
+        if u > 0:  # an unknown first card: best_second of each card it may be, in expectation
+            total, lost, first = 0.0, 0.0, True
+            for a in range(NUM_CARD_TYPES):
+                p = odds[a]
+                if p == 0.0:
+                    continue
+                best = _expectation(worth, seat, t, a, False, odds, golds, theirs, mine, bits, weight, own,
+                                    compensated)
+                for b in range(NUM_CARD_TYPES):
+                    if held[b] > 0:
+                        x = _turn_value(worth, seat, t, a, False, b, True, golds, theirs, mine, bits, weight, own)
+                        if x > best:
+                            best = x
+                total, lost = _add(total, lost, p * best, first, compensated)
+                first = False
+            expected = _sum(total, lost)
+    else:
+        up = table[g, face_up]
+        for b in range(NUM_CARD_TYPES):
+            if held[b] > 0:
+                value[b] = _turn_value(worth, seat, t, up, False, b, True, golds, theirs, mine, bits, weight, own)
+        if u > 0:
+            expected = _expectation(worth, seat, t, up, False, odds, golds, theirs, mine, bits, weight, own,
+                                    compensated)
+    # best(): every flip within the tolerance of the top, known positions first, each in position order.
+    top = expected if u > 0 else -np.inf
+    for i in range(k):
+        top = max(top, value[known_card[i]])
+    least = top - tie
+    count = 0
+    for i in range(k):
+        if value[known_card[i]] >= least:
+            picks[count] = known_at[i]
+            count += 1
+    if u > 0 and expected >= least:
+        for i in range(u):
+            picks[count] = unknown_at[i]
+            count += 1
+    return picks[_below(state[12], g, count)]
+
+
 @numba.njit(cache=True)
 def _random(state, g):
     table, face_up, rng = state[0], state[2][g], state[12]
@@ -720,6 +936,8 @@ def _choose(program, state, g, seat, worth, params, card_owner, known_at, known_
     """Program ``program``'s flip for ``seat`` in game ``g``; ``params[program]`` holds its constants."""
     if program == GREEDY:
         return _greedy(state, g, seat, worth, card_owner, known_at, known_card, unknown_at, picks)
+    if program == EXPERT:
+        return _expert(state, g, seat, worth, params, card_owner, known_at, known_card, unknown_at, picks)
     return _random(state, g)
 
 
@@ -845,53 +1063,56 @@ def advance(state, box, rush_at, owners, limit, max_turns, forget_prob, capacity
     reward is 0 unless it ended in this step (a call after a WAITING stop goes on from there). With
     ``same_step``, a game that ends is settled (reward, ends, ``final_obs``, final scores) and dealt afresh at
     once. Where a game stops at the learner or finished, its reward, ends, observation and mask are written."""
-    for g in numba.prange(envs.shape[0]):
-        if not envs[g]:
-            continue
+    n = envs.shape[0]
+    for chunk in numba.prange((n + _CHUNK - 1) // _CHUNK):
+        # The scripted players' scratch space, once per chunk of games rather than per game.
         known_at = np.empty(NUM_POSITIONS, dtype=np.int64)
         known_card = np.empty(NUM_POSITIONS, dtype=np.int64)
         unknown_at = np.empty(NUM_POSITIONS, dtype=np.int64)
         picks = np.empty(NUM_POSITIONS, dtype=np.int64)
-        if fresh[g] == 1:
-            _new_deal(state, box, rush_at, g, seats, seat_option, assignment, weights)
-            fresh[g] = 2
-        while True:
-            if _finished(state, limit, g):
-                if fresh[g] != 2:
-                    _settle(state, limit, g, seats[g], before, reward_score, scale, rewards, terminated, truncated)
-                    _final(state, g, seats, final_scores, final_winners, final_seat)
-                    done[g] = True
-                    if same_step:
-                        _write_observation(state, category, gains, limit, max_turns, g, seats[g], final_obs, g,
-                                           obs_kind)
-                if not same_step:
-                    status[g] = FINISHED
-                    break
+        for g in range(chunk * _CHUNK, min(n, (chunk + 1) * _CHUNK)):
+            if not envs[g]:
+                continue
+            if fresh[g] == 1:
                 _new_deal(state, box, rush_at, g, seats, seat_option, assignment, weights)
                 fresh[g] = 2
-                continue
-            player = state[3][g]
-            if player == seats[g]:
-                status[g] = LEARNER
-                if not done[g]:
-                    if fresh[g] == 2:
-                        rewards[g] = 0.0
-                        terminated[g] = False
-                        truncated[g] = False
-                    else:
-                        _settle(state, limit, g, seats[g], before, reward_score, scale, rewards, terminated,
-                                truncated)
-                break
-            program = programs[assignment[g, player]]
-            if program == EXTERNAL:
-                status[g] = WAITING
-                break
-            position = _choose(program, state, g, player, worth, params, card_owner, known_at, known_card,
-                               unknown_at, picks)
-            _play(state, owners, rush_at, g, position, forget_prob, capacity)
-        if status[g] != WAITING:
-            _write_observation(state, category, gains, limit, max_turns, g, seats[g], observations, g, obs_kind)
-            _write_mask(state, category, limit, g, seats[g], masks, g, action)
+            while True:
+                if _finished(state, limit, g):
+                    if fresh[g] != 2:
+                        _settle(state, limit, g, seats[g], before, reward_score, scale, rewards, terminated, truncated)
+                        _final(state, g, seats, final_scores, final_winners, final_seat)
+                        done[g] = True
+                        if same_step:
+                            _write_observation(state, category, gains, limit, max_turns, g, seats[g], final_obs, g,
+                                               obs_kind)
+                    if not same_step:
+                        status[g] = FINISHED
+                        break
+                    _new_deal(state, box, rush_at, g, seats, seat_option, assignment, weights)
+                    fresh[g] = 2
+                    continue
+                player = state[3][g]
+                if player == seats[g]:
+                    status[g] = LEARNER
+                    if not done[g]:
+                        if fresh[g] == 2:
+                            rewards[g] = 0.0
+                            terminated[g] = False
+                            truncated[g] = False
+                        else:
+                            _settle(state, limit, g, seats[g], before, reward_score, scale, rewards, terminated,
+                                    truncated)
+                    break
+                program = programs[assignment[g, player]]
+                if program == EXTERNAL:
+                    status[g] = WAITING
+                    break
+                position = _choose(program, state, g, player, worth, params, card_owner, known_at, known_card,
+                                   unknown_at, picks)
+                _play(state, owners, rush_at, g, position, forget_prob, capacity)
+            if status[g] != WAITING:
+                _write_observation(state, category, gains, limit, max_turns, g, seats[g], observations, g, obs_kind)
+                _write_mask(state, category, limit, g, seats[g], masks, g, action)
 
 
 @numba.njit(cache=True, parallel=True)
@@ -916,6 +1137,25 @@ def known_to_play(state, out):
         seat = state[3][g]
         for p in range(NUM_POSITIONS):
             out[g, p] = state[0][g, p] >= 0 and _knows(state, g, seat, p)
+
+
+PARALLEL_FROM = 512
+"""Batches of fewer games run on one thread: below this, waking the other threads costs more than they save (far
+more when other processes keep the cores busy)."""
+
+
+@contextmanager
+def threads_for(num_games: int):
+    """Run the kernel calls inside on one thread if ``num_games`` is below :data:`PARALLEL_FROM`."""
+    if num_games >= PARALLEL_FROM:
+        yield
+        return
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
 
 
 def card_owners(owners: np.ndarray) -> np.ndarray:
