@@ -868,7 +868,7 @@ def _expert(state, g, seat, worth, params, card_owner, known_at, known_card, unk
                 continue
             best, found = 0.0, False
             for b in range(NUM_CARD_TYPES):
-                if held[b] > 0:  # FAULT
+                if held[b] > (1 if b == a else 0):
                     x = _turn_value(worth, seat, t, a, True, b, True, golds, theirs, mine, bits, weight, own)
                     if not found or x > best:
                         best, found = x, True
