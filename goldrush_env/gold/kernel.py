@@ -713,59 +713,47 @@ seat's strike that counts for it, how near the best a flip must score to be amon
 player's do, to the last bit."""
 _X_WEIGHT, _X_OWN, _X_TIE, _X_COMPENSATED = range(len(EXPERT_PARAMS))
 
-# StrikeOutlook as bit masks: the known golds by value (bit v - 1) and the known miners a seat can use by value
-# (bit v - 2). _STRIKE[golds, miners]: the best gold worth no more than the strongest miner (0: none).
-_GOLD_BIT = np.array([1 << (VALUE[card] - 1) if IS_GOLD[card] else 0 for card in range(NUM_CARD_TYPES)],
-                     dtype=np.int64)
-_MINER_BIT = np.array([1 << (VALUE[card] - 2) if IS_MINER[card] else 0 for card in range(NUM_CARD_TYPES)],
-                      dtype=np.int64)
-_STRIKE = np.array([[max([v for v in range(1, min(max([m for m in range(2, 6) if miners >> (m - 2) & 1],
-                                                          default=0), 4) + 1) if golds >> (v - 1) & 1], default=0)
-                     for miners in range(16)] for golds in range(16)], dtype=np.int64)
-# The rows of _expert's per-card bits: the miner bit where the next seat (theirs) or the seat itself (mine) can use
-# the card; the bit that goes when the card leaves the known cards alone (ONE) or with another of its value (TWO).
-_THEIRS, _MINE, _GOLD_ONE, _THEIRS_ONE, _MINE_ONE, _GOLD_TWO, _THEIRS_TWO, _MINE_TWO = range(8)
 
-
-@numba.njit(cache=True, inline="always")
-def _stays(card, other):
+def _stays(card: int, other: int) -> bool:
     """``goldrush_agents.gold.expert._stays``: whether ``card`` goes back face down after a turn with ``other``."""
-    if _IS_GOLD[card]:
-        return _IS_GOLD[other] or (_IS_MINER[other] and _VALUE[other] < _VALUE[card])
-    if _IS_MINER[card]:
-        return (_IS_GOLD[other] and _VALUE[card] < _VALUE[other]) or (
-            _IS_MINER[other] and _VALUE[card] >= _VALUE[other])
+    if IS_GOLD[card]:
+        return IS_GOLD[other] or IS_MINER[other] and VALUE[other] < VALUE[card]
+    if IS_MINER[card]:
+        return IS_GOLD[other] and VALUE[card] < VALUE[other] or IS_MINER[other] and VALUE[card] >= VALUE[other]
     return False
 
 
+# Expert's two StrikeOutlooks in one mask of the known cards: golds by value (bit v - 1), the miners the next seat
+# can use (theirs: bit v + 2) and those of the seat itself (mine: bit v + 6). _STRIKE[golds | miners << 4]: the
+# best gold worth no more than the strongest miner (0: none). _STAYS[a, b]: all bits if a stays after b, else none.
+_STAYS = np.array([[-1 if _stays(a, b) else 0 for b in range(NUM_CARD_TYPES)] for a in range(NUM_CARD_TYPES)],
+                  dtype=np.int64)
+
+
+def _strike(index: int) -> int:
+    golds, miners = index & 0xF, index >> 4
+    strongest = max((m for m in range(2, 6) if miners >> (m - 2) & 1), default=0)
+    return max((v for v in range(1, min(strongest, 4) + 1) if golds >> (v - 1) & 1), default=0)
+
+
+_STRIKE = np.array([_strike(index) for index in range(256)], dtype=np.int64)
+_HELD, _SLOT, _ADD, _LAST, _COUNT = range(5)  # the rows of _expert's cards array
+
+
 @numba.njit(cache=True, inline="always")
-def _turn_value(worth, seat, t, a, a_known, b, b_known, golds, theirs, mine, bits, weight, own):
-    """``ExpertAgent.turn_value`` of cards ``a`` and ``b`` (``*_known``: its position is among the known cards, so
-    it leaves them for the turn); ``golds``, ``theirs`` and ``mine`` are the two StrikeOutlooks' masks."""
+def _turn_value(pair_value, a, a_known, b, b_known, known, cards, weight, own):
+    """``ExpertAgent.turn_value`` of cards ``a`` and ``b`` (``*_known``: its position is among the known cards,
+    which it leaves for the turn); ``known``: the StrikeOutlooks' mask of the known cards, ``pair_value``:
+    ``worth[seat, t]``."""
     if a_known:
-        golds &= ~bits[_GOLD_ONE, a]
-        theirs &= ~bits[_THEIRS_ONE, a]
-        mine &= ~bits[_MINE_ONE, a]
+        known &= ~cards[_LAST, a]
     if b_known:
-        golds &= ~bits[_GOLD_ONE, b]
-        theirs &= ~bits[_THEIRS_ONE, b]
-        mine &= ~bits[_MINE_ONE, b]
-        if a_known:
-            if _GOLD_BIT[a] == _GOLD_BIT[b]:
-                golds &= ~bits[_GOLD_TWO, a]
-            if bits[_THEIRS, a] == bits[_THEIRS, b]:
-                theirs &= ~bits[_THEIRS_TWO, a]
-            if bits[_MINE, a] == bits[_MINE, b]:
-                mine &= ~bits[_MINE_TWO, a]
-    if _stays(a, b):
-        golds |= _GOLD_BIT[a]
-        theirs |= bits[_THEIRS, a]
-        mine |= bits[_MINE, a]
-    if _stays(b, a):
-        golds |= _GOLD_BIT[b]
-        theirs |= bits[_THEIRS, b]
-        mine |= bits[_MINE, b]
-    return worth[seat, t, a, b] - weight * _STRIKE[golds, theirs] + own * _STRIKE[golds, mine]
+        known &= ~cards[_LAST, b]
+    known |= cards[_ADD, a] & _STAYS[a, b]
+    known |= cards[_ADD, b] & _STAYS[b, a]
+    theirs = _STRIKE[known & 0xFF]
+    mine = _STRIKE[(known & 0xF) | ((known >> 4) & 0xF0)]
+    return pair_value[a, b] - weight * theirs + own * mine
 
 
 @numba.njit(cache=True, inline="always")
@@ -791,16 +779,14 @@ def _sum(total, lost):
 
 
 @numba.njit(cache=True)
-def _expectation(worth, seat, t, a, a_known, odds, golds, theirs, mine, bits, weight, own, compensated):
+def _expectation(pair_value, a, a_known, odds, unseen, kinds, known, cards, weight, own, compensated):
     """``sum(p * turn_value(a, ..., card, None) for card, p in enumerate(odds) if p)``: ``a`` with an unknown
-    card."""
-    total, lost, first = 0.0, 0.0, True
-    for card in range(NUM_CARD_TYPES):
-        p = odds[card]
-        if p != 0.0:
-            x = p * _turn_value(worth, seat, t, a, a_known, card, False, golds, theirs, mine, bits, weight, own)
-            total, lost = _add(total, lost, x, first, compensated)
-            first = False
+    card (``unseen[:kinds]``: the cards with odds, in order)."""
+    total, lost = 0.0, 0.0
+    for i in range(kinds):
+        card = unseen[i]
+        x = odds[card] * _turn_value(pair_value, a, a_known, card, False, known, cards, weight, own)
+        total, lost = _add(total, lost, x, i == 0, compensated)
     return _sum(total, lost)
 
 
@@ -815,52 +801,44 @@ def _expert(state, g, seat, worth, params, card_owner, known_at, known_card, unk
     weight, own, tie = params[EXPERT, _X_WEIGHT], params[EXPERT, _X_OWN], params[EXPERT, _X_TIE]
     compensated = params[EXPERT, _X_COMPENSATED] != 0.0
     table, face_up = state[0], state[2][g]
-    t = _threat(card_owner, seat, known_card, k)
+    pair_value = worth[seat, _threat(card_owner, seat, known_card, k)]
     following = (seat + 1) % state[8].shape[1]
-    held = np.zeros(NUM_CARD_TYPES, dtype=np.int64)  # the known cards by id
-    counts = np.zeros((3, 6), dtype=np.int64)  # known golds, and miners theirs and mine, by value
-    bits = np.zeros((8, NUM_CARD_TYPES), dtype=np.int64)
+    # Per card id: how many are known, its bit's index in the mask (-1: none) and the bit, the bit it takes away
+    # when it leaves as the last known of its value (two of one value never leave together: two golds, or two
+    # miners of one strength, both stay); and per bit index, how many known cards have it.
+    cards = np.zeros((5, NUM_CARD_TYPES), dtype=np.int64)
+    unseen = np.empty(NUM_CARD_TYPES, dtype=np.int64)  # the cards an unknown position may hold, in order
     odds = np.zeros(NUM_CARD_TYPES)
     value = np.zeros(NUM_CARD_TYPES)  # the score of flipping a known card, by id
     for card in range(NUM_CARD_TYPES):
-        if _IS_MINER[card]:
-            if card_owner[card] == following or card_owner[card] == -1:
-                bits[_THEIRS, card] = _MINER_BIT[card]
-            elif card_owner[card] == seat:
-                bits[_MINE, card] = _MINER_BIT[card]
+        v, slot = _VALUE[card], -1
+        if _IS_GOLD[card]:
+            slot = v - 1
+        elif _IS_MINER[card] and (card_owner[card] == following or card_owner[card] == -1):
+            slot = v + 2
+        elif _IS_MINER[card] and card_owner[card] == seat:
+            slot = v + 6
+        cards[_SLOT, card] = slot
+        cards[_ADD, card] = 1 << slot if slot >= 0 else 0
+    known = 0
     for i in range(k):
         card = known_card[i]
-        held[card] += 1
-        if _IS_GOLD[card]:
-            counts[0, _VALUE[card]] += 1
-        elif bits[_THEIRS, card] != 0:
-            counts[1, _VALUE[card]] += 1
-        elif bits[_MINE, card] != 0:
-            counts[2, _VALUE[card]] += 1
-    golds, theirs, mine = 0, 0, 0  # the masks of the known cards
+        cards[_HELD, card] += 1
+        if cards[_SLOT, card] >= 0:
+            known |= cards[_ADD, card]
+            cards[_COUNT, cards[_SLOT, card]] += 1
     for card in range(NUM_CARD_TYPES):
-        if _IS_GOLD[card]:
-            row, bit, one, two = 0, _GOLD_BIT[card], _GOLD_ONE, _GOLD_TWO
-        elif bits[_THEIRS, card] != 0:
-            row, bit, one, two = 1, bits[_THEIRS, card], _THEIRS_ONE, _THEIRS_TWO
-        elif bits[_MINE, card] != 0:
-            row, bit, one, two = 2, bits[_MINE, card], _MINE_ONE, _MINE_TWO
-        else:
-            continue
-        count = counts[row, _VALUE[card]]
-        bits[one, card] = bit if count == 1 else 0
-        bits[two, card] = bit if count == 2 else 0
-        if count > 0:
-            if row == 0:
-                golds |= bit
-            elif row == 1:
-                theirs |= bit
-            else:
-                mine |= bit
+        if cards[_SLOT, card] >= 0 and cards[_COUNT, cards[_SLOT, card]] == 1:
+            cards[_LAST, card] = cards[_ADD, card]
     for i in range(u):
         odds[table[g, unknown_at[i]]] += 1.0
+    kinds = 0
     for card in range(NUM_CARD_TYPES):
-        odds[card] /= max(u, 1)
+        if odds[card] > 0.0:
+            odds[card] /= u
+            unseen[kinds] = card
+            kinds += 1
+    held = cards[_HELD]
     expected = 0.0
     if face_up < 0:
         for a in range(NUM_CARD_TYPES):  # best_second of each known card
@@ -869,38 +847,33 @@ def _expert(state, g, seat, worth, params, card_owner, known_at, known_card, unk
             best, found = 0.0, False
             for b in range(NUM_CARD_TYPES):
                 if held[b] > (1 if b == a else 0):
-                    x = _turn_value(worth, seat, t, a, True, b, True, golds, theirs, mine, bits, weight, own)
+                    x = _turn_value(pair_value, a, True, b, True, known, cards, weight, own)
                     if not found or x > best:
                         best, found = x, True
             if u > 0:
-                x = _expectation(worth, seat, t, a, True, odds, golds, theirs, mine, bits, weight, own, compensated)
+                x = _expectation(pair_value, a, True, odds, unseen, kinds, known, cards, weight, own, compensated)
                 if not found or x > best:
                     best = x
             value[a] = best
         if u > 0:  # an unknown first card: best_second of each card it may be, in expectation
-            total, lost, first = 0.0, 0.0, True
-            for a in range(NUM_CARD_TYPES):
-                p = odds[a]
-                if p == 0.0:
-                    continue
-                best = _expectation(worth, seat, t, a, False, odds, golds, theirs, mine, bits, weight, own,
-                                    compensated)
+            total, lost = 0.0, 0.0
+            for i in range(kinds):
+                a = unseen[i]
+                best = _expectation(pair_value, a, False, odds, unseen, kinds, known, cards, weight, own, compensated)
                 for b in range(NUM_CARD_TYPES):
                     if held[b] > 0:
-                        x = _turn_value(worth, seat, t, a, False, b, True, golds, theirs, mine, bits, weight, own)
+                        x = _turn_value(pair_value, a, False, b, True, known, cards, weight, own)
                         if x > best:
                             best = x
-                total, lost = _add(total, lost, p * best, first, compensated)
-                first = False
+                total, lost = _add(total, lost, odds[a] * best, i == 0, compensated)
             expected = _sum(total, lost)
     else:
         up = table[g, face_up]
         for b in range(NUM_CARD_TYPES):
             if held[b] > 0:
-                value[b] = _turn_value(worth, seat, t, up, False, b, True, golds, theirs, mine, bits, weight, own)
+                value[b] = _turn_value(pair_value, up, False, b, True, known, cards, weight, own)
         if u > 0:
-            expected = _expectation(worth, seat, t, up, False, odds, golds, theirs, mine, bits, weight, own,
-                                    compensated)
+            expected = _expectation(pair_value, up, False, odds, unseen, kinds, known, cards, weight, own, compensated)
     # best(): every flip within the tolerance of the top, known positions first, each in position order.
     top = expected if u > 0 else -np.inf
     for i in range(k):
