@@ -1,15 +1,17 @@
 """Players for many games at once, on the batched engine.
 
 :func:`batched_policy` turns any entrant ``goldrush_agents.make_agent`` knows into a
-:class:`goldrush_env.gold.vector.BatchedPolicy`: ``greedy`` plays inside Gold's compiled kernel
-(:func:`BatchedGreedy`, a :class:`~goldrush_env.gold.vector.KernelPlayer`), a trained model runs its network on
-every game in one batch (:class:`BatchedModel`), and any other player is asked game by game from the same
-structured view it gets in the single-game environments (:class:`PerGame`).
+:class:`goldrush_env.gold.vector.BatchedPolicy`: ``greedy`` and ``expert`` play inside Gold's compiled kernel
+(:func:`BatchedGreedy` and :func:`BatchedExpert`, each a :class:`~goldrush_env.gold.vector.KernelPlayer`), a
+trained model runs its network on every game in one batch (:class:`BatchedModel`), and any other player is asked
+game by game from the same structured view it gets in the single-game environments (:class:`PerGame`).
 
-The compiled ``greedy`` makes the flips :class:`goldrush_agents.gold.greedy.GreedyAgent` makes (read that module
-for its rules): the worth of each pair of cards is :meth:`goldrush_agents.gold.knowledge.Knowledge.pair_value`
-itself, tabulated per seat, and its random choices are drawn as the Python player draws them, from each game's
-stream; ``tests/gold/test_kernel.py`` plays the two in lockstep, flip for flip.
+The compiled ``greedy`` and ``expert`` make the flips :class:`goldrush_agents.gold.greedy.GreedyAgent` and
+:class:`goldrush_agents.gold.expert.ExpertAgent` make (read those modules for their rules): the worth of each pair
+of cards is :meth:`goldrush_agents.gold.knowledge.Knowledge.pair_value` itself, tabulated per seat, expert's
+constants are its module's, and their random choices are drawn as the Python players draw them, from each game's
+stream. ``tests/gold/test_batched_agents.py`` plays each in lockstep with its Python player, flip for flip, and
+``tests/gold/test_kernel.py`` replays the vector env's episodes against them in the single-game environment.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from goldrush_env.gold.batched import BatchedGames
 from goldrush_env.gold.cards import DYNAMITE, EMPTY, IS_GOLD, NUM_CARD_TYPES, NUM_POSITIONS, VALUE, category_table
 from goldrush_env.gold.encoder import OBSERVATION_SIZE
 from goldrush_env.gold.engine import colour_owners
-from goldrush_env.gold.kernel import GREEDY
+from goldrush_env.gold.kernel import EXPERT, EXPERT_PARAMS, GREEDY
 from goldrush_env.gold.variants import _GAINS
 from goldrush_env.gold.vector import BatchedPolicy, BatchedRandom, KernelPlayer
 from goldrush_env.gold.view import UNKNOWN, PlayerView
@@ -32,6 +34,7 @@ from goldrush_env.policy import Policy
 
 from goldrush_agents import make_agent
 from goldrush_agents.arena import GameResult
+from goldrush_agents.gold.expert import OWN_CHANCE_WEIGHT, TIE_TOLERANCE
 from goldrush_agents.gold.knowledge import Knowledge
 from goldrush_agents.gold.trained import TrainedPolicy
 
@@ -40,16 +43,10 @@ def worth_tables(num_players: int) -> np.ndarray:
     """``worth[seat, t, a, b]``: :meth:`Knowledge.pair_value` of cards ``a`` and ``b`` for ``seat`` when
     the strongest known miner that does not work for it has strength ``t`` (0: none), so that gold
     worth up to ``t`` is threatened; card id 25 stands for "no card" (worth 0)."""
-    owners = colour_owners(num_players)
     size = NUM_CARD_TYPES + 1
     safe, threatened = np.zeros((num_players, size, size)), np.zeros((num_players, size, size))
     for seat in range(num_players):
-        view = PlayerView(seat=seat, num_players=num_players, cards=(UNKNOWN,) * NUM_POSITIONS, face_up=None,
-                          owners=owners, scores=(0,) * num_players, gold_cards=(0,) * num_players,
-                          current_player=seat, gold_rush=False, turn=0, max_turns=None,
-                          unseen=(0,) * NUM_CARD_TYPES, action_mask=np.zeros(NUM_POSITIONS, np.int8),
-                          observation=np.zeros(0, np.float32))
-        knowledge = Knowledge.of(view)
+        knowledge = _knowing_nothing(seat, num_players)
         for a in range(NUM_CARD_TYPES):
             for b in range(NUM_CARD_TYPES):
                 knowledge.threatened = lambda gold, exclude=(): False
@@ -66,15 +63,46 @@ def worth_tables(num_players: int) -> np.ndarray:
     return np.where(hit[None], threatened[:, None], safe[:, None])
 
 
+def _knowing_nothing(seat: int, num_players: int) -> Knowledge:
+    """The :class:`Knowledge` of ``seat`` at a table of ``num_players`` where it knows no card."""
+    view = PlayerView(seat=seat, num_players=num_players, cards=(UNKNOWN,) * NUM_POSITIONS, face_up=None,
+                      owners=colour_owners(num_players), scores=(0,) * num_players, gold_cards=(0,) * num_players,
+                      current_player=seat, gold_rush=False, turn=0, max_turns=None, unseen=(0,) * NUM_CARD_TYPES,
+                      action_mask=np.zeros(NUM_POSITIONS, np.int8), observation=np.zeros(0, np.float32))
+    return Knowledge.of(view)
+
+
+_COMPENSATED_SUM = sum([1.0, 1e100, 1.0, -1e100]) != 0.0
+"""Whether this Python's ``sum()`` of floats compensates its rounding (CPython 3.12 on), as the compiled expert
+must then do to add its expectations to the same bits."""
+
+
+def expert_params(num_players: int) -> list[float]:
+    """The compiled expert's constants at a table of ``num_players``, in the order of
+    :data:`goldrush_env.gold.kernel.EXPERT_PARAMS`: those :class:`~goldrush_agents.gold.expert.ExpertAgent`
+    plays with."""
+    values = {"opponent_weight": _knowing_nothing(0, num_players).opponent_weight,
+              "own_chance_weight": OWN_CHANCE_WEIGHT, "tie": TIE_TOLERANCE,
+              "compensated_sum": float(_COMPENSATED_SUM)}
+    return [values[name] for name in EXPERT_PARAMS]
+
+
 def BatchedGreedy() -> KernelPlayer:
     """``greedy`` for every game of a batch, compiled into the kernel: a
     :class:`goldrush_env.gold.vector.KernelPlayer` reading the worth of each pair from
-    :meth:`Knowledge.pair_value` (tabulated by :func:`_greedy_tables`)."""
+    :meth:`Knowledge.pair_value` (tabulated by :func:`worth_tables`)."""
     return KernelPlayer("greedy", GREEDY, worth_tables)
 
 
+def BatchedExpert() -> KernelPlayer:
+    """``expert`` for every game of a batch, compiled into the kernel: a
+    :class:`goldrush_env.gold.vector.KernelPlayer` reading the worth of each pair from :func:`worth_tables`
+    and its constants from :func:`expert_params`."""
+    return KernelPlayer("expert", EXPERT, worth_tables, params=expert_params)
+
+
 def batched_policy(spec: str | BatchedPolicy, seed: int | None = None) -> BatchedPolicy:
-    """The batched form of an entrant: ``"random"``, ``"greedy"``, a trained model (``"ppo"``, a
+    """The batched form of an entrant: ``"random"``, ``"greedy"``, ``"expert"``, a trained model (``"ppo"``, a
     ``.npz``/``.zip`` file) or any other name or import path ``goldrush_agents.make_agent`` accepts
     (a :class:`BatchedPolicy` is returned as it is).
 
@@ -88,6 +116,8 @@ def batched_policy(spec: str | BatchedPolicy, seed: int | None = None) -> Batche
         return BatchedRandom()
     if spec == "greedy":
         return BatchedGreedy()
+    if spec == "expert":
+        return BatchedExpert()
     policy = make_agent(spec, seed=seed)
     if isinstance(policy, TrainedPolicy):
         return BatchedModel(policy)

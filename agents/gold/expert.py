@@ -32,6 +32,8 @@ def _stays(card: int, other: int) -> bool:
 
 OWN_CHANCE_WEIGHT = 0.4
 """Share of a strike left for this seat's own known miners that counts now (the others may deny it)."""
+TIE_TOLERANCE = 1e-9
+"""Flips scoring this close to the best are all among the best (one is drawn)."""
 
 
 Outlooks = tuple["StrikeOutlook", "StrikeOutlook"]
@@ -84,7 +86,7 @@ class ExpertAgent(ScriptedAgent):
 
     def best(self, scored: list[tuple[float, int]]) -> int:
         top = max(value for value, _ in scored)
-        return self.pick([p for value, p in scored if value >= top - 1e-9])
+        return self.pick([p for value, p in scored if value >= top - TIE_TOLERANCE])
 
 
 class StrikeOutlook:
