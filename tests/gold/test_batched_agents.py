@@ -1,20 +1,26 @@
-"""The compiled greedy player makes, in every position, the flip the single-game greedy makes.
+"""The compiled greedy and expert players make, in every position, the flips the single-game players make.
 
 Positions come from random games (2-5 players) at every phase: first and
-second flips, and the rush. For each, ``GreedyAgent`` is asked with the
-game's stream (a :class:`~goldrush_env.gold.kernel.Stream` at the state the
-compiled player starts from) as its generator: it must choose the same
-position and leave the stream where the compiled player leaves it, so every
-tie-break and exploration draw is the same.
+second flips, and the rush. For each, ``GreedyAgent`` or ``ExpertAgent`` is
+asked with the game's stream (a :class:`~goldrush_env.gold.kernel.Stream` at
+the state the compiled player starts from) as its generator: it must choose
+the same position and leave the stream where the compiled player leaves it,
+so every tie-break and exploration draw is the same.
 """
+
+import math
 
 import numpy as np
 import pytest
 
-from goldrush_agents.gold.batched import BatchedGreedy, batched_policy
+import goldrush_agents.gold.expert
+from goldrush_agents.gold.batched import BatchedExpert, BatchedGreedy, batched_policy, expert_params, worth_tables
+from goldrush_agents.gold.expert import ExpertAgent
 from goldrush_agents.gold.greedy import GreedyAgent
 from goldrush_env.gold.batched import BatchedGames
-from goldrush_env.gold.kernel import Stream
+from goldrush_env.gold.kernel import EXPERT, EXPERT_PARAMS, Stream
+from goldrush_env.gold.vector import KernelPlayer
+from goldrush_env.gold.view import UNKNOWN
 
 from conftest import VERSION_0, aec_twins, follow
 
@@ -48,6 +54,108 @@ def lockstep(player, compiled, num_players, seed, count=24):
 def test_compiled_greedy_flips_what_greedy_flips(num_players):
     phases = lockstep(GreedyAgent(), BatchedGreedy(), num_players, seed=10 + num_players)
     assert min(phases.values()) > 50, phases
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_compiled_expert_flips_what_expert_flips(num_players):
+    phases = lockstep(ExpertAgent(), BatchedExpert(), num_players, seed=30 + num_players, count=12)
+    assert min(phases.values()) > 50, phases
+
+
+@pytest.mark.parametrize("name", ["greedy", "expert"])
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_compiled_players_flip_as_the_python_ones_when_every_card_is_known(name, num_players):
+    """Games where every seat has seen every card: no card left to explore, so the players fall back on the
+    remembered ones (their least-bad pair, their ties among equal losses), which random games seldom reach."""
+    from goldrush_agents.gold.batched import PerGame
+
+    player, compiled = {"greedy": (GreedyAgent(), BatchedGreedy()), "expert": (ExpertAgent(), BatchedExpert())}[name]
+    count = 12
+    games = BatchedGames(count, num_players)
+    games.reset(seed=num_players)
+    games.memo[:] = np.where(games.table[:, None] >= 0, 0, -1)  # every seat remembers, for good: perfect memory
+    views, play_rng, compared = PerGame(player), np.random.default_rng(num_players), 0
+    while not games.is_finished.all():
+        playing = np.flatnonzero(~games.is_finished)
+        streams = games.rng.copy()
+        chosen = compiled.act(games, games.known(), ~games.is_finished, None)
+        for g, view in zip(playing, views.views(games, games.known(), playing)):
+            assert UNKNOWN not in view.cards
+            player.rng = Stream(streams[g])
+            assert chosen[g] == player.act(view), g
+            assert player.rng.state == int(games.rng[g]), g
+            compared += 1
+        games.step(np.where(play_rng.random(count) < 0.5, chosen, games.random_positions(play_rng)))
+    assert compared > 300
+
+
+@pytest.mark.parametrize("name", ["greedy", "expert"])
+def test_when_every_flip_loses_the_compiled_players_choose_as_the_python_ones(name):
+    """The opponent's strongest miner lies face up and only known gold is left to flip with it: every choice
+    hands the opponent gold. Greedy gives away the least, at the highest of the positions that do; expert
+    weighs what each leaves the opponent next; the compiled players choose as the Python ones."""
+    from goldrush_agents.gold.batched import PerGame
+    from goldrush_env.gold.cards import EMPTY, gold, miner
+
+    player, compiled = {"greedy": (GreedyAgent(), BatchedGreedy()), "expert": (ExpertAgent(), BatchedExpert())}[name]
+    layout = [EMPTY] * 64
+    layout[0] = miner(2, 5)  # seat 1's colour at two players
+    for p, value in zip((3, 9, 17, 22, 30, 41, 50, 55, 60, 61, 63), (1, 2, 1, 3, 4, 1, 2, 3, 4, 2, 3)):
+        layout[p] = gold(value)
+    games = BatchedGames(8, 2)
+    games.reset(seed=0, layouts=[layout] * 8)
+    games.memo[:] = np.where(games.table[:, None] >= 0, 0, -1)
+    games.step(np.zeros(8, dtype=np.int64))  # seat 0 turns the miner up
+    everywhere = np.arange(8)
+    streams = games.rng.copy()
+    chosen = compiled.act(games, games.known(), np.ones(8, dtype=bool), None)
+    for g, view in zip(everywhere, PerGame(player).views(games, games.known(), everywhere)):
+        player.rng = Stream(streams[g])
+        assert chosen[g] == player.act(view), g
+        assert player.rng.state == int(games.rng[g]), g
+    if name == "greedy":
+        assert (chosen == 41).all()  # a gold worth 1, the highest of the three positions holding one
+
+
+def neumaier_sum(terms):
+    """Python's ``sum()`` of floats from 3.12 on (CPython's builtin_sum: plain 0 + the first term, then
+    Neumaier's compensated sum)."""
+    total, lost = None, 0.0
+    for x in terms:
+        if total is None:
+            total = 0 + x
+            continue
+        t = total + x
+        lost += (total - t) + x if abs(total) >= abs(x) else (x - t) + total
+        total = t
+    if total is None:
+        return 0
+    return total + lost if lost and math.isfinite(lost) else total
+
+
+def test_compiled_expert_adds_as_either_pythons_sum_does(monkeypatch):
+    """Whichever ``sum()`` the Python in use has, the compiled expert adds as it does: here ``ExpertAgent``
+    adds with 3.12's compensated sum, and the kernel is told so."""
+    assert neumaier_sum([1.0, 1e100, 1.0, -1e100]) == 2.0 and neumaier_sum([0.1] * 10) == 1.0
+    monkeypatch.setattr(goldrush_agents.gold.expert, "sum", neumaier_sum, raising=False)
+
+    def compensated(num_players):
+        params = dict(zip(EXPERT_PARAMS, expert_params(num_players)))
+        return [1.0 if name == "compensated_sum" else params[name] for name in EXPERT_PARAMS]
+
+    phases = lockstep(ExpertAgent(), KernelPlayer("expert", EXPERT, worth_tables, params=compensated), 3, seed=7,
+                      count=6)
+    assert min(phases.values()) > 20, phases
+
+
+def test_the_compiled_experts_constants_are_the_python_players():
+    from goldrush_agents.gold.expert import OWN_CHANCE_WEIGHT, TIE_TOLERANCE
+
+    for num_players, weight in ((2, 1.0), (3, 0.7), (5, 0.7)):
+        params = dict(zip(EXPERT_PARAMS, BatchedExpert().params(num_players)))
+        assert params["opponent_weight"] == weight
+        assert params["own_chance_weight"] == OWN_CHANCE_WEIGHT and params["tie"] == TIE_TOLERANCE
+        assert params["compensated_sum"] == (sum([0.1] * 10) == 1.0)
 
 
 def test_only_games_asked_for_get_a_flip():
