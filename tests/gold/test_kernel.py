@@ -31,8 +31,9 @@ PLAYERS = {"greedy": GreedyAgent, "expert": ExpertAgent}
 
 
 def play(opponents, num_envs, steps, seed, seat, **options):
-    """Random learner flips in a vector env with compiled ``opponents``; returns, per game, the stream before
-    its first deal, its episodes (the last one unfinished) and the stream after the last step."""
+    """Random learner flips in a vector env with compiled ``opponents``; returns the env (its streams where the
+    last step left them), each game's stream before its first deal, and each game's episodes (the last one
+    unfinished)."""
     env = GoldVectorEnv(num_envs, opponents=batched_mix(opponents), autoreset_mode="same_step", seat=seat,
                         **OPTIONS, **options)
     env.reset(seed=seed)
