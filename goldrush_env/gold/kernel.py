@@ -4,7 +4,9 @@ opponents, run by numba over a whole batch of games with no Python per game.
 Gold's rules live three times, each checked against ``../shared/rules``' replay vectors and in lockstep with
 the others: readably in :mod:`goldrush_env.gold.engine` (the reference), here for speed, and in the public-state
 model the searches use (``goldrush_agents.gold.public``). :class:`~goldrush_env.gold.batched.BatchedGames` and
-:class:`~goldrush_env.gold.vector.GoldVectorEnv` are the Python faces of this module; nothing else calls it.
+:class:`~goldrush_env.gold.vector.GoldVectorEnv` are the Python faces of this module, with
+:class:`~goldrush_env.gold.gym_env.GoldEnv`, which plays its one game here when every opponent has a compiled form
+(:func:`one_learner`); nothing else calls it.
 
 The state of a batch is a tuple of arrays, one row per game (:func:`new_state` says which). Every random choice
 of a game (its deal, the position a kind of card turns, an opponent's tie-break, a seat forgetting) is drawn from
@@ -461,6 +463,8 @@ def _write_standing(state, limit, max_turns, g, seat, out, row, at):
 def _write_plain(state, category, gains, limit, max_turns, g, seat, out, row, pairs):
     """``seat``'s plain vector of game ``g`` into ``out[row]`` (with the two pair planes if ``pairs``)."""
     table, face_up = state[0], state[2][g]
+    # _knows by hand: a call handing on the state tuple per position cost ten times the rest of the vector.
+    memo = state[13]
     out[row, :] = 0.0
     unseen = np.zeros(NUM_CATEGORIES, dtype=np.int64)
     held = np.zeros(NUM_CATEGORIES + 1, dtype=np.int64)
@@ -470,7 +474,7 @@ def _write_plain(state, category, gains, limit, max_turns, g, seat, out, row, pa
             out[row, _P_EMPTY + p] = 1.0
             continue
         kind = category[seat, card]
-        if _knows(state, g, seat, p):
+        if p == face_up or memo[g, seat, p] >= 0:
             out[row, _P_CARDS + kind * NUM_POSITIONS + p] = 1.0
             held[kind] += 1
         else:
@@ -486,7 +490,7 @@ def _write_plain(state, category, gains, limit, max_turns, g, seat, out, row, pa
     up_kind = category[seat, table[g, face_up]] if face_up >= 0 else -1
     for p in range(NUM_POSITIONS):
         card = table[g, p]
-        if card < 0 or not _knows(state, g, seat, p):
+        if card < 0 or not (p == face_up or memo[g, seat, p] >= 0):
             continue
         kind = category[seat, card]
         best, found = -1e9, False
@@ -1110,6 +1114,96 @@ def known_to_play(state, out):
         seat = state[3][g]
         for p in range(NUM_POSITIONS):
             out[g, p] = state[0][g, p] >= 0 and _knows(state, g, seat, p)
+
+
+# --- one game, one learner (GoldEnv's step) ----------------------------------------------------------------------
+
+@numba.njit(cache=True)
+def _win(state, g, seat):
+    """The win reward of ``seat`` in game ``g`` as it stands: 1 for a sole winner, 0 for each of several, else -1."""
+    scores, gold_cards = state[8], state[9]
+    top, count = -1, 0
+    for s in range(scores.shape[1]):
+        key = scores[g, s] * 100 + gold_cards[g, s]
+        if key > top:
+            top, count = key, 1
+        elif key == top:
+            count += 1
+    if scores[g, seat] * 100 + gold_cards[g, seat] != top:
+        return -1.0
+    return 1.0 if count == 1 else 0.0
+
+
+@numba.njit(cache=True)
+def _learner_flip(state, owners, rush_at, limit, forget_prob, capacity, seat, position, reward_score, scale, log,
+                  reward):
+    """Flip ``position`` in game 0, note it in ``log`` and return ``reward`` plus what the AEC environment pays
+    ``seat`` for this flip (a seat's gain less the mean gain of the others when anyone gained, or the result once
+    the game has ended), added as it adds it, flip by flip, so that the sums agree to the last bit."""
+    scores = state[8]
+    n = scores.shape[1]
+    before = 0
+    for s in range(n):
+        before += scores[0, s]
+    receiver = _play(state, owners, rush_at, 0, position, forget_prob, capacity)[2]
+    count = log[0]
+    if count + 1 < log.shape[0]:  # the caller keeps room for a step's flips; never write past the end
+        log[count + 1] = position
+    log[0] = count + 1
+    if reward_score:
+        gained = -before
+        for s in range(n):
+            gained += scores[0, s]
+        if gained != 0:
+            own = gained if receiver == seat else 0
+            reward += scale * (own - (gained - own) / (n - 1))
+    elif _finished(state, limit, 0):
+        reward += _win(state, 0, seat)
+    return reward
+
+
+@numba.njit(cache=True)
+def one_learner(state, owners, rush_at, limit, max_turns, forget_prob, capacity, category, gains, worth, params,
+                card_owner, programs, seat, action, act_code, reward_score, scale, obs_kind, log, observation, mask):
+    """Game 0 of ``state`` as :class:`~goldrush_env.gold.gym_env.GoldEnv` plays it: the learner at ``seat`` takes
+    ``action`` (a position or a kind, as ``act_code`` says; -1 for none, at a reset), then ``programs[s]`` plays
+    each other seat ``s`` until the learner is to play or the game has finished. Every flip is noted in ``log``
+    (``log[0]`` counts them). Writes the learner's observation and mask (action 0 alone once the game has
+    finished) into row 0 of ``observation`` and ``mask``. Returns the position the action turned (-1 for none;
+    -2 if it is illegal: then nothing changes and nothing is drawn), the learner's reward for the step and how
+    the game stands (0 in play, 1 over, 2 truncated)."""
+    g = 0
+    reward = 0.0
+    position = -1
+    if action >= 0:
+        if _finished(state, limit, g) or state[3][g] != seat:
+            return -2, 0.0, 0
+        if act_code == ACT_POSITIONS:
+            if action < NUM_POSITIONS and state[0][g, action] >= 0 and action != state[2][g]:
+                position = action
+        else:
+            position = _kind_position(state, category, g, seat, action)
+        if position < 0:
+            return -2, 0.0, 0
+        reward = _learner_flip(state, owners, rush_at, limit, forget_prob, capacity, seat, position, reward_score,
+                               scale, log, reward)
+    if not _finished(state, limit, g) and state[3][g] != seat:
+        known_at = np.empty(NUM_POSITIONS, dtype=np.int64)
+        known_card = np.empty(NUM_POSITIONS, dtype=np.int64)
+        unknown_at = np.empty(NUM_POSITIONS, dtype=np.int64)
+        picks = np.empty(NUM_POSITIONS, dtype=np.int64)
+        while not _finished(state, limit, g) and state[3][g] != seat:
+            player = state[3][g]
+            chosen = _choose(programs[player], state, g, player, worth, params, card_owner, known_at, known_card,
+                             unknown_at, picks)
+            reward = _learner_flip(state, owners, rush_at, limit, forget_prob, capacity, seat, chosen, reward_score,
+                                   scale, log, reward)
+    _write_observation(state, category, gains, limit, max_turns, g, seat, observation, 0, obs_kind)
+    _write_mask(state, category, limit, g, seat, mask, 0, act_code)
+    if not _finished(state, limit, g):
+        return position, reward, 0
+    mask[0, 0] = True
+    return position, reward, 1 if state[10][g] == 0 else 2
 
 
 PARALLEL_FROM = 512
