@@ -24,6 +24,20 @@ VERSION_0 = {**POSITIONS, "reward": "win"}
 """Gold's environment as version 0 made it by default."""
 
 
+class InPython:
+    """A Gold player asked in Python, flip by flip: without its ``kernel_player()``, a GoldEnv it plays in takes the
+    AEC path."""
+
+    def __init__(self, player):
+        self.player = player
+
+    def reset(self, seed=None):
+        self.player.reset(seed)
+
+    def act(self, view):
+        return self.player.act(view)
+
+
 def plug_in(projects: list[Path]) -> list[str]:
     """Put each project (a folder with a pyproject.toml) on the path as an installed plug-in: its folder, and the
     metadata ``pip install`` would write for it (a ``.dist-info`` with the entry points its pyproject.toml

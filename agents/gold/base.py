@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from functools import cache
+from typing import TYPE_CHECKING
+
 from goldrush_env.gold.cards import IS_GOLD, VALUE
 from goldrush_env.policy import SeededPolicy
 from goldrush_env.gold.view import PlayerView
 
 from goldrush_agents.gold.knowledge import Knowledge
+
+if TYPE_CHECKING:
+    from goldrush_env.gold.vector import KernelPlayer
 
 
 class ScriptedAgent(SeededPolicy):
@@ -42,3 +48,12 @@ class ScriptedAgent(SeededPolicy):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+@cache
+def compiled(name: str) -> KernelPlayer:
+    """The scripted player ``name`` compiled into Gold's kernel (:func:`goldrush_agents.gold.batched.batched_policy`),
+    made once: it holds nothing of a game, so every environment may share it."""
+    from goldrush_agents.gold.batched import batched_policy  # batched builds on the players: imported when asked
+
+    return batched_policy(name)

@@ -244,6 +244,24 @@ def env(**kwargs: Any) -> AECEnv:
     return ClassicChecks(raw_env(**kwargs), illegal_reward=-1)
 
 
+def new_game(config: EnvConfig, rng: np.random.Generator, options: dict | None) -> Game:
+    """The game :meth:`raw_env.reset` starts: the table ``options["layout"]`` if given, else one dealt with
+    ``rng``; ``options["first_player"]`` to play (0 by default). Other keys are ignored with a warning.
+    :class:`~goldrush_env.gold.gym_env.GoldEnv` deals here too, so that a seed deals the same table on its
+    compiled path."""
+    options = dict(options or {})
+    layout = options.pop("layout", None)
+    first_player = options.pop("first_player", 0)
+    if options:
+        warnings.warn(f"reset() ignores the unknown options {sorted(options)}; "
+                      f"the options are 'layout' and 'first_player'", stacklevel=3)
+    if layout is None:
+        return Game.new(config.num_players, rng, first_player=first_player, max_turns=config.max_turns,
+                        table=config.table)
+    return Game(config.num_players, layout, first_player=first_player, max_turns=config.max_turns,
+                rush_at=TABLES[config.table].rush_at)
+
+
 class raw_env(TableEnv):
     """The bare Gold AEC environment (see the module docstring)."""
 
@@ -269,20 +287,9 @@ class raw_env(TableEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None or self._np_random is None:
             self._np_random, self._np_random_seed = seeding.np_random(seed)
-        options = dict(options or {})
-        layout = options.pop("layout", None)
-        first_player = options.pop("first_player", 0)
-        if options:
-            warnings.warn(f"reset() ignores the unknown options {sorted(options)}; "
-                          f"the options are 'layout' and 'first_player'", stacklevel=2)
         config = self.config
         rng = self._np_random
-        if layout is None:
-            game = Game.new(config.num_players, rng, first_player=first_player, max_turns=config.max_turns,
-                            table=config.table)
-        else:
-            game = Game(config.num_players, layout, first_player=first_player, max_turns=config.max_turns,
-                        rush_at=TABLES[config.table].rush_at)
+        game = new_game(config, rng, options)
         memory_seeds = rng.integers(0, 2**63, size=config.num_players)
         if config.memory == "perfect":
             self.memories = [PerfectMemory() for _ in range(config.num_players)]

@@ -23,6 +23,32 @@ as PettingZoo's ``env()`` does for classic games; ``illegal_action="raise"``
 raises :class:`~goldrush_env.errors.IllegalFlipError` instead. An action
 outside the action space always raises.
 
+## Two paths, one game
+
+When every opponent has a compiled form and nothing is rendered
+(``render_mode=None``), the game is played on Gold's compiled kernel
+(:func:`goldrush_env.gold.kernel.one_learner`: one call per step plays the
+learner's flip and the opponents' up to its next turn), about ten times as
+fast as through the AEC environment. The compiled forms: the default
+opponents (``None``) and any :class:`~goldrush_env.policy.RandomPolicy`
+play as the kernel's random player; a policy with a ``kernel_player()``
+method returning a :class:`~goldrush_env.gold.vector.KernelPlayer` plays
+as that (``goldrush_agents``' ``greedy`` and ``expert`` do, the same flips
+as their Python selves). Any other opponent, or a ``render_mode``, and the
+game runs through :attr:`game_env`, the AEC environment, as before;
+:attr:`on_kernel` says which path the episode under way takes, and
+:meth:`set_opponents` may change it at the next reset.
+
+Both paths play the same game and show the same things: spaces,
+observations, masks, rewards, ``info``, :meth:`view`, errors. A seed deals
+the same table and seats the learner at the same seat on both (the deal is
+the AEC environment's own, from the env's generator); on the kernel path,
+the opponents' tie-breaks, the position a kind of card turns and the human
+memory's forgetting are drawn from the game's own stream
+(:class:`goldrush_env.gold.kernel.Stream`), seeded from the same
+generator. ``tests/gold/test_gym_kernel.py`` replays kernel-path episodes
+through the AEC path, flip for flip.
+
 ## Version History
 
 * v1: the ids name the game (``Gold-v1``, ``GoldHalf-v1``,
@@ -39,19 +65,50 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+import gymnasium as gym
 import numpy as np
+from gymnasium.utils import seeding
 
-from goldrush_env.gold.aec import raw_env
 from goldrush_env.errors import GoldRushError, IllegalFlipError
+from goldrush_env.gold import kernel
+from goldrush_env.gold.aec import SCORE_REWARD_SCALE, new_game, raw_env
+from goldrush_env.gold.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS, TABLES, category_table
+from goldrush_env.gold.encoder import OBSERVATION_SIZE
+from goldrush_env.gold.engine import Game
+from goldrush_env.gold.variants import _GAINS, observation_type
+from goldrush_env.gold.vector import _KERNEL_OBSERVATIONS, BatchedRandom, KernelPlayer, _no_tables
+from goldrush_env.gold.view import UNKNOWN, PlayerView
 from goldrush_env.learner import OneLearnerEnv
-from goldrush_env.policy import Policy
+from goldrush_env.policy import Policy, RandomPolicy
+
+__all__ = ["GoldEnv", "compiled_form"]
+
+_RANDOM = BatchedRandom()
+_SIZES = {kernel.OBS_PLAIN: OBSERVATION_SIZE, kernel.OBS_PAIRS: kernel.PAIRS_SIZE, kernel.OBS_KINDS: kernel.KINDS_SIZE}
+
+
+def compiled_form(policy: Policy) -> KernelPlayer | None:
+    """The form of ``policy`` compiled into Gold's kernel, ``None`` if it has none: a
+    :class:`~goldrush_env.policy.RandomPolicy` that keeps its ``act`` is the kernel's random player; any other
+    policy answers for itself with a ``kernel_player()`` method (this package does not know the players of
+    ``goldrush_agents``)."""
+    if isinstance(policy, RandomPolicy) and type(policy).act is RandomPolicy.act:
+        return _RANDOM
+    make = getattr(policy, "kernel_player", None)
+    if make is None:
+        return None
+    player = make()
+    if player is not None and not isinstance(player, KernelPlayer):
+        raise GoldRushError(f"{policy!r}.kernel_player() returned {player!r}: expected a KernelPlayer or None")
+    return player
 
 
 class GoldEnv(OneLearnerEnv):
     """Gold for one learner. ``opponents``: ``None`` (uniformly random legal flips),
     one policy for every other seat, or one policy per other seat, in seat order
     after the learner's. ``seat``: the learner's seat, or ``"random"``.
-    ``illegal_action``: ``"terminate"`` (end the episode with -1) or ``"raise"``."""
+    ``illegal_action``: ``"terminate"`` (end the episode with -1) or ``"raise"``.
+    The game runs on the compiled kernel when it can (see the module docstring)."""
 
     metadata = {"render_modes": list(raw_env.metadata["render_modes"]), "render_fps": 2}
     error = GoldRushError
@@ -59,13 +116,290 @@ class GoldEnv(OneLearnerEnv):
 
     def __init__(self, opponents: Policy | Sequence[Policy] | None = None, seat: int | str = "random",
                  illegal_action: str = "terminate", **config: Any) -> None:
-        super().__init__(raw_env(**config), opponents, seat, illegal_action)
+        aec = raw_env(**config)
+        self.on_kernel = False
+        """Whether the episode under way plays on the compiled kernel (set at each :meth:`reset`)."""
+        self._game = _CompiledGame(aec)
+        self._position: int | None = None  # the position the learner's last kind turned, this episode
+        super().__init__(aec, opponents, seat, illegal_action)
+
+    # --- which path ------------------------------------------------------------------
+
+    @property
+    def game_env(self) -> raw_env:
+        """The AEC environment of the game. On the AEC path it plays the game; on the kernel path it is brought
+        to the kernel's game when read, by replaying the flips so far (the same table, flips, scores and
+        history; with human memory its seats forget by their own draws), a copy to read, not to step."""
+        if self.on_kernel:
+            self._game.replay_into(self._aec)
+        return self._aec
+
+    @game_env.setter
+    def game_env(self, env: raw_env) -> None:
+        self._aec = env
+
+    def set_opponents(self, opponents: Policy | Sequence[Policy] | None) -> None:
+        super().set_opponents(opponents)
+        forms = [compiled_form(policy) for policy in self.opponents]
+        self._compiled = None not in forms and self._game.prepare(forms)
+
+    # --- the Gymnasium API ---------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        self.on_kernel = self._compiled and self.render_mode is None
+        self._position = None
+        if not self.on_kernel:
+            return super().reset(seed=seed, options=options)
+        gym.Env.reset(self, seed=seed)
+        # The generator's draws are the AEC path's, one for one: the seat, the opponents' seeds, the game's seed.
+        n = self.config.num_players
+        if self.seat_option == "random":
+            self.seat = int(self.np_random.integers(n))
+        self._agent = self._aec.possible_agents[self.seat]
+        opponent_seeds = self.np_random.integers(0, 2**63, size=n - 1)
+        for policy, opponent_seed in zip(self.opponents, opponent_seeds):
+            policy.reset(seed=int(opponent_seed) if seed is not None else None)
+        game_seed = int(self.np_random.integers(0, 2**63))
+        rng = seeding.np_random(game_seed)[0]
+        game = new_game(self.config, rng, options)  # the AEC environment's deal
+        self._ended = self._game.start(game, game_seed, int(rng.integers(0, 2**64, dtype=np.uint64)), self.seat)
+        return self.observe_learner()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+        if not self.on_kernel:
+            return super().step(action)
+        if self._ended:
+            raise self.error("the episode has ended (or never began): call reset() first")
+        if type(action) is not int or not 0 <= action < self._game.num_actions:
+            if not self.action_space.contains(action):
+                raise self.illegal_error(f"action {action!r} is not in the action space "
+                                         f"Discrete({self.action_space.n})")
+            action = int(action)
+        position, reward, end = self._game.play(action)
+        if position == -2:
+            return self._refuse(action)
+        if not self._game.positional:
+            self._position = position
+        self._ended = end != 0
+        observation, info = self._observe_kernel(self._ended)
+        return observation, reward, end == 1, end == 2, info
+
+    def _refuse(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+        """The kernel path's answer to an illegal action, the AEC path's: raised, or the end of the episode."""
+        error = self._game.refusal(action, self._aec)
+        if self.illegal_action == "raise":
+            raise error
+        gym.logger.warn(f"illegal action ends the episode with reward -1: {error}")
+        self._ended = True
+        observation, info = self.observe_learner()
+        info["illegal_action"] = str(error)
+        return observation, -1.0, True, False, info
 
     def observe_learner(self) -> tuple[np.ndarray, dict[str, Any]]:
         """:meth:`OneLearnerEnv.observe_learner <goldrush_env.learner.OneLearnerEnv.observe_learner>`, and with
         ``action="kinds"`` the position the learner's last action flipped (``info["position"]``)."""
+        if self.on_kernel:
+            return self._observe_kernel(self._game.finished())
         observation, info = super().observe_learner()
-        position = self.game_env.infos[self._agent].get("position")
+        position = self._aec.infos[self._agent].get("position")
         if position is not None:
             info["position"] = position
         return observation, info
+
+    def _observe_kernel(self, finished: bool) -> tuple[np.ndarray, dict[str, Any]]:
+        info = {"action_mask": self._game.mask_row.copy(), "seat": self.seat}
+        if finished:
+            scores, winners = self._game.result()
+            info.update(scores=scores, winners=winners)
+        if self._position is not None:
+            info["position"] = self._position
+        return self._game.observation(), info
+
+    def finished(self) -> bool:
+        return self._game.finished() if self.on_kernel else super().finished()
+
+    def truncated(self) -> bool:
+        return self._game.truncated() if self.on_kernel else super().truncated()
+
+    def action_masks(self) -> np.ndarray:
+        return self._game.mask_row.copy() if self.on_kernel else super().action_masks()
+
+    def view(self) -> PlayerView:
+        """The learner's :class:`~goldrush_env.gold.view.PlayerView`, as the AEC environment builds it."""
+        return self._game.view(self.seat) if self.on_kernel else super().view()
+
+    def render(self) -> str | np.ndarray | None:
+        return self._aec.render()  # the kernel path has no render_mode: this only warns, as the AEC env does
+
+    def close(self) -> None:
+        self._aec.close()
+
+
+class _CompiledGame:
+    """:class:`GoldEnv`'s game on the compiled kernel: game 0 of a batch of one, the constants the kernel reads,
+    the buffers it writes and the flips so far."""
+
+    def __init__(self, aec: raw_env) -> None:
+        config = self.config = aec.config
+        n = config.num_players
+        self.observation_type, self.action_type = aec.observation_type, aec.action_type
+        self.positional = self.action_type.positional
+        self.num_actions = self.action_type.size
+        self.owners = np.array(aec.owners, dtype=np.int8)
+        self.rush_at = TABLES[config.table].rush_at
+        self.limit = np.iinfo(np.int32).max if config.max_turns is None else config.max_turns
+        human = config.memory == "human"
+        forget = float(config.forget_prob) if human else 0.0
+        capacity = -1 if not human or config.memory_capacity is None else int(config.memory_capacity)
+        self.category = np.array(category_table(n, aec.owners), dtype=np.int64)
+        self.gains = np.ascontiguousarray(_GAINS)
+        self.card_owner = kernel.card_owners(self.owners)
+        self.state = kernel.new_state(1, n)
+        # The kernel writes the observation types it knows; another registered type is read off the plain vector.
+        self.derive = self.observation_type.name not in _KERNEL_OBSERVATIONS
+        obs_code = _KERNEL_OBSERVATIONS.get(self.observation_type.name, kernel.OBS_PLAIN)
+        self.observations = np.zeros((1, _SIZES[obs_code]), dtype=np.float32)
+        self.mask = np.zeros((1, self.num_actions), dtype=bool)
+        self.observation_row, self.mask_row = self.observations[0], self.mask[0]
+        # Every flip of the game, for game_env's replay: a turn flips at most twice, so a turn limit bounds it.
+        self.unbounded = config.max_turns is None
+        self.log = np.zeros(64 if self.unbounded else 2 * config.max_turns + 2, dtype=np.int64)
+        self.room = 2 * n  # the most flips one step makes, and one to spare
+        act_code = kernel.ACT_POSITIONS if self.positional else kernel.ACT_KINDS
+        self.constants = (self.state, self.owners, self.rush_at, self.limit, config.max_turns or 0, forget, capacity,
+                          self.category, self.gains)
+        self.outputs = (act_code, config.reward == "score", SCORE_REWARD_SCALE, obs_code)
+        self.arguments: tuple = ()
+        self.outside: tuple = ()
+        self.programs = np.zeros(n, dtype=np.int64)
+        self.worth, self.params = _no_tables(n), np.zeros((kernel.PROGRAMS, kernel.NUM_PARAMS))
+        self.forms: list[KernelPlayer] = []
+        self.episode, self.replayed = 0, (-1, 0)
+        self.layout: tuple[int, ...] = ()
+        self.first_player = self.game_seed = 0
+
+    def prepare(self, forms: list[KernelPlayer]) -> bool:
+        """Make ready to play these opponents (one per seat after the learner's) from the next :meth:`start`;
+        False if they cannot share a game in the kernel (its scripted players read one worth table)."""
+        if [id(form) for form in forms] == [id(form) for form in self.forms]:
+            return True  # the same players again (a mix that changes the opponents at every reset)
+        n = self.config.num_players
+        tables = [form.tables(n) for form in forms if form.program != kernel.RANDOM]
+        worth = tables[0] if tables else _no_tables(n)
+        if any(table is not worth and not np.array_equal(table, worth) for table in tables):
+            return False
+        self.worth = worth
+        self.params = np.zeros((kernel.PROGRAMS, kernel.NUM_PARAMS))
+        for form in forms:
+            self.params[form.program] = form.params(n)
+        self.forms = forms
+        return True
+
+    def start(self, game: Game, game_seed: int, stream: int, seat: int) -> bool:
+        """Lay ``game``'s table in the kernel with the game's ``stream`` and play up to the learner's first turn
+        at ``seat``. Returns whether the game has already finished."""
+        n = self.config.num_players
+        for k, form in enumerate(self.forms, start=1):
+            self.programs[(seat + k) % n] = form.program
+        self.programs[seat] = kernel.EXTERNAL
+        self.layout, self.first_player, self.game_seed = game.table, game.first_player, game_seed
+        self.episode += 1
+        with kernel.threads_for(1):
+            kernel.lay(self.state, self.rush_at, np.zeros(1, dtype=np.int64),
+                       np.array([game.table], dtype=np.int8), np.array([game.first_player], dtype=np.int8))
+        self.state[12][0] = stream
+        self.log[0] = 0
+        self.arguments = (*self.constants, self.worth, self.params, self.card_owner, self.programs, seat)
+        self.outside = (*self.outputs, self.log, self.observations, self.mask)
+        return self.play(-1)[2] != 0
+
+    def play(self, action: int) -> tuple[int, float, int]:
+        """:func:`goldrush_env.gold.kernel.one_learner` with the learner's ``action`` (-1: none)."""
+        if self.unbounded and self.log[0] + self.room >= len(self.log):
+            self.log = np.concatenate([self.log, np.zeros_like(self.log)])
+            self.outside = (*self.outputs, self.log, self.observations, self.mask)
+        return kernel.one_learner(*self.arguments, action, *self.outside)
+
+    def observation(self) -> np.ndarray:
+        """The learner's observation, a new array."""
+        if self.derive:
+            return self.observation_type.seat_vector(self.observation_row)
+        return self.observation_row.copy()
+
+    def finished(self) -> bool:
+        return bool(self.state[10][0] == 0 or self.state[5][0] >= self.limit)
+
+    def truncated(self) -> bool:
+        return bool(self.state[10][0] > 0 and self.state[5][0] >= self.limit)
+
+    def result(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The scores and the winners (D5: most points, then most gold cards), as the engine's ``result()``."""
+        scores, gold_cards = self.state[8][0].tolist(), self.state[9][0].tolist()
+        best = max(zip(scores, gold_cards))
+        return tuple(scores), tuple(s for s, key in enumerate(zip(scores, gold_cards)) if key == best)
+
+    def legal_positions(self, seat: int) -> np.ndarray:
+        """The int8 mask of the positions ``seat`` may flip now (none if it is not to play)."""
+        table, face_up = self.state[0][0], int(self.state[2][0])
+        if self.finished() or int(self.state[3][0]) != seat:
+            return np.zeros(NUM_POSITIONS, dtype=np.int8)
+        legal = (table >= 0).astype(np.int8)
+        if face_up >= 0:
+            legal[face_up] = 0
+        return legal
+
+    def vector(self, seat: int, kind: str) -> np.ndarray:
+        """``seat``'s observation vector of the type called ``kind``, a new array."""
+        code = _KERNEL_OBSERVATIONS.get(kind, kernel.OBS_PLAIN)
+        out = np.zeros((1, _SIZES[code]), dtype=np.float32)
+        with kernel.threads_for(1):
+            kernel.observe(self.state, self.category, self.gains, self.limit, self.config.max_turns or 0,
+                           np.array([seat]), np.zeros(1, dtype=np.int64), code, out)
+        return out[0] if kind in _KERNEL_OBSERVATIONS else observation_type(kind).seat_vector(out[0])
+
+    def view(self, seat: int) -> PlayerView:
+        """``seat``'s view, built from the kernel's state as ``raw_env.view`` builds it from the game."""
+        state = self.state
+        table = state[0][0]
+        face_up = int(state[2][0])
+        known = state[13][0, seat] >= 0
+        if face_up >= 0:
+            known[face_up] = True
+        cards = np.where(table == EMPTY, EMPTY, np.where(known, table, UNKNOWN))
+        hidden = table[(table >= 0) & ~known]
+        kind = self.observation_type if self.observation_type.positional else observation_type("plain")
+        finished = self.finished()
+        return PlayerView(
+            seat=seat, num_players=self.config.num_players, cards=tuple(cards.tolist()),
+            face_up=None if face_up < 0 else face_up, owners=tuple(self.owners.tolist()),
+            scores=tuple(state[8][0].tolist()), gold_cards=tuple(state[9][0].tolist()),
+            current_player=None if finished else int(state[3][0]), gold_rush=bool(state[6][0]),
+            turn=int(state[5][0]), max_turns=self.config.max_turns,
+            unseen=tuple(np.bincount(hidden, minlength=NUM_CARD_TYPES).tolist()),
+            action_mask=self.legal_positions(seat), observation=self.vector(seat, kind.name), rush_at=self.rush_at)
+
+    def refusal(self, action: int, aec: raw_env) -> IllegalFlipError:
+        """The error the AEC path raises for the learner's illegal ``action``, in its words: the engine's for a
+        position, the kinds action's for a kind."""
+        seat = int(self.state[3][0])
+        try:
+            if self.positional:
+                self.replay_into(aec)
+                aec.game.copy().step(action)
+            else:
+                self.action_type.to_positions(np.array([action]), lambda: self.legal_positions(seat)[None],
+                                              lambda: self.vector(seat, "plain")[None], np.random.default_rng(0))
+        except IllegalFlipError as error:
+            return error
+        raise AssertionError(f"the kernel refused action {action}, which the rules allow")
+
+    def replay_into(self, aec: raw_env) -> None:
+        """Bring ``aec`` to this game: its table dealt, then the flips so far (only those it has not seen)."""
+        count = int(self.log[0])
+        episode, done = self.replayed
+        if episode != self.episode or done > count:
+            aec.reset(seed=self.game_seed, options={"layout": list(self.layout), "first_player": self.first_player})
+            done = 0
+        for position in self.log[1 + done: 1 + count].tolist():
+            aec.step_from_view(position)
+        self.replayed = (self.episode, count)

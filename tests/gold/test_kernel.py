@@ -25,6 +25,7 @@ from goldrush_env.gold.batched import random_in_masks
 from goldrush_env.gold.cards import EMPTY, NUM_POSITIONS
 from goldrush_env.gold.kernel import Stream
 from goldrush_env.gold.vector import GoldVectorEnv
+from conftest import InPython
 
 OPTIONS = dict(action="positions", observation="plain", reward="score")
 PLAYERS = {"greedy": GreedyAgent, "expert": ExpertAgent}
@@ -95,8 +96,10 @@ def replay(env, start, episodes, opponents, seat, **options):
         players = [PLAYERS[names[entrant[(episode["seat"] + k) % n]]]() for k in range(1, n)]
         for player in players:
             player.rng = stream
-        single = goldrush_env.gold.GoldEnv(opponents=players, seat=episode["seat"], **OPTIONS, **options)
+        single = goldrush_env.gold.GoldEnv(opponents=[InPython(player) for player in players], seat=episode["seat"],
+                                           **OPTIONS, **options)
         observation, info = single.reset(options={"layout": episode["layout"]})
+        assert not single.on_kernel  # the Python players, asked flip by flip
         assert np.array_equal(observation, episode["observations"][0])
         assert np.array_equal(info["action_mask"], episode["masks"][0])
         for t, action in enumerate(episode["actions"]):
