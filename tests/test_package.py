@@ -164,8 +164,9 @@ def test_benchmark_runs_in_quick_mode():
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--quick"],
                          capture_output=True, text=True, check=True).stdout
     for case in ("connect_four_v3 env() (reference)", "engine alone (Game)", "AEC env(), 2 players",
-                 "AEC raw_env, 2 players", "Gymnasium env, greedy opponent", "batched engine, numpy",
-                 "vector env, 256 games, greedy opponent"):
+                 "AEC raw_env, 2 players", "Gymnasium env, greedy opponent", "batched engine, 8192 games",
+                 "vector env, 4096 games, kinds, greedy opponents", "vector env, 4096 games, kinds, expert opponents",
+                 "vector env, 4096 games, kinds, 4 players, human memory"):
         assert out.count(case) == 2, case  # once timed, once in the memory table
     assert "maximum resident set" in out and "profile of 1,000 env() steps" in out
     # The figures, not only their labels: each rate lies within its min and max, and its ratio is the rate over

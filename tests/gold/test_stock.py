@@ -92,7 +92,7 @@ def test_stock_options_are_checked_before_any_work(tmp_path, capsys):
         cleanrl_stock.main(["--run-dir", str(tmp_path / "c"), "--num-envs", "3", "--num-steps", "5"])
     assert stop.value.code == 2
     err = capsys.readouterr().err
-    assert "--num-minibatches 32 must divide a rollout of --num-envs 3 × --num-steps 5 steps" in err
+    assert "--num-minibatches 8 must divide a rollout of --num-envs 3 × --num-steps 5 steps" in err
     assert not (tmp_path / "c").exists()
     with pytest.raises(GoldRushError, match="--observation kinds needs --action kinds"):
         stock_harness.StockArgs(observation="kinds", action="positions").check()
