@@ -9,8 +9,9 @@ over whole games with dealing included:
   (the observation) every step; ``env()`` also with 4 players and human memory;
 * the second game, Gold Rush for the piecepack: its AEC ``env()`` with 3 and 4
   players, steps per second;
-* the Gymnasium env with a random and a greedy opponent: learner steps per
-  second (each also plays the opponents' flips);
+* the Gymnasium env with a random and a greedy opponent, with version 0's
+  options and over kinds: learner steps per second (each also plays the
+  opponents' flips; these opponents play on the compiled kernel);
 * the batched engine (the compiled kernel) on 8,192 games: flips per second,
   games dealt afresh as they end;
 * the vector env (4,096 games, the learner's actions drawn from its masks in
@@ -154,6 +155,7 @@ def cases(steps: int, batch_steps: int) -> dict[str, tuple[str, Callable[[int], 
         "Gymnasium env, random opponent": ("steps", lambda s: gym_steps(steps, s, "random", seat=0, **V0)),
         "Gymnasium env, greedy opponent": ("steps", lambda s: gym_steps(steps // 2, s, "greedy", seat=0, **V0)),
         "Gymnasium env over kinds (v1 defaults), random opponent": ("steps", lambda s: gym_steps(steps, s, "random")),
+        "Gymnasium env over kinds (v1 defaults), greedy opponent": ("steps", lambda s: gym_steps(steps, s, "greedy")),
         "batched engine, 8192 games": ("flips", lambda s: batched_flips(4 * batch_steps, s)),
     }
     kinds = {"action": "kinds", "observation": "kinds"}

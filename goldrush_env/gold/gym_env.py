@@ -28,8 +28,8 @@ outside the action space always raises.
 When every opponent has a compiled form and nothing is rendered
 (``render_mode=None``), the game is played on Gold's compiled kernel
 (:func:`goldrush_env.gold.kernel.one_learner`: one call per step plays the
-learner's flip and the opponents' up to its next turn), about ten times as
-fast as through the AEC environment. The compiled forms: the default
+learner's flip and the opponents' up to its next turn), four to twelve
+times as fast as through the AEC environment (``benchmarks/bench.py``). The compiled forms: the default
 opponents (``None``) and any :class:`~goldrush_env.policy.RandomPolicy`
 play as the kernel's random player; a policy with a ``kernel_player()``
 method returning a :class:`~goldrush_env.gold.vector.KernelPlayer` plays
