@@ -9,6 +9,11 @@ only the collection differs. The first case, the Gymnasium env in
 subprocesses (how the PPO runs of the experiments log trained), is the reference of the
 ratios.
 
+The stock CleanRL loop (``goldrush_train.gold.cleanrl_stock`` with its
+defaults: kinds of card, 2 players, random opponents) end to end: training
+steps per second of a whole run, rollouts, updates and its evaluation (400
+games against random and greedy) included.
+
 Tournaments: games per second of ``run_tournament`` on worker processes (all
 cores) and ``batched=True`` (one process), same fixtures.
 
@@ -48,6 +53,18 @@ def steps_per_second(vec_env: str, num_envs: int, opponents: str, steps: int, se
         venv.close()
 
 
+def cleanrl_steps_per_second(steps: int, seed: int) -> float:
+    import tempfile
+
+    from goldrush_train.gold import cleanrl_stock
+
+    with tempfile.TemporaryDirectory() as folder:
+        start = time.perf_counter()
+        cleanrl_stock.main(["--total-timesteps", str(steps), "--eval-every", str(steps), "--seed", str(seed),
+                            "--run-dir", folder])
+        return steps / (time.perf_counter() - start)
+
+
 def tournament_games_per_second(entrants: list[str], games: int, batched: bool, seed: int) -> float:
     from goldrush_agents.tournament import run_tournament
 
@@ -77,10 +94,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--games", type=int, default=1000, help="tournament games per pairing")
+    parser.add_argument("--cleanrl-steps", type=int, default=16 * 8192, help="steps of each CleanRL run")
     parser.add_argument("--quick", action="store_true", help="one rollout, one repeat, 20 tournament games")
     args = parser.parse_args(argv)
     if args.quick:
-        args.steps, args.repeats, args.games = ROLLOUT, 1, 20
+        args.steps, args.repeats, args.games, args.cleanrl_steps = ROLLOUT, 1, 20, 8192
 
     cases = [("subproc", 8), ("batched", 8), ("batched", 64)]
     print(f"MaskablePPO training against {args.opponents}, {args.steps:,} steps x {args.repeats} repeats, "
@@ -93,6 +111,9 @@ def main(argv: list[str] | None = None) -> None:
         reference = reference or median
         print(f"  --vec-env {vec_env:<8} --num-envs {num_envs:<3} {median:>8,.0f} steps/s  "
               f"(min {min(samples):,.0f}, max {max(samples):,.0f})  x{median / reference:.2f}", flush=True)
+    samples = [cleanrl_steps_per_second(args.cleanrl_steps, args.seed + r) for r in range(args.repeats)]
+    print(f"\nCleanRL's stock loop end to end (its defaults), {args.cleanrl_steps:,} steps x {args.repeats} repeats:"
+          f" {statistics.median(samples):,.0f} steps/s (min {min(samples):,.0f}, max {max(samples):,.0f})", flush=True)
     tournaments(args)
 
 
