@@ -2,13 +2,14 @@
 
     python -m goldrush_train.gold.cleanrl_stock                                 # 1M steps, kinds of card
     python -m goldrush_train.gold.cleanrl_stock --action positions --observation pairs   # positions, for comparison
+    python -m goldrush_train.gold.cleanrl_stock --opponents greedy,random     # against greedy too (compiled, fast)
 
 The loop of the CleanRL example in docs/libraries.md, with options: the
 batched vector env made with ``gymnasium.make_vec("goldrush_env:Gold-v1",
 vectorization_mode="vector_entry_point", ...)`` and ``autoreset_mode="same_step"``
 (CleanRL takes a finished game's next observation to be the next game's
 first), only documented environment options, opponents playing uniformly at
-random. CleanRL's update settings: generalized advantages (0.99, 0.95),
+random (or the ``opponents`` given). CleanRL's update settings: generalized advantages (0.99, 0.95),
 normalized per minibatch, the clipped objective at 0.2, entropy 0.01, value
 0.5, gradients clipped at 0.5, Adam at 2.5e-4. Illegal actions get a logit
 of -1e8. Evaluations as in :mod:`goldrush_train.gold.stock_harness`; ``agent.pt`` holds the
@@ -49,10 +50,16 @@ class Args(StockArgs):
     ent_coef: float = 0.01
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
+    opponents: str = "random"
+    """The opponents the learner trains against, comma-separated; each game draws one of them (equal weights) for
+    each other seat. ``greedy`` and ``expert`` play inside the compiled vector env."""
 
     def check(self) -> None:
+        from goldrush_train.cli import check_agents
+
         super().check()
         check_counts(self, "num_steps", "num_minibatches", "update_epochs")
+        check_agents("--opponents", self.opponents)
         if (self.num_envs * self.num_steps) % self.num_minibatches:
             raise GoldRushError(f"--num-minibatches {self.num_minibatches} must divide a rollout of --num-envs "
                                 f"{self.num_envs} × --num-steps {self.num_steps} steps")
@@ -93,8 +100,12 @@ def train(args: Args) -> dict[str, Any]:
     run_dir = open_run_dir(args.run_dir, "runs/cleanrl", args)
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)
+    from goldrush_agents import split_entrants
+    from goldrush_agents.gold.batched import batched_mix
+
+    opponents = batched_mix({name: 1.0 for name in split_entrants(args.opponents)})
     envs = gym.make_vec("goldrush_env:Gold-v1", num_envs=args.num_envs, vectorization_mode="vector_entry_point",
-                        autoreset_mode="same_step", **args.env_options())
+                        autoreset_mode="same_step", opponents=opponents, **args.env_options())
     agent = make_agent_network(envs.single_observation_space.shape[0], int(envs.single_action_space.n))
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5, foreach=True)
     torch.distributions.Distribution.set_default_validate_args(False)  # the masks are checked by the env
