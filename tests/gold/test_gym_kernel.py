@@ -314,3 +314,22 @@ def test_misuse_is_refused_on_the_kernel_path_as_before():
     env.step(np.int64(int(np.flatnonzero(env.action_masks())[0])))  # a numpy int is an action
     with pytest.warns(UserWarning, match="without a render_mode"):  # as on the AEC path
         assert env.render() is None
+
+
+def test_human_memory_forgets_on_the_kernel_path():
+    """Forgetting draws from the game's stream there, so no lockstep with the AEC path: its effects instead."""
+    env = GoldEnv(memory="human", forget_prob=0.5, memory_capacity=4, seat=0, **POSITIONS)
+    rng = np.random.default_rng(0)
+    forgot = False
+    for seed in range(3):
+        env.reset(seed=seed)
+        assert env.on_kernel
+        done = False
+        while not done:
+            view = env.view()
+            known = set(view.known_positions()) - {view.face_up}
+            assert len(known) <= 4  # the capacity
+            forgot |= len(known) < len(set(env.game_env.game.known_to(0)) - {view.face_up})
+            _, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            done = terminated or truncated
+    assert forgot
