@@ -459,6 +459,17 @@ def _write_standing(state, limit, max_turns, g, seat, out, row, at):
     out[row, at + _S_TURN] = state[5][g] / max_turns if max_turns > 0 else 0.0
 
 
+@numba.njit(cache=True, inline="always")
+def _pair_best(held, gains, kind):
+    """The most a card of ``kind`` gains turned with another card the seat knows (``held``: the known cards per
+    kind, the face-up one included); 0 if it knows no other."""
+    best, found = -1e9, False
+    for other in range(NUM_CATEGORIES):
+        if held[other] - (1 if other == kind else 0) > 0 and gains[kind, other] > best:
+            best, found = gains[kind, other], True
+    return best if found else 0.0
+
+
 @numba.njit(cache=True)
 def _write_plain(state, category, gains, limit, max_turns, g, seat, out, row, pairs):
     """``seat``'s plain vector of game ``g`` into ``out[row]`` (with the two pair planes if ``pairs``)."""
@@ -493,12 +504,7 @@ def _write_plain(state, category, gains, limit, max_turns, g, seat, out, row, pa
         if card < 0 or not (p == face_up or memo[g, seat, p] >= 0):
             continue
         kind = category[seat, card]
-        best, found = -1e9, False
-        for other in range(NUM_CATEGORIES):
-            if held[other] - (1 if other == kind else 0) > 0 and gains[kind, other] > best:
-                best, found = gains[kind, other], True
-        if found:
-            out[row, _P_SIZE + p] = best
+        out[row, _P_SIZE + p] = _pair_best(held, gains, kind)
         if up_kind >= 0 and p != face_up:
             out[row, _P_SIZE + NUM_POSITIONS + p] = gains[up_kind, kind]
 
@@ -531,14 +537,8 @@ def _write_kinds(state, category, gains, limit, max_turns, g, seat, out, row):
         out[row, _K_UNSEEN + kind] = unseen[kind] / UNSEEN_SCALE
     out[row, _K_KNOWN + _UNKNOWN_KIND] = unknown / NUM_POSITIONS
     for kind in range(NUM_CATEGORIES):
-        if held[kind] == 0:
-            continue
-        best, found = -1e9, False
-        for other in range(NUM_CATEGORIES):
-            if held[other] - (1 if other == kind else 0) > 0 and gains[kind, other] > best:
-                best, found = gains[kind, other], True
-        if found:
-            out[row, _K_PAIR_BEST + kind] = best
+        if held[kind] > 0:
+            out[row, _K_PAIR_BEST + kind] = _pair_best(held, gains, kind)
     if up_kind >= 0:
         out[row, _K_FACE_UP + up_kind] = 1.0
         total, weighted = 0, 0.0
@@ -718,20 +718,11 @@ player's do, to the last bit."""
 _X_WEIGHT, _X_OWN, _X_TIE, _X_COMPENSATED = range(len(EXPERT_PARAMS))
 
 
-def _stays(card: int, other: int) -> bool:
-    """``goldrush_agents.gold.expert._stays``: whether ``card`` goes back face down after a turn with ``other``."""
-    if IS_GOLD[card]:
-        return IS_GOLD[other] or IS_MINER[other] and VALUE[other] < VALUE[card]
-    if IS_MINER[card]:
-        return IS_GOLD[other] and VALUE[card] < VALUE[other] or IS_MINER[other] and VALUE[card] >= VALUE[other]
-    return False
-
-
 # Expert's two StrikeOutlooks in one mask of the known cards: golds by value (bit v - 1), the miners the next seat
 # can use (theirs: bit v + 2) and those of the seat itself (mine: bit v + 6). _STRIKE[golds | miners << 4]: the
-# best gold worth no more than the strongest miner (0: none). _STAYS[a, b]: all bits if a stays after b, else none.
-_STAYS = np.array([[-1 if _stays(a, b) else 0 for b in range(NUM_CARD_TYPES)] for a in range(NUM_CARD_TYPES)],
-                  dtype=np.int64)
+# best gold worth no more than the strongest miner (0: none). _STAYS[a, b]: all bits if a stays after b, else none
+# (read off the rules' pair table: expert's own _stays says the same).
+_STAYS = np.where(_PAIR_FIRST_LEAVES.reshape(NUM_CARD_TYPES, NUM_CARD_TYPES), 0, -1).astype(np.int64)
 
 
 def _strike(index: int) -> int:
