@@ -49,7 +49,7 @@ class ExpertAgent(ScriptedAgent):
     name = "expert"
 
     def kernel_player(self) -> KernelPlayer | None:
-        """This player compiled into Gold's kernel, where :class:`goldrush_env.gold.GoldEnv` plays it inside its
+        """This player compiled into Gold's kernel, where :class:`goldrush_env.gold.gym_env.GoldEnv` plays it inside its
         step: the same flips, its random choices drawn from the game's stream. A subclass, which may play
         otherwise, has none."""
         return compiled("expert") if type(self) is ExpertAgent else None

@@ -29,7 +29,7 @@ class GreedyAgent(ScriptedAgent):
     name = "greedy"
 
     def kernel_player(self) -> KernelPlayer | None:
-        """This player compiled into Gold's kernel, where :class:`goldrush_env.gold.GoldEnv` plays it inside its
+        """This player compiled into Gold's kernel, where :class:`goldrush_env.gold.gym_env.GoldEnv` plays it inside its
         step: the same flips, its random choices drawn from the game's stream. A subclass, which may play
         otherwise, has none."""
         return compiled("greedy") if type(self) is GreedyAgent else None

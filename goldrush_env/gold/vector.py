@@ -85,8 +85,8 @@ class BatchedPolicy(Protocol):
 
 
 class KernelPlayer:
-    """A scripted player compiled into the kernel (:data:`goldrush_env.gold.kernel.RANDOM`, ``GREEDY``,
-    ``EXPERT``): the vector env plays it inside its step, drawing its random choices from each game's
+    """A scripted player compiled into the kernel (``RANDOM``, ``GREEDY``,
+    ``EXPERT`` of :mod:`goldrush_env.gold.kernel`): the vector env plays it inside its step, drawing its random choices from each game's
     stream. ``tables(num_players)`` gives the arrays its program reads (``worth[seat, threat, a, b]``, the
     worth of turning cards ``a`` and ``b`` together) and ``params(num_players)`` its constants (at most
     :data:`~goldrush_env.gold.kernel.NUM_PARAMS`); :meth:`act` plays it as a :class:`BatchedPolicy`."""
