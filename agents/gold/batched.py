@@ -2,7 +2,7 @@
 
 :func:`batched_policy` turns any entrant ``goldrush_agents.make_agent`` knows into a
 :class:`goldrush_env.gold.vector.BatchedPolicy`: ``greedy`` and ``expert`` play inside Gold's compiled kernel
-(:func:`BatchedGreedy` and :func:`BatchedExpert`, each a :class:`~goldrush_env.gold.vector.KernelPlayer`), a
+(:func:`compiled_greedy` and :func:`compiled_expert`, each a :class:`~goldrush_env.gold.vector.KernelPlayer`), a
 trained model runs its network on every game in one batch (:class:`BatchedModel`), and any other player is asked
 game by game from the same structured view it gets in the single-game environments (:class:`PerGame`).
 
@@ -87,14 +87,14 @@ def expert_params(num_players: int) -> list[float]:
     return [values[name] for name in EXPERT_PARAMS]
 
 
-def BatchedGreedy() -> KernelPlayer:
+def compiled_greedy() -> KernelPlayer:
     """``greedy`` for every game of a batch, compiled into the kernel: a
     :class:`goldrush_env.gold.vector.KernelPlayer` reading the worth of each pair from
     :meth:`Knowledge.pair_value` (tabulated by :func:`worth_tables`)."""
     return KernelPlayer("greedy", GREEDY, worth_tables)
 
 
-def BatchedExpert() -> KernelPlayer:
+def compiled_expert() -> KernelPlayer:
     """``expert`` for every game of a batch, compiled into the kernel: a
     :class:`goldrush_env.gold.vector.KernelPlayer` reading the worth of each pair from :func:`worth_tables`
     and its constants from :func:`expert_params`."""
@@ -115,9 +115,9 @@ def batched_policy(spec: str | BatchedPolicy, seed: int | None = None) -> Batche
     if spec == "random":
         return BatchedRandom()
     if spec == "greedy":
-        return BatchedGreedy()
+        return compiled_greedy()
     if spec == "expert":
-        return BatchedExpert()
+        return compiled_expert()
     policy = make_agent(spec, seed=seed)
     if isinstance(policy, TrainedPolicy):
         return BatchedModel(policy)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import goldrush_agents.gold.expert
-from goldrush_agents.gold.batched import BatchedExpert, BatchedGreedy, batched_policy, expert_params, worth_tables
+from goldrush_agents.gold.batched import compiled_expert, compiled_greedy, batched_policy, expert_params, worth_tables
 from goldrush_agents.gold.expert import ExpertAgent
 from goldrush_agents.gold.greedy import GreedyAgent
 from goldrush_env.gold.batched import BatchedGames
@@ -52,13 +52,13 @@ def lockstep(player, compiled, num_players, seed, count=24):
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
 def test_compiled_greedy_flips_what_greedy_flips(num_players):
-    phases = lockstep(GreedyAgent(), BatchedGreedy(), num_players, seed=10 + num_players)
+    phases = lockstep(GreedyAgent(), compiled_greedy(), num_players, seed=10 + num_players)
     assert min(phases.values()) > 50, phases
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
 def test_compiled_expert_flips_what_expert_flips(num_players):
-    phases = lockstep(ExpertAgent(), BatchedExpert(), num_players, seed=30 + num_players, count=12)
+    phases = lockstep(ExpertAgent(), compiled_expert(), num_players, seed=30 + num_players, count=12)
     assert min(phases.values()) > 50, phases
 
 
@@ -69,7 +69,7 @@ def test_compiled_players_flip_as_the_python_ones_when_every_card_is_known(name,
     remembered ones (their least-bad pair, their ties among equal losses), which random games seldom reach."""
     from goldrush_agents.gold.batched import PerGame
 
-    player, compiled = {"greedy": (GreedyAgent(), BatchedGreedy()), "expert": (ExpertAgent(), BatchedExpert())}[name]
+    player, compiled = {"greedy": (GreedyAgent(), compiled_greedy()), "expert": (ExpertAgent(), compiled_expert())}[name]
     count = 12
     games = BatchedGames(count, num_players)
     games.reset(seed=num_players)
@@ -97,7 +97,7 @@ def test_when_every_flip_loses_the_compiled_players_choose_as_the_python_ones(na
     from goldrush_agents.gold.batched import PerGame
     from goldrush_env.gold.cards import EMPTY, gold, miner
 
-    player, compiled = {"greedy": (GreedyAgent(), BatchedGreedy()), "expert": (ExpertAgent(), BatchedExpert())}[name]
+    player, compiled = {"greedy": (GreedyAgent(), compiled_greedy()), "expert": (ExpertAgent(), compiled_expert())}[name]
     layout = [EMPTY] * 64
     layout[0] = miner(2, 5)  # seat 1's colour at two players
     for p, value in zip((3, 9, 17, 22, 30, 41, 50, 55, 60, 61, 63), (1, 2, 1, 3, 4, 1, 2, 3, 4, 2, 3)):
@@ -152,7 +152,7 @@ def test_the_compiled_experts_constants_are_the_python_players():
     from goldrush_agents.gold.expert import OWN_CHANCE_WEIGHT, TIE_TOLERANCE
 
     for num_players, weight in ((2, 1.0), (3, 0.7), (5, 0.7)):
-        params = dict(zip(EXPERT_PARAMS, BatchedExpert().params(num_players)))
+        params = dict(zip(EXPERT_PARAMS, compiled_expert().params(num_players)))
         assert params["opponent_weight"] == weight
         assert params["own_chance_weight"] == OWN_CHANCE_WEIGHT and params["tie"] == TIE_TOLERANCE
         assert params["compensated_sum"] == (sum([0.1] * 10) == 1.0)
@@ -161,7 +161,7 @@ def test_the_compiled_experts_constants_are_the_python_players():
 def test_only_games_asked_for_get_a_flip():
     games = BatchedGames(4, 2)
     games.reset(seed=0)
-    positions = BatchedGreedy().act(games, np.zeros((4, 64), dtype=bool), np.array([True, False, True, False]),
+    positions = compiled_greedy().act(games, np.zeros((4, 64), dtype=bool), np.array([True, False, True, False]),
                                     np.random.default_rng(0))
     assert positions[1] == positions[3] == -1 and positions[0] >= 0 and positions[2] >= 0
 
