@@ -286,7 +286,7 @@ class GoldVectorEnv(VectorEnv):
         out = self._advance(everything, deal=everything, before=self.games.scores)
         self._pending[:] = False
         self._started = True
-        return out["observations"], self._info(out)
+        return out["observations"], self._info()
 
     def _step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         if not self._started:
@@ -308,7 +308,7 @@ class GoldVectorEnv(VectorEnv):
         out = self._advance(np.ones(self.num_envs, dtype=bool), deal=self._pending, before=before)
         self._pending = out["done"] if self.autoreset_mode is AutoresetMode.NEXT_STEP \
             else np.zeros(self.num_envs, dtype=bool)
-        info = self._info(out)
+        info = self._info()
         done = out["done"]
         if done.any():
             if self.autoreset_mode is AutoresetMode.SAME_STEP:
@@ -406,5 +406,5 @@ class GoldVectorEnv(VectorEnv):
         raise IllegalFlipError(f"sub-environment {row}: kind {action} ({self.action_type.names[action]}) cannot be "
                                "turned now: no legal position holds such a card")
 
-    def _info(self, out: dict[str, np.ndarray]) -> dict[str, Any]:
+    def _info(self) -> dict[str, Any]:
         return {"action_mask": self._masks.copy(), "seat": self.seats.copy()}
