@@ -24,7 +24,7 @@ from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldRushError
 from goldrush_env.gold.cards import MAX_PLAYERS, MIN_PLAYERS, NUM_POSITIONS
 from goldrush_env.gold.encoder import OBSERVATION_SIZE, SLICES
-from goldrush_env.gold.variants import OBSERVATION_TYPES, PAIR_LAYOUT, pair_features
+from goldrush_env.gold.variants import ACTION_TYPES, OBSERVATION_TYPES, PAIR_LAYOUT, kind_positions, pair_features
 from goldrush_env.gold.view import PlayerView
 from goldrush_env.policy import SeededPolicy
 
@@ -114,24 +114,32 @@ class GoldNetNumpy:
 
 class MlpNumpy:
     """A plain MLP policy in numpy: ``actor.0``, ``actor.2``, ... linear layers with tanh between them, over the
-    observation the model was trained on (``config.observation``: ``"plain"``, or ``"pairs"``, whose planes it
-    computes from the plain vector itself, so it plays in any environment). Written by
+    observation the model was trained on (``config.observation``: ``"plain"``, or ``"pairs"`` or ``"kinds"``,
+    which it computes from the plain vector itself, so it plays in any environment), with logits over the actions
+    it was trained on (``config.action``: ``"positions"``, or ``"kinds"``: :attr:`kinds` is then true). Written by
     ``python -m goldrush_train.gold.scratch --network mlp``."""
 
     def __init__(self, weights: dict[str, Any]) -> None:
         layers = tanh_mlp_layers(weights)
         self.observation = str(weights.get("config.observation", "plain"))
+        action = str(weights.get("config.action", "positions"))
+        if action not in ACTION_TYPES:
+            raise GoldRushError(f"model says config.action = {action!r}, not one of {list(ACTION_TYPES)}")
+        self.kinds = action == "kinds"
         size = OBSERVATION_TYPES[self.observation].size if self.observation in OBSERVATION_TYPES else None
-        if self.observation not in ("plain", "pairs") or layers[0][0].shape[0] != size:
+        if layers[0][0].shape[0] != size:
             raise GoldRushError(f"model expects {layers[0][0].shape[0]} inputs, the {self.observation!r} observation "
                                 f"of this version has {size}")
+        if layers[-1][0].shape[1] != ACTION_TYPES[action].size:
+            raise GoldRushError(f"model has {layers[-1][0].shape[1]} outputs, the {action!r} actions of this version "
+                                f"are {ACTION_TYPES[action].size}")
         self.layers = layers
 
     def forward(self, observations: np.ndarray) -> tuple[np.ndarray, None]:
-        """(logits (batch, 64), None): the policy's logits for plain (or longer) observation vectors."""
+        """(logits (batch, actions), None): the policy's logits for plain (or longer) observation vectors."""
         x = np.asarray(observations, np.float32)[:, :OBSERVATION_SIZE]
-        if self.observation == "pairs":
-            x = OBSERVATION_TYPES["pairs"].from_plain(x)
+        if self.observation != "plain":
+            x = OBSERVATION_TYPES[self.observation].from_plain(x)
         return tanh_mlp(self.layers, x), None
 
 
@@ -267,12 +275,30 @@ class TrainedPolicy(SeededPolicy):
                masks: np.ndarray) -> np.ndarray:
         with one_blas_thread():
             logits, _ = net.forward(observations)
+        if getattr(net, "kinds", False):
+            return self._kind_flips(observations, masks, logits)
         logits = np.where(masks, logits, -np.inf)
         if self.deterministic:
             return self.most_likely(observations, logits, choose)
         probs = np.exp(logits - logits.max(axis=1, keepdims=True))
         probs /= probs.sum(axis=1, keepdims=True)
         return np.array([self.rng.choice(NUM_POSITIONS, p=p) for p in probs])
+
+    def _kind_flips(self, observations: np.ndarray, masks: np.ndarray, logits: np.ndarray) -> np.ndarray:
+        """A model of ``action="kinds"`` picks a kind (the most likely legal one, or one drawn from its policy), then
+        a position holding that kind: the first (the seat cannot tell them apart), or one drawn uniformly as the
+        environment draws it."""
+        options = kind_positions(observations[:, :OBSERVATION_SIZE], masks)  # (batch, kinds, 64)
+        logits = np.where(options.any(axis=2), logits, -np.inf)
+        if self.deterministic:
+            kinds = logits.argmax(axis=1)
+        else:
+            probs = np.exp(logits - logits.max(axis=1, keepdims=True))
+            kinds = np.array([self.rng.choice(len(p), p=p / p.sum()) for p in probs])
+        chosen = options[np.arange(len(kinds)), kinds]
+        if self.deterministic:
+            return chosen.argmax(axis=1)
+        return np.array([self.rng.choice(np.flatnonzero(row)) for row in chosen])
 
     def most_likely(self, observations: np.ndarray, logits: np.ndarray, choose: str | None = None) -> np.ndarray:
         """The flip to play for each row of ``logits`` (-inf at illegal positions), by ``choose`` (default:

@@ -240,9 +240,9 @@ def _kinds_vectors(plain: np.ndarray) -> np.ndarray:
     return out
 
 
-def _kind_positions(plain: np.ndarray, positions: np.ndarray) -> np.ndarray:
-    """bool ``(batch, 30, 64)``: per action, the legal positions (``positions``, ``(batch, 64)``) turning which
-    is that action."""
+def kind_positions(plain: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """bool ``(batch, 30, 64)``: per ``action="kinds"`` action, the legal positions (``positions``, ``(batch, 64)``)
+    turning which is that action, for seats whose plain vectors are ``plain``."""
     plain, planes = _card_planes(plain)
     out = np.empty((len(plain), _CHOICES, NUM_POSITIONS), dtype=bool)
     out[:, :NUM_CATEGORIES] = planes > 0
@@ -258,14 +258,14 @@ class KindActions(ActionType):
     positional = False
 
     def masks(self, positions: np.ndarray, plain: Callable[[], np.ndarray]) -> np.ndarray:
-        return _kind_positions(plain(), positions).any(axis=2)
+        return kind_positions(plain(), positions).any(axis=2)
 
     def to_positions(self, actions: np.ndarray, positions: Callable[[], np.ndarray],
                      plain: Callable[[], np.ndarray], rng: np.random.Generator) -> np.ndarray:
         actions = np.asarray(actions)
         rows = np.arange(len(actions))
         in_range = (actions >= 0) & (actions < self.size)
-        options = _kind_positions(plain(), positions())[rows, np.where(in_range, actions, 0)] & in_range[:, None]
+        options = kind_positions(plain(), positions())[rows, np.where(in_range, actions, 0)] & in_range[:, None]
         count = options.sum(axis=1)
         bad = np.flatnonzero(count == 0)
         if len(bad):
@@ -318,4 +318,4 @@ def action_type(name: str) -> ActionType:
 
 
 __all__ = ["ACTION_TYPES", "KINDS_LAYOUT", "OBSERVATION_TYPES", "PAIR_LAYOUT", "UNKNOWN_ACTION", "ActionType",
-           "KindActions", "ObservationType", "action_type", "observation_type", "pair_features"]
+           "KindActions", "ObservationType", "action_type", "kind_positions", "observation_type", "pair_features"]

@@ -8,9 +8,10 @@ import torch
 
 from goldrush_agents import make_agent
 from goldrush_agents.arena import play_game
-from goldrush_agents.gold.trained import GoldNetNumpy
+from goldrush_agents.gold.trained import GoldNetNumpy, MlpNumpy, TrainedPolicy
 from goldrush_agents.tournament import wilson_interval
-from goldrush_env.gold.variants import OBSERVATION_TYPES
+from goldrush_env.errors import GoldRushError
+from goldrush_env.gold.variants import ACTION_TYPES, OBSERVATION_TYPES, kind_positions
 from goldrush_train.gold import curves, sb3_stock, scratch
 from goldrush_train.gold.network import GoldNet, export_weights
 
@@ -25,6 +26,8 @@ def observations(games: int = 3) -> np.ndarray:
 
 
 @pytest.mark.parametrize("options", [[], ["--network", "mlp", "--observation", "plain", "--play-by", "position"],
+                                     ["--network", "mlp", "--action", "kinds", "--observation", "kinds",
+                                      "--self-play", "0.5", "--snapshot-every", "256"],
                                      ["--opponents", "random,greedy", "--self-play", "0.5", "--snapshot-every", "256"],
                                      ["--observation", "pairs", "--tables", "quarter:256,half:512,full"]])
 def test_a_tiny_run_writes_a_model_that_plays(tmp_path, options):
@@ -59,8 +62,58 @@ def test_goldnet_with_pairs_plays_the_same_in_numpy_from_the_plain_vector():
     assert np.allclose(values.detach().numpy(), numpy_values, atol=1e-5)
 
 
+def kinds_model(tmp_path, seed: int = 0):
+    """A random CleanRL agent of action="kinds" over observation="kinds", saved as scratch saves it."""
+    torch.manual_seed(seed)
+    net = scratch.make_network(scratch.Args(network="mlp", action="kinds", observation="kinds"),
+                               OBSERVATION_TYPES["kinds"].size, ACTION_TYPES["kinds"].size)
+    return net, scratch.save_model(net, tmp_path / "kinds.npz", 2, "kinds", action="kinds")
+
+
+def test_a_model_of_kinds_plays_the_same_in_numpy_from_the_plain_vector(tmp_path):
+    net, path = kinds_model(tmp_path)
+    plain = observations()
+    logits, _ = net(torch.as_tensor(OBSERVATION_TYPES["kinds"].from_plain(plain)))
+    mlp = MlpNumpy(np.load(path))
+    assert mlp.kinds and np.allclose(logits.detach().numpy(), mlp.forward(plain)[0], atol=1e-5)
+
+
+def test_a_model_of_kinds_turns_a_card_of_its_most_likely_legal_kind(tmp_path):
+    net, path = kinds_model(tmp_path, seed=1)
+    views = random_views(2, 2)
+    plain = np.array([view.observation for view in views])
+    masks = np.array([view.action_mask for view in views], dtype=bool)
+    options = kind_positions(plain, masks)
+    logits = np.where(options.any(axis=2), MlpNumpy(np.load(path)).forward(plain)[0], -np.inf)
+    kinds = logits.argmax(axis=1)
+    rows = np.arange(len(views))
+    assert len(set(kinds)) > 3  # the choice depends on the position, so the test can tell kinds apart
+    flips = TrainedPolicy(path).act_batch(plain, masks)
+    assert (flips == options[rows, kinds].argmax(axis=1)).all()  # the first position of that kind
+    drawn = TrainedPolicy(path, seed=0, deterministic=False).act_batch(plain, masks)
+    assert masks[rows, drawn].all() and len(set(drawn)) > 1
+    assert options.any(axis=1)[rows, drawn].all()  # a position of some legal kind
+    again = TrainedPolicy(path, seed=0, deterministic=False).act_batch(plain, masks)
+    assert (drawn == again).all()
+
+
+def test_a_model_of_kinds_refuses_a_file_of_another_shape(tmp_path):
+    _, path = kinds_model(tmp_path)
+    arrays = dict(np.load(path))
+    arrays["config.action"] = np.array("positions")
+    np.savez(tmp_path / "bad.npz", **arrays)
+    with pytest.raises(GoldRushError, match="model has 30 outputs, the 'positions' actions of this version are 64"):
+        MlpNumpy(np.load(tmp_path / "bad.npz"))
+    arrays["config.action"] = np.array("cards")
+    np.savez(tmp_path / "bad.npz", **arrays)
+    with pytest.raises(GoldRushError, match="config.action = 'cards', not one of"):
+        MlpNumpy(np.load(tmp_path / "bad.npz"))
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["--tables", "tiny"], "--tables: 'tiny' is not a table"),
+    (["--network", "goldnet"], "--action kinds --observation kinds needs --network mlp"),
+    (["--network", "goldnet", "--action", "positions"], "--action positions --observation kinds needs --network mlp"),
     (["--tables", "quarter,full"], "needs the step it plays until"),
     (["--tables", "half:100,quarter:50,full"], "the steps must grow"),
     (["--num-minibatches", "3"], "--num-minibatches 3 must divide a rollout"),

@@ -1,21 +1,23 @@
 """PPO from scratch: Gold learned with no teacher, on the batched vector env.
 
-    python -m goldrush_train.gold.scratch                        # the from-scratch recipe
-    python -m goldrush_train.gold.scratch --total-timesteps 250000 --eval-every 125000   # a short run
+    python -m goldrush_train.gold.scratch                        # the from-scratch recipe: 10M steps, about 5 minutes
+    python -m goldrush_train.gold.scratch --total-timesteps 1000000 --eval-every 250000   # a short run
     python -m goldrush_train.gold.scratch --help                 # every argument
 
 One file in CleanRL's shape: a dataclass of arguments, the environment, the
 rollout, the PPO update, evaluation in its own function. Nothing is copied
-from a teacher: no imitation, no saved decisions, and no scripted features in
-the network: :class:`goldrush_train.gold.network.GoldNet` reads the
-environment's ``observation="pairs"``, the plain vector and two planes
-computed from it alone. The learner plays a random seat of
-:class:`goldrush_env.gold.vector.GoldVectorEnv` against a mix of opponents:
-the scripted players of ``opponents`` (by default ``greedy``) and, for a
-``self_play`` share of the seats (a quarter by default), frozen snapshots of
-itself taken every ``snapshot_every`` steps. ``num_players`` sets the table's
-size, and ``init_from`` starts from a saved model's weights instead of random
-ones (what :mod:`goldrush_train.gold.sizes` does with the 2-player model).
+from a teacher: no imitation, no saved decisions. By default the network is
+CleanRL's stock agent (an actor and a critic, each two tanh layers of 64)
+over the environment's kinds of card (``action="kinds"``,
+``observation="kinds"``), and the learner plays a random seat of
+:class:`goldrush_env.gold.vector.GoldVectorEnv` against ``greedy``, which
+plays inside the compiled step. Other opponents (``opponents``), frozen
+snapshots of the learner as a ``self_play`` share of the seats (one taken
+every ``snapshot_every`` steps), positions instead of kinds and
+:class:`goldrush_train.gold.network.GoldNet` (``network``) are options;
+``num_players`` sets the table's size, and ``init_from`` starts GoldNet from
+a saved model's weights instead of random ones (what
+:mod:`goldrush_train.gold.sizes` does with the 2-player model).
 
 Every ``eval_every`` steps the policy, played as ``play_by`` says, meets
 each of ``eval_agents`` in ``eval_games`` games (seats swapped, start players
@@ -62,11 +64,11 @@ class Args:
     init_from: str | None = None
     """Start from the weights of this GoldNet model (a .npz of observation "plain", e.g. the shipped
     agents/gold/models/ppo_2p.npz) instead of random ones; the run's --width and --context must be the model's."""
-    total_timesteps: int = 1_000_000
+    total_timesteps: int = 10_000_000
     """Learner decisions (flips) to train for."""
-    num_envs: int = 128
+    num_envs: int = 64
     """Games played at once."""
-    num_steps: int = 64
+    num_steps: int = 128
     """Steps per game in each rollout (a rollout is num_envs * num_steps decisions)."""
     learning_rate: float = 5e-4
     """Adam's step size at the start, annealed linearly to 0 at the end."""
@@ -97,24 +99,27 @@ class Args:
     "win", +1 / 0 / -1 at the end."""
     opponents: str = "greedy"
     """Scripted opponents, comma-separated; each game draws one of them (equal weights) for each other seat."""
-    self_play: float = 0.25
+    self_play: float = 0.0
     """Share of opponent seats played by frozen snapshots of the learner (the latest league_size), once the first
     snapshot exists."""
     snapshot_every: int = 250_000
     """Steps between snapshots of the learner for self-play."""
     league_size: int = 4
     """Snapshots kept as opponents."""
-    network: Literal["goldnet", "mlp"] = "goldnet"
+    network: Literal["goldnet", "mlp"] = "mlp"
     """The policy: "goldnet", goldrush_train.gold.network.GoldNet (the same small layers at every position); "mlp",
-    CleanRL's stock agent (an actor and a critic, each two tanh layers of 64), which sees positions one by one."""
-    observation: Literal["plain", "pairs"] = "pairs"
+    CleanRL's stock agent (an actor and a critic, each two tanh layers of 64)."""
+    action: Literal["positions", "kinds"] = "kinds"
+    """The environment's action option: "positions", a position to turn; "kinds", a kind of card (or an unknown
+    one), the environment drawing the position (needs --network mlp)."""
+    observation: Literal["plain", "pairs", "kinds"] = "kinds"
     """The environment's observation option; "pairs" adds the pair planes (GoldNet reads them beside each
-    position's own features)."""
+    position's own features); "kinds" counts cards by kind (needs --network mlp)."""
     width: int = 64
     """Width of GoldNet's per-position layers."""
     context: int = 32
     """Size of the game-wide features fed to each position."""
-    eval_every: int = 250_000
+    eval_every: int = 1_000_000
     """Steps between evaluations (0: only the final one)."""
     eval_games: int = 400
     """Games against each evaluation agent during training."""
@@ -122,12 +127,14 @@ class Args:
     """The agents the policy is evaluated against."""
     final_games: int = 2000
     """Games against each evaluation agent at the end."""
-    torch_threads: int = 0
-    """Threads for torch; 0: every core."""
+    torch_threads: int = 1
+    """Threads for torch; 0: every core. One leaves the other core to the games: the recipe's timings are
+    with one."""
     play_by: Literal["move", "position"] = "move"
     """How the model file plays, in the evaluations and wherever it is loaded: "position", its most likely
     flip; "move", the flip of the most likely move, adding up positions the seat cannot tell apart (every
-    unknown card, two remembered cards of one kind); see goldrush_agents.gold.trained.TrainedPolicy."""
+    unknown card, two remembered cards of one kind); see goldrush_agents.gold.trained.TrainedPolicy. A model of
+    --action kinds plays its most likely kind, then the first position holding one."""
     ship: bool = False
     """Copy the final model over the model the package ships as "scratch" (agents/gold/models/scratch_2p.npz)."""
 
@@ -178,6 +185,9 @@ class Args:
             from goldrush_train.gold.network import saved_weights
 
             saved_weights(self.init_from, self.width, self.context)
+        if self.network == "goldnet" and "kinds" in (self.action, self.observation):
+            raise GoldRushError(f"--action {self.action} --observation {self.observation} needs --network mlp: "
+                                "GoldNet reads and scores positions")
         check_agents("--opponents", self.opponents)
         check_agents("--eval-agents", self.eval_agents)
 
@@ -187,13 +197,12 @@ def make_env(args: Args, table: str, opponents: dict[str, float]):
     from goldrush_agents.gold.batched import batched_mix
     from goldrush_env.gold.vector import GoldVectorEnv
 
-    # GoldNet and the MLP pick a position: the env's actions are positions, whatever its default
     return GoldVectorEnv(args.num_envs, opponents=batched_mix(opponents), seat="random", reward=args.reward,
-                             num_players=args.num_players, table=table, action="positions",
-                             observation=args.observation, autoreset_mode="same_step")
+                         num_players=args.num_players, table=table, action=args.action,
+                         observation=args.observation, autoreset_mode="same_step")
 
 
-def make_network(args: Args, inputs: int):
+def make_network(args: Args, inputs: int, actions: int):
     """The policy and value network ``args`` names: ``forward(observations) -> (logits, values)``."""
     import torch
     from torch import nn
@@ -209,19 +218,15 @@ def make_network(args: Args, inputs: int):
             net.load_state_dict({name: torch.as_tensor(array) for name, array in weights.items()})
         return net
 
-    def layer(inputs: int, outputs: int, std: float = 2 ** 0.5) -> nn.Linear:  # CleanRL's orthogonal init
-        linear = nn.Linear(inputs, outputs)
-        nn.init.orthogonal_(linear.weight, std)
-        nn.init.constant_(linear.bias, 0.0)
-        return linear
+    from goldrush_train.gold.cleanrl_stock import make_agent_network
 
     class MlpAgent(nn.Module):
         """CleanRL's PPO agent: separate actor and critic MLPs."""
 
         def __init__(self) -> None:
             super().__init__()
-            self.actor = nn.Sequential(layer(inputs, 64), nn.Tanh(), layer(64, 64), nn.Tanh(), layer(64, 64, 0.01))
-            self.critic = nn.Sequential(layer(inputs, 64), nn.Tanh(), layer(64, 64), nn.Tanh(), layer(64, 1, 1.0))
+            parts = make_agent_network(inputs, actions)
+            self.actor, self.critic = parts["actor"], parts["critic"]
 
         def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
             return self.actor(x), self.critic(x).squeeze(-1)
@@ -240,7 +245,8 @@ def masked_logits(logits, masks):
     return torch.where(masks, logits, torch.full_like(logits, -1e9))
 
 
-def save_model(net, path: Path, num_players: int, observation: str = "plain", play_by: str = "move") -> Path:
+def save_model(net, path: Path, num_players: int, observation: str = "plain", play_by: str = "move",
+               action: str = "positions") -> Path:
     """The network as a numpy model (``goldrush_agents.gold.trained``) trained for ``num_players``, that plays as
     ``play_by`` says."""
     from goldrush_train.gold.network import GoldNet, export_weights
@@ -251,6 +257,7 @@ def save_model(net, path: Path, num_players: int, observation: str = "plain", pl
         arrays = {f"actor.{name}": tensor.detach().numpy().copy() for name, tensor in net.actor.state_dict().items()}
         arrays["config.network"] = np.array("mlp")
         arrays["config.observation"] = np.array(observation)
+        arrays["config.action"] = np.array(action)
         arrays["config.num_players"] = num_players
     arrays["config.choose"] = np.array(play_by)
     tmp = path.with_name(path.stem + ".tmp.npz")
@@ -287,7 +294,7 @@ def train(args: Args) -> dict[str, Any]:
     from torch.distributions import Categorical
 
     from goldrush_agents.gold.batched import batched_mix
-    from goldrush_env.gold.variants import observation_type
+    from goldrush_env.gold.variants import action_type, observation_type
     from goldrush_train.run_figure import plot
 
     args.check()
@@ -296,7 +303,7 @@ def train(args: Args) -> dict[str, Any]:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads or torch.get_num_threads())
     env_inputs = observation_type(args.observation).size
-    net = make_network(args, env_inputs)
+    net = make_network(args, env_inputs, action_type(args.action).size)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
     schedule = args.table_schedule()
     table = schedule[0][0]
@@ -307,7 +314,7 @@ def train(args: Args) -> dict[str, Any]:
     updates = max(1, args.total_timesteps // batch_size)
 
     observations = torch.zeros((args.num_steps, args.num_envs) + env.single_observation_space.shape)
-    masks = torch.zeros((args.num_steps, args.num_envs, 64), dtype=torch.bool)
+    masks = torch.zeros((args.num_steps, args.num_envs, action_type(args.action).size), dtype=torch.bool)
     actions = torch.zeros((args.num_steps, args.num_envs), dtype=torch.long)
     logprobs = torch.zeros((args.num_steps, args.num_envs))
     rewards = torch.zeros((args.num_steps, args.num_envs))
@@ -395,7 +402,7 @@ def train(args: Args) -> dict[str, Any]:
             next_snapshot += args.snapshot_every
             (run_dir / "league").mkdir(exist_ok=True)
             snapshot = save_model(net, run_dir / "league" / f"step_{step:09d}.npz", args.num_players,
-                                  args.observation, args.play_by)
+                                  args.observation, args.play_by, args.action)
             league = (league + [snapshot])[-args.league_size:]
             mix = {name: (1 - args.self_play) * weight for name, weight in scripted_mix(args).items()}
             mix.update({str(path): args.self_play / len(league) for path in league})
@@ -412,7 +419,8 @@ def train(args: Args) -> dict[str, Any]:
         if step >= next_eval or update == updates:
             clock = time.perf_counter()
             next_eval += args.eval_every or args.total_timesteps + 1
-            model = save_model(net, run_dir / "model.npz", args.num_players, args.observation, args.play_by)
+            model = save_model(net, run_dir / "model.npz", args.num_players, args.observation, args.play_by,
+                               args.action)
             games_now = args.final_games if update == updates else args.eval_games
             rows = evaluate(model, agents, games_now, seed=args.seed + 1_000_000 if update == updates
                             else args.seed + 2_000_000 + step, table=args.eval_table, num_players=args.num_players)

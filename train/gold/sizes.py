@@ -76,7 +76,8 @@ class Sizes:
     def scratch_argv(self, run_dir: str) -> list[str]:
         """The command line of goldrush_train.gold.scratch that this recipe is."""
         return ["--run-dir", run_dir, "--seed", str(self.seed), "--num-players", str(self.num_players),
-                "--init-from", self.start_from, "--observation", "plain", "--total-timesteps",
+                "--init-from", self.start_from, "--network", "goldnet", "--action", "positions", "--observation",
+                "plain", "--num-envs", "128", "--num-steps", "64", "--total-timesteps",
                 str(self.total_timesteps), "--reward", "score", "--opponents", "greedy", "--self-play", "0.25",
                 "--eval-every", str(self.eval_every), "--eval-games", "400", "--eval-agents", "greedy",
                 "--final-games", str(self.final_games), "--torch-threads", str(self.torch_threads),
