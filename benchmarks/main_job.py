@@ -1,13 +1,14 @@
 """The README's main job as a new user meets it: a fresh clone, its install-and-train command, timed line by line.
 
 Clones the repository into a temporary folder, runs the README's command
-(``python3 -m venv .venv && ... && .venv/bin/python -m goldrush_train.gold.ppo``)
+(``python3 -m venv .venv && ... && .venv/bin/python -m goldrush_train.gold.scratch``)
 there with ``--load`` busy processes spinning beside it the whole time (a
 shared machine; 0: idle), and notes when each line of its output arrived.
 Prints the install time (until the run's ``run folder:`` line), the job's
 time, the longest silence once the job has started, how many silences
-passed 20 seconds, and the final table. The whole output, each line with
-its second, goes to ``--log``. It asserts nothing.
+passed 20 seconds, and the job's last lines (its final evaluation). The
+whole output, each line with its second, goes to ``--log``. It asserts
+nothing.
 
     python benchmarks/main_job.py                 # idle
     python benchmarks/main_job.py --load 6        # beside six busy processes
@@ -34,7 +35,7 @@ def spin(stop: multiprocessing.Event) -> None:
 def readme_command(readme: Path) -> str:
     """The README's one-line install-and-main-job command."""
     for line in readme.read_text().splitlines():
-        if line.startswith("python3 -m venv .venv") and "goldrush_train.gold.ppo" in line:
+        if line.startswith("python3 -m venv .venv") and " -m goldrush_train." in line:
             return line
     raise SystemExit(f"{readme} has no install-and-main-job command")
 
@@ -91,7 +92,7 @@ def main(argv: list[str] | None = None) -> None:
           f"total {total / 60:.1f} min")
     print(f"{len(job_lines) - 1} lines from the job; the longest silence {longest:.1f} s (after: {after[:60]!r}); "
           f"silences over 20 s: {sum(seconds > 20 for seconds, _ in silences)}")
-    print("\n".join(text for _, text in lines if text.startswith("| ")))
+    print("\n".join(text for _, text in lines[-3:]))
 
 
 if __name__ == "__main__":

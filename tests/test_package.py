@@ -220,7 +220,7 @@ def test_the_main_job_benchmark_finds_the_readmes_command():
     command = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "main_job.py"), "--print-command"],
                              capture_output=True, text=True, check=True).stdout.strip()
     assert command.startswith("python3 -m venv .venv && .venv/bin/pip install torch==2.13.0 && ")
-    assert command.endswith(" && .venv/bin/python -m goldrush_train.gold.ppo")
+    assert command.endswith(" && .venv/bin/python -m goldrush_train.gold.scratch")
 
 
 def test_the_mutation_run_names_test_files_that_exist():
