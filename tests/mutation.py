@@ -34,7 +34,13 @@ TARGETS = {  # name: (files to mutate, test modules run on them, in tests/; test
     "gold-engine": (["goldrush_env/gold/engine.py"],
                     ["gold/test_vectors", "gold/test_rules", "gold/test_gold_model", "gold/test_properties",
                      "gold/test_errors", "gold/test_positions", "gold/test_tables", "gold/test_state",
-                     "gold/test_match", "gold/test_batched", "gold/test_aec"], ""),
+                     "gold/test_match", "gold/test_batched", "gold/test_aec", "gold/test_engine_text"], ""),
+    # Gold's compiled kernel, run as Python (see as_python): the lockstep tests compare it with the reference engine
+    # and players. The statistical test of human memory is left out for time, and the announcement of a first
+    # compilation means nothing without numba.
+    "gold-kernel": (["goldrush_env/gold/kernel.py"],
+                    ["gold/test_kernel", "gold/test_batched_agents", "gold/test_gym_kernel", "gold/test_batched",
+                     "gold/test_vector"], "not first_numba_compilation_is_announced"),
     "piecepack-engine": (["goldrush_env/piecepack/engine.py"],
                          ["piecepack/test_piecepack_vectors", "piecepack/test_piecepack_rules"], ""),
     # PyTorch in a process mutmut forks can hang: the test that trains is left out.
@@ -64,7 +70,10 @@ BOUNDARY = {
             "goldrush_agents.piecepack.web.x_events_json__mutmut_*"],
 }
 """Targets run on some of their mutants only, by mutmut's names of them (the functions they are in)."""
-OUTCOMES = {1: "killed", 0: "survived", 33: "no test", -15: "timed out", -9: "timed out"}
+AS_PYTHON = {"gold-kernel"}
+"""Targets whose numba functions are run as Python: decorators dropped, NUMBA_DISABLE_JIT=1."""
+OUTCOMES = {1: "killed", 0: "survived", 33: "no test", -15: "timed out", -9: "timed out", -24: "timed out"}
+"""mutmut's exit codes of a mutant's run: a timeout is signalled (SIGTERM, SIGKILL, or SIGXCPU at its CPU limit)."""
 
 
 def copy_tree(into: Path) -> None:
@@ -78,6 +87,17 @@ def copy_tree(into: Path) -> None:
         target = into / ("goldrush_agents" + name[len("agents"):] if name.startswith("agents/") else name)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(source, target)
+
+
+def as_python(path: Path) -> None:
+    """Make a numba module of the copy run as Python, as numba runs it: its ``@numba.njit(...)`` lines dropped, so
+    that mutmut mutates its functions (it leaves decorated ones alone; under ``NUMBA_DISABLE_JIT=1`` the decorators
+    change nothing anyway), and its arrays of narrow integers widened to int64. numba computes on int64 whatever
+    an array stores, where numpy's scalars keep the array's type and overflow: ``_P_FACE_UP + face_up`` with an
+    int8 ``face_up`` fails in Python and not in numba."""
+    lines = path.read_text().splitlines(keepends=True)
+    text = "".join(line for line in lines if not line.startswith("@numba.njit"))
+    path.write_text(text.replace("np.int8", "np.int64").replace("np.int32", "np.int64"))
 
 
 def configure(folder: Path, files: list[str], tests: list[str], leave_out: str) -> None:
@@ -106,12 +126,12 @@ def run_at_import(source: str) -> set[str]:
     return called
 
 
-def rerun_fresh(folder: Path, mutant: str, tests: list[str]) -> int:
+def rerun_fresh(folder: Path, mutant: str, tests: list[str], environment: dict[str, str]) -> int:
     """Run ``tests`` (the target's first test file of the mutated file's game, its most direct) in a new process
     that imports the code with ``mutant`` switched on; 1 if they fail (killed), 0 if they pass."""
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
                *[f"tests/{name}.py" for name in tests]]
-    done = subprocess.run(command, cwd=folder / "mutants", env={**os.environ, "MUTANT_UNDER_TEST": mutant},
+    done = subprocess.run(command, cwd=folder / "mutants", env={**environment, "MUTANT_UNDER_TEST": mutant},
                           capture_output=True, check=False)
     return 1 if done.returncode else 0
 
@@ -129,11 +149,17 @@ def run(name: str, workers: int, only: list[str] | None = None) -> dict:
         folder = Path(folder)
         copy_tree(folder)
         configure(folder, files, tests, leave_out)
+        environment = dict(os.environ)
+        if name in AS_PYTHON:
+            environment["NUMBA_DISABLE_JIT"] = "1"
+            for file in files:
+                as_python(folder / file)
         log = folder / "mutmut.log"
         patterns = BOUNDARY.get(name, [])
         with open(log, "w") as handle:
             subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(workers), *patterns],
-                           cwd=folder, stdout=handle, stderr=subprocess.STDOUT, check=False)  # results read below
+                           cwd=folder, stdout=handle, stderr=subprocess.STDOUT, check=False,
+                           env=environment)  # results read below
         report = {}
         for file in files:
             meta = folder / "mutants" / (file + ".meta")
@@ -151,10 +177,14 @@ def run(name: str, workers: int, only: list[str] | None = None) -> dict:
             game = "piecepack" if "piecepack" in file else "gold"
             fresh = [name for name in tests if ("piecepack" in name) == (game == "piecepack")][:1]
             with ThreadPoolExecutor(workers) as pool:
-                codes.update(zip(again, pool.map(lambda mutant: rerun_fresh(folder, mutant, fresh), again)))
+                codes.update(zip(again, pool.map(lambda mutant: rerun_fresh(folder, mutant, fresh, environment),
+                                                 again)))
             counts = Counter(OUTCOMES.get(code, f"exit {code}") for code in codes.values())
             survivors = {mutant: show(folder, mutant) for mutant, code in sorted(codes.items()) if code == 0}
-            report[file] = {"mutants": len(codes), **counts, "survivors": survivors}
+            unreached = Counter(mutant.split("__mutmut_")[0].removeprefix(module + ".")
+                                for mutant, code in codes.items() if code == 33)
+            report[file] = {"mutants": len(codes), **counts, "survivors": survivors,
+                            "not reached, by function": dict(unreached.most_common())}
     return report
 
 
@@ -180,6 +210,9 @@ def main(argv: list[str] | None = None) -> None:
     for file, entry in full.items():
         for mutant, change in entry["survivors"].items():
             print(f"\n{mutant}\n{change}")
+    for file, entry in full.items():
+        if entry["not reached, by function"]:
+            print(f"\n{file}: mutants no test reached, by function: {entry['not reached, by function']}")
     if args.json:
         args.json.write_text(json.dumps(full, indent=1))
 

@@ -231,3 +231,20 @@ def test_the_mutation_run_names_test_files_that_exist():
     named = {module for _, modules, _ in TARGETS.values() for module in modules}
     assert len(named) >= 15
     assert sorted(module for module in named if not (ROOT / "tests" / f"{module}.py").is_file()) == []
+
+
+def test_the_mutation_run_makes_the_kernel_plain_python(tmp_path):
+    """The gold-kernel target mutates the kernel as Python: mutmut skips decorated functions, and numpy's int8
+    scalars would overflow where numba computes on int64."""
+    from mutation import AS_PYTHON, TARGETS, as_python
+
+    assert AS_PYTHON <= set(TARGETS) and TARGETS["gold-kernel"][0] == ["goldrush_env/gold/kernel.py"]
+    module = tmp_path / "module.py"
+    module.write_text("import numba\nimport numpy as np\n\n\n@numba.njit(cache=True, parallel=True)\n"
+                      "def f(x):\n    return np.zeros(3, dtype=np.int8) + np.int32(x)\n")
+    as_python(module)
+    text = module.read_text()
+    assert "@numba" not in text and "np.int8" not in text and "np.int32" not in text and "def f(x):" in text
+    kernel = (ROOT / "goldrush_env" / "gold" / "kernel.py").read_text()
+    assert kernel.count("@numba.njit") >= 40  # every compiled function is written so, and none is missed
+    assert all(line.startswith("@numba.njit") for line in kernel.splitlines() if "@numba" in line)

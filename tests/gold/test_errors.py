@@ -168,3 +168,32 @@ def test_saved_game_with_an_illegal_flip_names_it():
     data["flips"] = [0, 1, 0]
     with pytest.raises(IllegalFlipError, match="flip #2: position 0 is empty"):
         Game.from_record(data)
+
+
+def test_saved_events_are_checked_against_the_replay():
+    """A record's "events" (written by to_record) must be what its flips replay as, label by label."""
+    game = Game(2, SMALL)
+    for position in (0, 1, 2, 3):
+        game.step(position)
+    data = game.to_record()
+    assert data["events"] == [event.label for event in game.history] and len(data["events"]) == 4
+    assert Game.from_record(data) == game
+    data["events"][2] = "strike" if data["events"][2] != "strike" else "nothing"
+    said, played = data["events"][2], game.history[2].label
+    with pytest.raises(GoldRushError, match=re.escape(f"flip #2 replays as {played!r} but the record says {said!r}")):
+        Game.from_record(data)
+    for wrong in (data["events"][:3], "strike"):
+        data["events"] = wrong
+        with pytest.raises(GoldRushError, match=re.escape(f"the record's events must be a list of 4 outcome labels, "
+                                                          f"one per flip, got {wrong!r}")):
+            Game.from_record(data)
+
+
+def test_position_zero_is_a_position_and_numpy_ints_are_ints():
+    game = Game(2, SMALL)
+    assert game.card_at(0) == game.card_at(np.int64(0)) == game.table[0]
+    event = game.step(np.int64(0))
+    assert event.position == 0 and type(event.position) is int and game.face_up == 0
+    for bad in (-1, 64):
+        with pytest.raises(IllegalFlipError, match=f"position {bad} is out of range: positions are 0 to 63"):
+            game.card_at(bad)

@@ -333,3 +333,25 @@ def test_human_memory_forgets_on_the_kernel_path():
             _, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
             done = terminated or truncated
     assert forgot
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 5])
+def test_the_kernels_win_reward_is_the_aec_paths_for_every_standing(num_players):
+    """reward="win" as the AEC path pays it (+1 a sole winner, 0 each of several, -1 the others), the winners being
+    those with most points and, among them, most gold cards (D5), over standings full of ties of both kinds."""
+    from goldrush_env.gold import kernel
+
+    rng = np.random.default_rng(num_players)
+    state = kernel.new_state(1, num_players)
+    ties = 0
+    for _ in range(300):
+        gold_cards = rng.integers(0, 4, size=num_players)  # none at all too: a game may end with no gold won
+        scores = gold_cards + rng.integers(0, 2, size=num_players) * (gold_cards > 0)  # ties are common
+        best = max(zip(scores.tolist(), gold_cards.tolist()))
+        winners = [s for s in range(num_players) if (scores[s], gold_cards[s]) == best]
+        ties += len(winners) > 1
+        state[8][0], state[9][0] = scores, gold_cards
+        for seat in range(num_players):
+            expected = (1.0 if len(winners) == 1 else 0.0) if seat in winners else -1.0
+            assert kernel._win(state, 0, seat) == expected, (scores, gold_cards, seat)
+    assert 10 < ties < 290  # both kinds of ending were tried

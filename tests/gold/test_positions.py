@@ -570,3 +570,18 @@ def test_held_points_must_fit_the_gold_left_off_the_table():
         Game.from_position(2, table, current_player=0, scores=[4, 0], gold_cards=[1, 0])
     with pytest.raises(GoldRushError, match="allows 2 to 6 points in 2 cards"):
         Game.from_position(2, table, current_player=0, scores=[4, 3], gold_cards=[1, 1])
+
+
+def test_rearranged_refuses_a_position_that_is_not_an_int_and_names_odd_cards():
+    from goldrush_env.gold.cards import NUM_CARD_TYPES, card_code
+
+    game = Game.new(2, seed=5)
+    positions = flippable(game)[:2]
+    cards = [game.table[p] for p in positions][::-1]
+    with pytest.raises(GoldRushError, match=r"position 1\.0 is out of range, empty or face up"):
+        game.rearranged([1.0, positions[1]], cards)
+    with pytest.raises(GoldRushError, match=re.escape(
+            f"rearranged() only reorders the cards at the positions given: {[card_code(game.table[p]) for p in positions]} "
+            f"cannot become {[card_code(0), NUM_CARD_TYPES]}")) as refused:
+        game.rearranged(positions, [0, NUM_CARD_TYPES])
+    assert str(refused.value).startswith("rearranged() only reorders")
