@@ -125,8 +125,11 @@ class MlpNumpy:
         action = str(weights.get("config.action", "positions"))
         if action not in ACTION_TYPES:
             raise GoldRushError(f"model says config.action = {action!r}, not one of {list(ACTION_TYPES)}")
+        if self.observation not in OBSERVATION_TYPES:
+            raise GoldRushError(f"model says config.observation = {self.observation!r}, not one of "
+                                f"{list(OBSERVATION_TYPES)}")
         self.kinds = action == "kinds"
-        size = OBSERVATION_TYPES[self.observation].size if self.observation in OBSERVATION_TYPES else None
+        size = OBSERVATION_TYPES[self.observation].size
         if layers[0][0].shape[0] != size:
             raise GoldRushError(f"model expects {layers[0][0].shape[0]} inputs, the {self.observation!r} observation "
                                 f"of this version has {size}")

@@ -108,6 +108,10 @@ def test_a_model_of_kinds_refuses_a_file_of_another_shape(tmp_path):
     np.savez(tmp_path / "bad.npz", **arrays)
     with pytest.raises(GoldRushError, match="config.action = 'cards', not one of"):
         MlpNumpy(np.load(tmp_path / "bad.npz"))
+    arrays["config.action"], arrays["config.observation"] = np.array("kinds"), np.array("tiles")
+    np.savez(tmp_path / "bad.npz", **arrays)
+    with pytest.raises(GoldRushError, match="config.observation = 'tiles', not one of"):
+        MlpNumpy(np.load(tmp_path / "bad.npz"))
 
 
 @pytest.mark.parametrize(("argv", "message"), [
