@@ -26,6 +26,7 @@ import numpy as np
 
 from goldrush_env.errors import GoldRushError
 from goldrush_train.cli import TRAIN_EXTRA, check_counts, command, minutes, open_run_dir
+from goldrush_train.gold.network import make_agent_network
 from goldrush_train.gold.stock_harness import StockArgs, evaluate_at, next_evaluation, progress_line, write_outputs
 
 
@@ -63,30 +64,6 @@ class Args(StockArgs):
         if (self.num_envs * self.num_steps) % self.num_minibatches:
             raise GoldRushError(f"--num-minibatches {self.num_minibatches} must divide a rollout of --num-envs "
                                 f"{self.num_envs} × --num-steps {self.num_steps} steps")
-
-
-def make_agent_network(inputs: int, actions: int) -> Any:
-    """CleanRL's stock agent: an actor and a critic, each two tanh layers of 64, orthogonally initialized."""
-    import torch
-    from torch import nn
-
-    class Tanh(nn.Module):
-        """tanh as 2 sigmoid(2x) - 1: the same function, which PyTorch's CPU build computes faster than
-        ``torch.tanh``."""
-
-        def forward(self, x: Any) -> Any:
-            return 2.0 * torch.sigmoid(2.0 * x) - 1.0
-
-    def layer(fan_in: int, fan_out: int, std: float = float(np.sqrt(2))) -> nn.Linear:
-        linear = nn.Linear(fan_in, fan_out)
-        nn.init.orthogonal_(linear.weight, std)
-        nn.init.constant_(linear.bias, 0.0)
-        return linear
-
-    def mlp(outputs: int, std: float) -> nn.Sequential:
-        return nn.Sequential(layer(inputs, 64), Tanh(), layer(64, 64), Tanh(), layer(64, outputs, std))
-
-    return nn.ModuleDict({"actor": mlp(actions, 0.01), "critic": mlp(1, 1.0)})
 
 
 def train(args: Args) -> dict[str, Any]:

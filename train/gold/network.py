@@ -160,3 +160,27 @@ def saved_weights(path: str, width: int, context: int) -> dict[str, np.ndarray]:
                  if shape != expected[name]]
         raise GoldRushError(f"--init-from {path!r} does not fit this version's network: {', '.join(wrong)}")
     return weights
+
+
+def make_agent_network(inputs: int, actions: int) -> Any:
+    """CleanRL's stock agent: an actor and a critic, each two tanh layers of 64, orthogonally initialized."""
+    import torch
+    from torch import nn
+
+    class Tanh(nn.Module):
+        """tanh as 2 sigmoid(2x) - 1: the same function, which PyTorch's CPU build computes faster than
+        ``torch.tanh``."""
+
+        def forward(self, x: Any) -> Any:
+            return 2.0 * torch.sigmoid(2.0 * x) - 1.0
+
+    def layer(fan_in: int, fan_out: int, std: float = float(np.sqrt(2))) -> nn.Linear:
+        linear = nn.Linear(fan_in, fan_out)
+        nn.init.orthogonal_(linear.weight, std)
+        nn.init.constant_(linear.bias, 0.0)
+        return linear
+
+    def mlp(outputs: int, std: float) -> nn.Sequential:
+        return nn.Sequential(layer(inputs, 64), Tanh(), layer(64, 64), Tanh(), layer(64, outputs, std))
+
+    return nn.ModuleDict({"actor": mlp(actions, 0.01), "critic": mlp(1, 1.0)})

@@ -218,7 +218,7 @@ def make_network(args: Args, inputs: int, actions: int):
             net.load_state_dict({name: torch.as_tensor(array) for name, array in weights.items()})
         return net
 
-    from goldrush_train.gold.cleanrl_stock import make_agent_network
+    from goldrush_train.gold.network import make_agent_network
 
     class MlpAgent(nn.Module):
         """CleanRL's PPO agent: separate actor and critic MLPs."""
