@@ -19,6 +19,14 @@ class ScriptedAgent(SeededPolicy):
     """A policy (``reset(seed)``, ``act(view)``) with its own seeded generator for ties and exploration."""
 
     name = "scripted"
+    in_kernel = False
+    """Whether Gold's kernel has a compiled form of this very class, under its :attr:`name`. A subclass, which may
+    play otherwise, has none whatever its parent says: :meth:`kernel_player` reads the class's own attribute."""
+
+    def kernel_player(self) -> KernelPlayer | None:
+        """This player compiled into Gold's kernel, where :class:`goldrush_env.gold.gym_env.GoldEnv` plays it inside
+        its step: the same flips, its random choices drawn from the game's stream; None if it has no compiled form."""
+        return compiled(self.name) if type(self).__dict__.get("in_kernel", False) else None
 
     def act(self, view: PlayerView) -> int:
         knowledge = Knowledge.of(view)

@@ -15,15 +15,10 @@ first, then unknown cards (the best odds of gold).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from goldrush_env.gold.cards import IS_GOLD, IS_MINER, VALUE
 
-from goldrush_agents.gold.base import ScriptedAgent, compiled
+from goldrush_agents.gold.base import ScriptedAgent
 from goldrush_agents.gold.knowledge import Knowledge
-
-if TYPE_CHECKING:
-    from goldrush_env.gold.vector import KernelPlayer
 
 
 def _stays(card: int, other: int) -> bool:
@@ -48,11 +43,7 @@ Outlooks = tuple["StrikeOutlook", "StrikeOutlook"]
 class ExpertAgent(ScriptedAgent):
     name = "expert"
 
-    def kernel_player(self) -> KernelPlayer | None:
-        """This player compiled into Gold's kernel, where :class:`goldrush_env.gold.gym_env.GoldEnv` plays it inside its
-        step: the same flips, its random choices drawn from the game's stream. A subclass, which may play
-        otherwise, has none."""
-        return compiled("expert") if type(self) is ExpertAgent else None
+    in_kernel = True  # goldrush_agents.gold.batched.compiled_expert()
 
     def first_flip(self, k: Knowledge) -> int:
         threat = self.threats(k)

@@ -14,25 +14,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from goldrush_env.gold.cards import DYNAMITE, IS_MINER
 
-from goldrush_agents.gold.base import ScriptedAgent, compiled
+from goldrush_agents.gold.base import ScriptedAgent
 from goldrush_agents.gold.knowledge import Knowledge
-
-if TYPE_CHECKING:
-    from goldrush_env.gold.vector import KernelPlayer
 
 
 class GreedyAgent(ScriptedAgent):
     name = "greedy"
 
-    def kernel_player(self) -> KernelPlayer | None:
-        """This player compiled into Gold's kernel, where :class:`goldrush_env.gold.gym_env.GoldEnv` plays it inside its
-        step: the same flips, its random choices drawn from the game's stream. A subclass, which may play
-        otherwise, has none."""
-        return compiled("greedy") if type(self) is GreedyAgent else None
+    in_kernel = True  # goldrush_agents.gold.batched.compiled_greedy()
 
     def first_flip(self, knowledge: Knowledge) -> int:
         best, choice = 0.0, None

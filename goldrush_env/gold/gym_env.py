@@ -73,10 +73,9 @@ from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_env.gold import kernel
 from goldrush_env.gold.aec import SCORE_REWARD_SCALE, new_game, raw_env
 from goldrush_env.gold.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS, TABLES, category_table
-from goldrush_env.gold.encoder import OBSERVATION_SIZE
 from goldrush_env.gold.engine import Game
 from goldrush_env.gold.variants import _GAINS, observation_type
-from goldrush_env.gold.vector import _KERNEL_OBSERVATIONS, BatchedRandom, KernelPlayer, _no_tables
+from goldrush_env.gold.vector import _KERNEL_OBSERVATIONS, _KERNEL_SIZES, BatchedRandom, KernelPlayer, _no_tables
 from goldrush_env.gold.view import UNKNOWN, PlayerView
 from goldrush_env.learner import OneLearnerEnv
 from goldrush_env.policy import Policy, RandomPolicy
@@ -84,7 +83,6 @@ from goldrush_env.policy import Policy, RandomPolicy
 __all__ = ["GoldEnv", "compiled_form"]
 
 _RANDOM = BatchedRandom()
-_SIZES = {kernel.OBS_PLAIN: OBSERVATION_SIZE, kernel.OBS_PAIRS: kernel.PAIRS_SIZE, kernel.OBS_KINDS: kernel.KINDS_SIZE}
 
 
 def compiled_form(policy: Policy) -> KernelPlayer | None:
@@ -258,7 +256,7 @@ class _CompiledGame:
         # The kernel writes the observation types it knows; another registered type is read off the plain vector.
         self.derive = self.observation_type.name not in _KERNEL_OBSERVATIONS
         obs_code = _KERNEL_OBSERVATIONS.get(self.observation_type.name, kernel.OBS_PLAIN)
-        self.observations = np.zeros((1, _SIZES[obs_code]), dtype=np.float32)
+        self.observations = np.zeros((1, _KERNEL_SIZES[obs_code]), dtype=np.float32)
         self.mask = np.zeros((1, self.num_actions), dtype=bool)
         self.observation_row, self.mask_row = self.observations[0], self.mask[0]
         # Every flip of the game, for game_env's replay: a turn flips at most twice, so a turn limit bounds it.
@@ -351,7 +349,7 @@ class _CompiledGame:
     def vector(self, seat: int, kind: str) -> np.ndarray:
         """``seat``'s observation vector of the type called ``kind``, a new array."""
         code = _KERNEL_OBSERVATIONS.get(kind, kernel.OBS_PLAIN)
-        out = np.zeros((1, _SIZES[code]), dtype=np.float32)
+        out = np.zeros((1, _KERNEL_SIZES[code]), dtype=np.float32)
         with kernel.threads_for(1):
             kernel.observe(self.state, self.category, self.gains, self.limit, self.config.max_turns or 0,
                            np.array([seat]), np.zeros(1, dtype=np.int64), code, out)

@@ -70,6 +70,9 @@ __all__ = ["GoldVectorEnv", "BatchedPolicy", "BatchedRandom", "KernelPlayer", "s
 
 _KERNEL_OBSERVATIONS = {"plain": kernel.OBS_PLAIN, "pairs": kernel.OBS_PAIRS, "kinds": kernel.OBS_KINDS}
 _KERNEL_ACTIONS = {"positions": kernel.ACT_POSITIONS, "kinds": kernel.ACT_KINDS}
+_KERNEL_SIZES = {kernel.OBS_PLAIN: OBSERVATION_SIZE, kernel.OBS_PAIRS: kernel.PAIRS_SIZE,
+                 kernel.OBS_KINDS: kernel.KINDS_SIZE}
+"""The length of each observation the kernel writes, by its code."""
 
 
 @runtime_checkable
@@ -85,9 +88,9 @@ class BatchedPolicy(Protocol):
 
 
 class KernelPlayer:
-    """A scripted player compiled into the kernel (``RANDOM``, ``GREEDY``,
-    ``EXPERT`` of :mod:`goldrush_env.gold.kernel`): the vector env plays it inside its step, drawing its random choices from each game's
-    stream. ``tables(num_players)`` gives the arrays its program reads (``worth[seat, threat, a, b]``, the
+    """A scripted player compiled into the kernel (``RANDOM``, ``GREEDY``, ``EXPERT`` of
+    :mod:`goldrush_env.gold.kernel`): the vector env plays it inside its step, drawing its random choices from each
+    game's stream. ``tables(num_players)`` gives the arrays its program reads (``worth[seat, threat, a, b]``, the
     worth of turning cards ``a`` and ``b`` together) and ``params(num_players)`` its constants (at most
     :data:`~goldrush_env.gold.kernel.NUM_PARAMS`); :meth:`act` plays it as a :class:`BatchedPolicy`."""
 
@@ -212,8 +215,7 @@ class GoldVectorEnv(VectorEnv):
             raise GoldRushError(f"action={self.action_type.name!r} is not allowed in the vector environment: "
                                 f"expected one of {tuple(_KERNEL_ACTIONS)}")
         self._act_code = _KERNEL_ACTIONS[self.action_type.name]
-        self._obs_size = {kernel.OBS_PLAIN: OBSERVATION_SIZE, kernel.OBS_PAIRS: kernel.PAIRS_SIZE,
-                          kernel.OBS_KINDS: kernel.KINDS_SIZE}[self._obs_code]
+        self._obs_size = _KERNEL_SIZES[self._obs_code]
         self.single_observation_space = self.observation_type.space()
         self.single_action_space = self.action_type.space()
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, self.num_envs)

@@ -580,8 +580,9 @@ def test_rearranged_refuses_a_position_that_is_not_an_int_and_names_odd_cards():
     cards = [game.table[p] for p in positions][::-1]
     with pytest.raises(GoldRushError, match=r"position 1\.0 is out of range, empty or face up"):
         game.rearranged([1.0, positions[1]], cards)
+    there = [card_code(game.table[p]) for p in positions]
     with pytest.raises(GoldRushError, match=re.escape(
-            f"rearranged() only reorders the cards at the positions given: {[card_code(game.table[p]) for p in positions]} "
+            f"rearranged() only reorders the cards at the positions given: {there} "
             f"cannot become {[card_code(0), NUM_CARD_TYPES]}")) as refused:
         game.rearranged(positions, [0, NUM_CARD_TYPES])
     assert str(refused.value).startswith("rearranged() only reorders")

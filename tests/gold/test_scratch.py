@@ -79,7 +79,7 @@ def test_a_model_of_kinds_plays_the_same_in_numpy_from_the_plain_vector(tmp_path
 
 
 def test_a_model_of_kinds_turns_a_card_of_its_most_likely_legal_kind(tmp_path):
-    net, path = kinds_model(tmp_path, seed=1)
+    _, path = kinds_model(tmp_path, seed=1)
     views = random_views(2, 2)
     plain = np.array([view.observation for view in views])
     masks = np.array([view.action_mask for view in views], dtype=bool)
