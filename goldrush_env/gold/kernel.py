@@ -471,14 +471,16 @@ def _pair_best(held, gains, kind):
 
 
 @numba.njit(cache=True)
-def _write_plain(state, category, gains, limit, max_turns, g, seat, out, row, pairs):
-    """``seat``'s plain vector of game ``g`` into ``out[row]`` (with the two pair planes if ``pairs``)."""
+def _write_plain(state, category, gains, limit, max_turns, g, seat, out, row, pairs, counts):
+    """``seat``'s plain vector of game ``g`` into ``out[row]`` (with the two pair planes if ``pairs``);
+    ``counts``: scratch space, (3, 30) ints."""
     table, face_up = state[0], state[2][g]
     # _knows by hand: a call handing on the state tuple per position cost ten times the rest of the vector.
     memo = state[13]
     out[row, :] = 0.0
-    unseen = np.zeros(NUM_CATEGORIES, dtype=np.int64)
-    held = np.zeros(NUM_CATEGORIES + 1, dtype=np.int64)
+    unseen, held = counts[0], counts[1]
+    unseen[:] = 0
+    held[:] = 0
     for p in range(NUM_POSITIONS):
         card = table[g, p]
         if card < 0:
@@ -510,13 +512,16 @@ def _write_plain(state, category, gains, limit, max_turns, g, seat, out, row, pa
 
 
 @numba.njit(cache=True)
-def _write_kinds(state, category, gains, limit, max_turns, g, seat, out, row):
-    """``seat``'s kinds vector of game ``g`` into ``out[row]`` (goldrush_env.gold.variants, KINDS_LAYOUT)."""
+def _write_kinds(state, category, gains, limit, max_turns, g, seat, out, row, counts):
+    """``seat``'s kinds vector of game ``g`` into ``out[row]`` (goldrush_env.gold.variants, KINDS_LAYOUT).
+    ``counts`` (scratch space, (3, 30) ints) is left holding the legal cards the seat knows per kind, and
+    in its last column the legal cards it does not: the kinds mask."""
     table, face_up = state[0], state[2][g]
     out[row, :] = 0.0
-    known = np.zeros(NUM_CATEGORIES, dtype=np.int64)
-    unseen = np.zeros(NUM_CATEGORIES, dtype=np.int64)
-    held = np.zeros(NUM_CATEGORIES, dtype=np.int64)
+    known, unseen, held = counts[0], counts[1], counts[2]
+    known[:] = 0
+    unseen[:] = 0
+    held[:] = 0
     unknown, up_kind = 0, -1
     for p in range(NUM_POSITIONS):
         card = table[g, p]
@@ -536,6 +541,7 @@ def _write_kinds(state, category, gains, limit, max_turns, g, seat, out, row):
         out[row, _K_KNOWN + kind] = known[kind] / UNSEEN_SCALE
         out[row, _K_UNSEEN + kind] = unseen[kind] / UNSEEN_SCALE
     out[row, _K_KNOWN + _UNKNOWN_KIND] = unknown / NUM_POSITIONS
+    known[_UNKNOWN_KIND] = unknown
     for kind in range(NUM_CATEGORIES):
         if held[kind] > 0:
             out[row, _K_PAIR_BEST + kind] = _pair_best(held, gains, kind)
@@ -552,11 +558,11 @@ def _write_kinds(state, category, gains, limit, max_turns, g, seat, out, row):
 
 
 @numba.njit(cache=True)
-def _write_observation(state, category, gains, limit, max_turns, g, seat, out, row, kind):
+def _write_observation(state, category, gains, limit, max_turns, g, seat, out, row, kind, counts):
     if kind == OBS_KINDS:
-        _write_kinds(state, category, gains, limit, max_turns, g, seat, out, row)
+        _write_kinds(state, category, gains, limit, max_turns, g, seat, out, row, counts)
     else:
-        _write_plain(state, category, gains, limit, max_turns, g, seat, out, row, kind == OBS_PAIRS)
+        _write_plain(state, category, gains, limit, max_turns, g, seat, out, row, kind == OBS_PAIRS, counts)
 
 
 @numba.njit(cache=True)
@@ -579,17 +585,22 @@ def _write_mask(state, category, limit, g, seat, out, row, action):
 
 
 @numba.njit(cache=True)
-def _kind_position(state, category, g, seat, kind):
-    """A legal position of game ``g`` turning ``kind`` for ``seat``, drawn uniformly from the game's stream;
-    -1 (and nothing drawn) if there is none."""
+def _kind_count(state, category, g, seat, kind):
+    """How many legal positions of game ``g`` turn ``kind`` for ``seat``."""
     table, face_up = state[0], state[2][g]
     count = 0
     for p in range(NUM_POSITIONS):
         card = table[g, p]
         if card >= 0 and p != face_up and _realises(state, category, g, seat, p, card, kind):
             count += 1
-    if count == 0:
-        return -1
+    return count
+
+
+@numba.njit(cache=True)
+def _kind_position(state, category, g, seat, kind, count):
+    """A legal position of game ``g`` turning ``kind`` for ``seat``, drawn uniformly from the game's stream;
+    ``count``: how many there are (> 0)."""
+    table, face_up = state[0], state[2][g]
     chosen = _below(state[12], g, count)
     for p in range(NUM_POSITIONS):
         card = table[g, p]
@@ -928,36 +939,31 @@ def choose(program, state, limit, worth, params, card_owner, where, out):
 
 @numba.njit(cache=True, parallel=True)
 def learner_positions(state, category, limit, seats, actions, action, live, out):
-    """The positions the learners' ``actions`` flip in the ``live`` games (kinds drawn from each game's
-    stream). Returns the first live game whose action is illegal, -1 if none; then no game changes, no
+    """The positions the learners' ``actions`` flip in the ``live`` games (-1 elsewhere; kinds drawn from each
+    game's stream). Returns the first live game whose action is illegal, -1 if none; then no game changes, no
     stream included: the checking pass draws nothing."""
     n = actions.shape[0]
-    bad = np.full(n, False)
-    for g in numba.prange(n):
+    for g in numba.prange(n):  # the check; for kinds, out[g] counts the positions the kind may turn
         out[g] = -1
         if not live[g]:
             continue
         a = actions[g]
         if action == ACT_POSITIONS:
-            if a < 0 or a >= NUM_POSITIONS or state[0][g, a] < 0 or a == state[2][g] or _finished(state, limit, g):
-                bad[g] = True
+            legal = 0 <= a < NUM_POSITIONS and state[0][g, a] >= 0 and a != state[2][g]
+            out[g] = a if legal and not _finished(state, limit, g) else -2
             continue
         if a < 0 or a > _UNKNOWN_KIND or _finished(state, limit, g):
-            bad[g] = True
+            out[g] = -2
             continue
-        found = False
-        for p in range(NUM_POSITIONS):
-            card = state[0][g, p]
-            if card >= 0 and p != state[2][g] and _realises(state, category, g, seats[g], p, card, a):
-                found = True
-                break
-        bad[g] = not found
+        count = _kind_count(state, category, g, seats[g], a)
+        out[g] = count if count > 0 else -2
     for g in range(n):
-        if bad[g]:
+        if out[g] == -2:
             return g
-    for g in numba.prange(n):
-        if live[g]:
-            out[g] = actions[g] if action == ACT_POSITIONS else _kind_position(state, category, g, seats[g], actions[g])
+    if action == ACT_KINDS:
+        for g in numba.prange(n):
+            if live[g]:
+                out[g] = _kind_position(state, category, g, seats[g], actions[g], out[g])
     return -1
 
 
@@ -1022,15 +1028,18 @@ def _final(state, g, seats, final_scores, final_winners, final_seat):
 
 @numba.njit(cache=True, parallel=True)
 def advance(state, box, rush_at, owners, limit, max_turns, forget_prob, capacity, category, gains, worth, params,
-            card_owner, seats, seat_option, assignment, weights, programs, envs, fresh, same_step, before,
+            card_owner, seats, seat_option, assignment, weights, programs, envs, learner, fresh, same_step, before,
             reward_score, scale, obs_kind, action, observations, masks, rewards, terminated, truncated, final_obs,
             done, final_scores, final_winners, final_seat, status):
     """Play every ``envs`` game of a vector env until its learner is to move, it has finished (next-step
-    autoreset) or a Python opponent is to move (``status``: LEARNER, FINISHED, WAITING). Games where
-    ``fresh`` is 1 are dealt afresh first; ``fresh`` becomes 2 wherever a game is dealt, and such a game's
-    reward is 0 unless it ended in this step (a call after a WAITING stop goes on from there). With
-    ``same_step``, a game that ends is settled (reward, ends, ``final_obs``, final scores) and dealt afresh at
-    once. Where a game stops at the learner or finished, its reward, ends, observation and mask are written."""
+    autoreset) or a Python opponent is to move (``status``: LEARNER, FINISHED, WAITING). Where ``learner`` is
+    not empty (a step's first call), each game's scores are kept in ``before`` first and the learner flips
+    ``learner[g]`` (legal, or -1 for no flip). Games where ``fresh`` is 1 are dealt afresh first; ``fresh``
+    becomes 2 wherever a game is dealt, and such a game's reward is 0 unless it ended in this step (a call
+    after a WAITING stop goes on from there). With ``same_step``, a game that ends is settled (reward, ends,
+    ``final_obs``, final scores) and dealt afresh at once. Where a game stops at the learner or finished, its
+    reward, ends, observation and mask are written (and with ``same_step``, its observation again as
+    ``final_obs`` if it did not end)."""
     n = envs.shape[0]
     for chunk in numba.prange((n + _CHUNK - 1) // _CHUNK):
         # The scripted players' scratch space, once per chunk of games rather than per game.
@@ -1038,9 +1047,14 @@ def advance(state, box, rush_at, owners, limit, max_turns, forget_prob, capacity
         known_card = np.empty(NUM_POSITIONS, dtype=np.int64)
         unknown_at = np.empty(NUM_POSITIONS, dtype=np.int64)
         picks = np.empty(NUM_POSITIONS, dtype=np.int64)
+        counts = np.empty((3, NUM_CATEGORIES + 1), dtype=np.int64)
         for g in range(chunk * _CHUNK, min(n, (chunk + 1) * _CHUNK)):
             if not envs[g]:
                 continue
+            if learner.shape[0] > 0:
+                before[g, :] = state[8][g, :]
+                if learner[g] >= 0:
+                    _play(state, owners, rush_at, g, learner[g], forget_prob, capacity)
             if fresh[g] == 1:
                 _new_deal(state, box, rush_at, g, seats, seat_option, assignment, weights)
                 fresh[g] = 2
@@ -1052,7 +1066,7 @@ def advance(state, box, rush_at, owners, limit, max_turns, forget_prob, capacity
                         done[g] = True
                         if same_step:
                             _write_observation(state, category, gains, limit, max_turns, g, seats[g], final_obs, g,
-                                               obs_kind)
+                                               obs_kind, counts)
                     if not same_step:
                         status[g] = FINISHED
                         break
@@ -1079,8 +1093,17 @@ def advance(state, box, rush_at, owners, limit, max_turns, forget_prob, capacity
                                    unknown_at, picks)
                 _play(state, owners, rush_at, g, position, forget_prob, capacity)
             if status[g] != WAITING:
-                _write_observation(state, category, gains, limit, max_turns, g, seats[g], observations, g, obs_kind)
-                _write_mask(state, category, limit, g, seats[g], masks, g, action)
+                _write_observation(state, category, gains, limit, max_turns, g, seats[g], observations, g, obs_kind,
+                                   counts)
+                if obs_kind == OBS_KINDS and action == ACT_KINDS:
+                    # The kinds vector has just counted the mask: the legal cards per kind the seat knows.
+                    finished = _finished(state, limit, g)
+                    for kind in range(NUM_CATEGORIES + 1):
+                        masks[g, kind] = counts[0, kind] > 0 and not finished
+                else:
+                    _write_mask(state, category, limit, g, seats[g], masks, g, action)
+                if same_step and not done[g]:
+                    final_obs[g, :] = observations[g, :]
 
 
 @numba.njit(cache=True, parallel=True)
@@ -1095,7 +1118,8 @@ def play_positions(state, owners, rush_at, positions, where, forget_prob, capaci
 def observe(state, category, gains, limit, max_turns, seats, rows, obs_kind, out):
     """Seat ``seats[i]``'s observation of game ``rows[i]`` into ``out[i]``."""
     for i in numba.prange(rows.shape[0]):
-        _write_observation(state, category, gains, limit, max_turns, rows[i], seats[i], out, i, obs_kind)
+        counts = np.empty((3, NUM_CATEGORIES + 1), dtype=np.int64)
+        _write_observation(state, category, gains, limit, max_turns, rows[i], seats[i], out, i, obs_kind, counts)
 
 
 @numba.njit(cache=True, parallel=True)
@@ -1173,7 +1197,9 @@ def one_learner(state, owners, rush_at, limit, max_turns, forget_prob, capacity,
             if action < NUM_POSITIONS and state[0][g, action] >= 0 and action != state[2][g]:
                 position = action
         else:
-            position = _kind_position(state, category, g, seat, action)
+            count = _kind_count(state, category, g, seat, action)
+            if count > 0:
+                position = _kind_position(state, category, g, seat, action, count)
         if position < 0:
             return -2, 0.0, 0
         reward = _learner_flip(state, owners, rush_at, limit, forget_prob, capacity, seat, position, reward_score,
@@ -1189,7 +1215,8 @@ def one_learner(state, owners, rush_at, limit, max_turns, forget_prob, capacity,
                              unknown_at, picks)
             reward = _learner_flip(state, owners, rush_at, limit, forget_prob, capacity, seat, chosen, reward_score,
                                    scale, log, reward)
-    _write_observation(state, category, gains, limit, max_turns, g, seat, observation, 0, obs_kind)
+    _write_observation(state, category, gains, limit, max_turns, g, seat, observation, 0, obs_kind,
+                       np.empty((3, NUM_CATEGORIES + 1), dtype=np.int64))
     _write_mask(state, category, limit, g, seat, mask, 0, act_code)
     if not _finished(state, limit, g):
         return position, reward, 0

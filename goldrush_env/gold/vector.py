@@ -285,7 +285,7 @@ class GoldVectorEnv(VectorEnv):
             self.games._seeded = True
             self._seed_opponents()
         everything = np.ones(self.num_envs, dtype=bool)
-        out = self._advance(everything, deal=everything, before=self.games.scores)
+        out = self._advance(everything, deal=everything, learner=np.full(self.num_envs, -1, dtype=np.int64))
         self._pending[:] = False
         self._started = True
         return out["observations"], self._info()
@@ -304,19 +304,14 @@ class GoldVectorEnv(VectorEnv):
                                        actions.astype(np.int64, copy=False), self._act_code, live, positions)
         if bad >= 0:
             self._refuse(int(bad), int(actions[bad]), live)
-        before = games.scores.copy()
-        kernel.play_positions(games.state, games.owners, games.rush_at, positions, live, self._forget,
-                              self._capacity)
-        out = self._advance(np.ones(self.num_envs, dtype=bool), deal=self._pending, before=before)
+        out = self._advance(np.ones(self.num_envs, dtype=bool), deal=self._pending, learner=positions)
         self._pending = out["done"] if self.autoreset_mode is AutoresetMode.NEXT_STEP \
             else np.zeros(self.num_envs, dtype=bool)
         info = self._info()
         done = out["done"]
         if done.any():
             if self.autoreset_mode is AutoresetMode.SAME_STEP:
-                final = out["final_obs"]
-                np.copyto(final, out["observations"], where=~done[:, None])
-                info["final_obs"], info["_final_obs"] = final, done
+                info["final_obs"], info["_final_obs"] = out["final_obs"], done
             info["final_info"] = {"scores": out["final_scores"], "winners": out["final_winners"],
                                   "seat": out["final_seat"]}
             info["_final_info"] = done
@@ -344,9 +339,10 @@ class GoldVectorEnv(VectorEnv):
 
     # --- inside --------------------------------------------------------------------------
 
-    def _advance(self, envs: np.ndarray, deal: np.ndarray, before: np.ndarray) -> dict[str, np.ndarray]:
-        """Play the ``envs`` games (dealing the ``deal`` ones afresh first) up to their learners' turns or their
-        ends; Python opponents are asked between calls of the kernel. Returns what the kernel wrote."""
+    def _advance(self, envs: np.ndarray, deal: np.ndarray, learner: np.ndarray) -> dict[str, np.ndarray]:
+        """Flip ``learner[g]`` (-1: none) in every game, then play the ``envs`` games (dealing the ``deal`` ones
+        afresh first) up to their learners' turns or their ends; Python opponents are asked between calls of the
+        kernel. Returns what the kernel wrote."""
         n, games = self.num_envs, self.games
         size = self._obs_size
         out = {"observations": np.empty((n, size), dtype=np.float32),
@@ -360,20 +356,21 @@ class GoldVectorEnv(VectorEnv):
         status = np.empty(n, dtype=np.int8)
         seat_option = -1 if self.seat_option == "random" else int(self.seat_option)
         same_step = self.autoreset_mode is AutoresetMode.SAME_STEP
+        before = np.empty_like(games.scores)
         while True:
             kernel.advance(games.state, games.box, games.rush_at, games.owners, games.limit, games.max_turns or 0,
                            self._forget, self._capacity, self._category, self._gains, self._worth, self._params,
                            self._card_owner,
-                           self.seats, seat_option, self._assignment, self._cumulative, self._programs, envs, fresh,
-                           same_step, before, self.config.reward == "score", SCORE_REWARD_SCALE, self._obs_code,
-                           self._act_code, out["observations"], masks, out["rewards"], out["terminated"],
+                           self.seats, seat_option, self._assignment, self._cumulative, self._programs, envs,
+                           learner, fresh, same_step, before, self.config.reward == "score", SCORE_REWARD_SCALE,
+                           self._obs_code, self._act_code, out["observations"], masks, out["rewards"], out["terminated"],
                            out["truncated"], out["final_obs"], out["done"], out["final_scores"],
                            out["final_winners"], out["final_seat"], status)
             waiting = envs & (status == kernel.WAITING)
             if not waiting.any():
                 break
             self._play_python_opponents(waiting)
-            envs = waiting
+            envs, learner = waiting, np.empty(0, dtype=np.int64)  # the learners have flipped
         masks[status == kernel.FINISHED, 0] = True  # next-step: the reset step ignores the action
         self._masks = masks
         if self._derive:
