@@ -3,6 +3,7 @@
     pip install mutmut
     python tests/mutation.py            # every target below: about an hour on 2 cores
     python tests/mutation.py web        # one target: the web server's privacy boundary
+    python tests/mutation.py gold-kernel --functions _flip,_play   # the mutants of some functions only
 
 The working tree is copied to a temporary folder (the agents package under its installed name,
 ``goldrush_agents``, so that mutmut's mutated copy is the one imported) and mutmut 3 plants its mutants in the
@@ -142,20 +143,26 @@ def show(folder: Path, mutant: str) -> str:
     return "\n".join(line for line in text.splitlines() if line.startswith(("+ ", "- ")))
 
 
-def run(name: str, workers: int, only: list[str] | None = None) -> dict:
+def run(name: str, workers: int, only: list[str] | None = None, functions: list[str] | None = None) -> dict:
     files, tests, leave_out = TARGETS[name]
     tests = only or tests
     with tempfile.TemporaryDirectory(prefix=f"goldrush-mutation-{name}-") as folder:
         folder = Path(folder)
         copy_tree(folder)
         configure(folder, files, tests, leave_out)
-        environment = dict(os.environ)
+        # mutmut's children leave without running exit handlers, so the temporary folders the tests make would
+        # outlive them: they are made in here and go with it.
+        (folder / "tmp").mkdir()
+        environment = {**os.environ, "TMPDIR": str(folder / "tmp")}
         if name in AS_PYTHON:
             environment["NUMBA_DISABLE_JIT"] = "1"
             for file in files:
                 as_python(folder / file)
         log = folder / "mutmut.log"
         patterns = BOUNDARY.get(name, [])
+        if functions:
+            patterns = [f"{file.removesuffix('.py').replace('/', '.')}.x_{function}__mutmut_*"
+                        for file in files for function in functions]
         with open(log, "w") as handle:
             subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(workers), *patterns],
                            cwd=folder, stdout=handle, stderr=subprocess.STDOUT, check=False,
@@ -195,14 +202,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", type=Path, help="also write the whole report, survivors' changes too, here")
     parser.add_argument("--tests", help="test modules to run instead of the targets' own, under tests/, "
                                         "comma-separated (e.g. gold/test_web_api)")
+    parser.add_argument("--functions", help="mutate these module-level functions only, comma-separated (e.g. "
+                                            "_flip,_play), to split a long target into runs")
     args = parser.parse_args(argv)
     unknown = [name for name in args.targets if name not in TARGETS]
     if unknown:
         parser.error(f"unknown target {unknown[0]!r}: the targets are {', '.join(TARGETS)}")
     full = {}
     only = args.tests.split(",") if args.tests else None
+    functions = args.functions.split(",") if args.functions else None
     for name in args.targets or TARGETS:
-        full.update(run(name, args.workers, only))
+        full.update(run(name, args.workers, only, functions))
     print(f"{'file':40} {'mutants':>8} {'killed':>7} {'survived':>9} {'no test':>8} {'timed out':>10}")
     for file, entry in full.items():
         print(f"{file:40} {entry['mutants']:8} {entry.get('killed', 0):7} {entry.get('survived', 0):9} "

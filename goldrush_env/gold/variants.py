@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+import numba
 import numpy as np
 from gymnasium import spaces
 
@@ -144,12 +145,18 @@ def _category_gains() -> np.ndarray:
 _GAINS = _category_gains()
 
 
-def _card_planes(plain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Plain vectors as float32, checked, and their card planes ``(batch, 29, 64)`` (1 where the seat knows
-    a card of that category)."""
+def _checked(plain: np.ndarray) -> np.ndarray:
+    """Plain vectors as float32, checked."""
     plain = np.asarray(plain, dtype=np.float32)
     if plain.ndim != 2 or plain.shape[1] < OBSERVATION_SIZE:
         raise ValueError(f"expected plain observation vectors of shape (batch, {OBSERVATION_SIZE}), got {plain.shape}")
+    return plain
+
+
+def _card_planes(plain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Plain vectors as float32, checked, and their card planes ``(batch, 29, 64)`` (1 where the seat knows
+    a card of that category)."""
+    plain = _checked(plain)
     return plain, plain[:, SLICES["cards"]].reshape(len(plain), NUM_CATEGORIES, NUM_POSITIONS)
 
 
@@ -206,38 +213,114 @@ KINDS_LAYOUT: Layout = (
 _KINDS_SLICES = slices_of(KINDS_LAYOUT)
 
 
+# Offsets, for the compiled functions below, of the plain vector's entries and the kinds vector's.
+_CARDS, _FACE_UP, _UNKNOWN = SLICES["cards"].start, SLICES["face_up"].start, SLICES["unknown"].start
+_UNSEEN, _STANDING, _STANDING_STOP = SLICES["unseen"].start, SLICES["scores"].start, SLICES["turn"].stop
+_K_KNOWN, _K_FACE_UP, _K_PAIR_BEST, _K_PAIR_FACE_UP, _K_UNSEEN, _K_STANDING = (
+    _KINDS_SLICES[entry].start for entry in ("known", "face_up", "pair_best", "pair_face_up", "unseen", "standing"))
+_GAINS_KNOWN = np.ascontiguousarray(_GAINS[:NUM_CATEGORIES, :NUM_CATEGORIES])
+
+# The kinds are read off plain vectors one position at a time in compiled loops: the AEC and Gymnasium environments
+# ask for one seat's at every step, where a dozen numpy calls on a batch of one cost most of the step.
+
+
+@numba.njit(cache=True)
+def _kinds_rows(plain, gains, out):
+    """The kinds vectors of plain vectors ``(batch, >= 2102)`` into ``out`` ``(batch, size)``, zeroed."""
+    for r in range(plain.shape[0]):
+        row = plain[r]
+        held = np.zeros(NUM_CATEGORIES, dtype=np.int64)  # the cards the seat knows per kind, face up or down
+        down = np.zeros(NUM_CATEGORIES, dtype=np.int64)  # the same, face down
+        up, unknown = -1, 0
+        for p in range(NUM_POSITIONS):
+            if row[_UNKNOWN + p] > 0:
+                unknown += 1
+            for kind in range(NUM_CATEGORIES):
+                if row[_CARDS + kind * NUM_POSITIONS + p] > 0:
+                    held[kind] += 1
+                    if row[_FACE_UP + p] > 0:
+                        up = kind
+                    else:
+                        down[kind] += 1
+                    break
+        for kind in range(NUM_CATEGORIES):
+            out[r, _K_KNOWN + kind] = down[kind] / UNSEEN_SCALE
+        out[r, _K_KNOWN + NUM_CATEGORIES] = unknown / NUM_POSITIONS
+        for kind in range(NUM_CATEGORIES):
+            if held[kind] == 0:
+                continue
+            best, found = -np.inf, False
+            for other in range(NUM_CATEGORIES):
+                if held[other] - (1 if other == kind else 0) > 0 and gains[kind, other] > best:
+                    best, found = gains[kind, other], True
+            out[r, _K_PAIR_BEST + kind] = best if found else 0.0
+        if up >= 0:
+            out[r, _K_FACE_UP + up] = 1.0
+            total, weighted = 0.0, 0.0
+            for kind in range(NUM_CATEGORIES):
+                out[r, _K_PAIR_FACE_UP + kind] = gains[up, kind]
+                count = np.rint(np.float64(row[_UNSEEN + kind]) * UNSEEN_SCALE)
+                total += count
+                weighted += count * gains[up, kind]  # whole multiples of 1/4: exact in any order
+            out[r, _K_PAIR_FACE_UP + NUM_CATEGORIES] = weighted / total if total > 0 else 0.0
+        for kind in range(NUM_CATEGORIES):
+            out[r, _K_UNSEEN + kind] = row[_UNSEEN + kind]
+        for i in range(_STANDING_STOP - _STANDING):
+            out[r, _K_STANDING + i] = row[_STANDING + i]
+
+
 def _kinds_vectors(plain: np.ndarray) -> np.ndarray:
-    plain, planes = _card_planes(plain)
-    cards = planes > 0
-    batch = len(plain)
-    out = np.zeros((batch, _KINDS_SLICES["standing"].stop), dtype=np.float32)
-    face_up = plain[:, SLICES["face_up"]] > 0
-    down = cards & ~face_up[:, None, :]
-    out[:, _KINDS_SLICES["known"]][:, :NUM_CATEGORIES] = down.sum(axis=2) / UNSEEN_SCALE
-    unknown = plain[:, SLICES["unknown"]] > 0
-    out[:, _KINDS_SLICES["known"].start + UNKNOWN_ACTION] = unknown.sum(axis=1) / NUM_POSITIONS
-    up = (cards & face_up[:, None, :]).any(axis=2)  # (batch, 29): the face-up card's category
-    out[:, _KINDS_SLICES["face_up"]] = up
-
-    held = cards.sum(axis=2)  # cards this seat knows on the table, face up or down, per category
-    gains = _GAINS[:NUM_CATEGORIES, :NUM_CATEGORIES]
-    partner = (held[:, None, :] - np.eye(NUM_CATEGORIES, dtype=np.int64)[None]) > 0  # another card of b besides a
-    best = np.where(partner, gains[None], -np.inf).max(axis=2)
-    best = np.where((held > 0) & np.isfinite(best), best, 0.0)
-    out[:, _KINDS_SLICES["pair_best"].start: _KINDS_SLICES["pair_best"].start + NUM_CATEGORIES] = best
-
-    rows = np.flatnonzero(up.any(axis=1))
-    if len(rows):
-        first = up[rows].argmax(axis=1)
-        start = _KINDS_SLICES["pair_face_up"].start
-        out[rows, start: start + NUM_CATEGORIES] = gains[first]
-        counts = np.rint(plain[rows, SLICES["unseen"]].astype(np.float64) * UNSEEN_SCALE)  # exact, as the kernel
-        total = counts.sum(axis=1)
-        mean = np.where(total > 0, (counts * gains[first]).sum(axis=1) / np.maximum(total, 1), 0.0)
-        out[rows, start + UNKNOWN_ACTION] = mean
-    out[:, _KINDS_SLICES["unseen"]] = plain[:, SLICES["unseen"]]
-    out[:, _KINDS_SLICES["standing"]] = plain[:, SLICES["scores"].start: SLICES["turn"].stop]
+    plain = _checked(plain)
+    out = np.zeros((len(plain), _KINDS_SLICES["standing"].stop), dtype=np.float32)
+    _kinds_rows(plain, _GAINS_KNOWN, out)
     return out
+
+
+@numba.njit(cache=True)
+def _action(plain, r, p):
+    """The kinds action that turning position ``p`` is for the seat whose plain vector is ``plain[r]``: its card's
+    kind, :data:`UNKNOWN_ACTION` for a card it cannot place, -1 for no card."""
+    for kind in range(NUM_CATEGORIES):
+        if plain[r, _CARDS + kind * NUM_POSITIONS + p] > 0:
+            return kind
+    return NUM_CATEGORIES if plain[r, _UNKNOWN + p] > 0 else -1
+
+
+@numba.njit(cache=True)
+def _kind_counts(plain, positions, out):
+    """``out[r, action]``: how many of the legal ``positions[r]`` turn each kinds action for the seat whose plain
+    vector is ``plain[r]``."""
+    out[:] = 0
+    for r in range(plain.shape[0]):
+        for p in range(NUM_POSITIONS):
+            if positions[r, p]:
+                action = _action(plain, r, p)
+                if action >= 0:
+                    out[r, action] += 1
+
+
+@numba.njit(cache=True)
+def _action_counts(plain, positions, actions, out):
+    """``out[r]``: how many of the legal ``positions[r]`` turn ``actions[r]`` (0 for an action out of range)."""
+    for r in range(plain.shape[0]):
+        out[r] = 0
+        for p in range(NUM_POSITIONS):
+            if positions[r, p] and _action(plain, r, p) == actions[r]:
+                out[r] += 1
+
+
+@numba.njit(cache=True)
+def _kind_picks(plain, positions, actions, picks, out):
+    """``out[r]``: the ``picks[r]``-th (from 0) of the legal ``positions[r]`` that turn ``actions[r]``."""
+    for r in range(plain.shape[0]):
+        left = picks[r]
+        out[r] = -1
+        for p in range(NUM_POSITIONS):
+            if positions[r, p] and _action(plain, r, p) == actions[r]:
+                if left == 0:
+                    out[r] = p
+                    break
+                left -= 1
 
 
 def kind_positions(plain: np.ndarray, positions: np.ndarray) -> np.ndarray:
@@ -258,27 +341,35 @@ class KindActions(ActionType):
     positional = False
 
     def masks(self, positions: np.ndarray, plain: Callable[[], np.ndarray]) -> np.ndarray:
-        return kind_positions(plain(), positions).any(axis=2)
+        return self._counts(plain(), positions) > 0
+
+    def _counts(self, plain: np.ndarray, positions: np.ndarray) -> np.ndarray:
+        plain = _checked(plain)
+        counts = np.empty((len(plain), self.size), dtype=np.int64)
+        _kind_counts(plain, np.asarray(positions, dtype=bool), counts)
+        return counts
 
     def to_positions(self, actions: np.ndarray, positions: Callable[[], np.ndarray],
                      plain: Callable[[], np.ndarray], rng: np.random.Generator) -> np.ndarray:
         actions = np.asarray(actions)
-        rows = np.arange(len(actions))
-        in_range = (actions >= 0) & (actions < self.size)
-        options = kind_positions(plain(), positions())[rows, np.where(in_range, actions, 0)] & in_range[:, None]
-        count = options.sum(axis=1)
+        plain_vectors, legal = _checked(plain()), np.asarray(positions(), dtype=bool)
+        wanted = actions.astype(np.int64)
+        count = np.empty(len(actions), dtype=np.int64)
+        _action_counts(plain_vectors, legal, wanted, count)
         bad = np.flatnonzero(count == 0)
         if len(bad):
-            kind = actions[bad[0]]
-            if not in_range[bad[0]]:
-                error = IllegalFlipError(f"kind {int(kind)} is out of range: kinds are 0 to {self.size - 1}")
+            kind = int(actions[bad[0]])
+            if not 0 <= kind < self.size:
+                error = IllegalFlipError(f"kind {kind} is out of range: kinds are 0 to {self.size - 1}")
             else:
-                error = IllegalFlipError(f"kind {int(kind)} ({self.names[int(kind)]}) cannot be turned now: no legal "
+                error = IllegalFlipError(f"kind {kind} ({self.names[kind]}) cannot be turned now: no legal "
                                          "position holds such a card")
             error.row = int(bad[0])  # which of the batch, for callers that name it in their own terms
             raise error
         pick = (rng.random(len(actions)) * count).astype(np.int64)
-        return (options.cumsum(axis=1) > pick[:, None]).argmax(axis=1)
+        out = np.empty(len(actions), dtype=np.int64)
+        _kind_picks(plain_vectors, legal, wanted, pick, out)
+        return out
 
 
 # --- the registry -----------------------------------------------------------------------------------------------
