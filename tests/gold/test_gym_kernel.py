@@ -278,10 +278,11 @@ def same_step(kernel_env, aec_env, action):
 @pytest.mark.parametrize("illegal_action", ["terminate", "raise"])
 @pytest.mark.parametrize("options, moves, words", [
     (VERSION_0, [20], "position 20 is empty: its card has left the table"),
+    (VERSION_0, [9, 0, 9], "position 9 is empty: its card has left the table"),  # the dynamite took it
     (VERSION_0, [9, 9], "position 9 is already face up (the first card of this turn)"),
     ({}, [29, 29, 29, NEVER],
      f"kind {NEVER} (miner_opponent_3_5) cannot be turned now: no legal position holds such a card"),
-], ids=["empty", "face-up", "kind"])
+], ids=["empty", "gone", "face-up", "kind"])
 def test_illegal_actions_are_refused_alike(illegal_action, options, moves, words):
     kernel_env, aec_env = both_paths(illegal_action=illegal_action, **options)
     *legal, illegal = moves

@@ -156,6 +156,21 @@ def test_the_kinds_vector_reads_what_the_seat_knows():
     assert np.array_equal(vector[KINDS_VECTOR.slices["unseen"]], env.encoder.buffers[1][2073:2102])
 
 
+def test_two_cards_of_one_kind_pair_with_each_other():
+    # As above, but seat 0 turns two G2s: seat 1 knows two of a kind, which turned together gain nothing, where
+    # turned with the face-up M04 each pays seat 0.
+    background = dict(zip(range(52, 64), ["G1", "G1", "G3", "G3", "G3", "G4", "G4", "G4", "D", "D", "M32", "M42"]))
+    env = goldrush_env.gold.raw_env(action="kinds", observation="kinds")
+    env.reset(seed=0, options={"layout": layout_of({0: "M04", 1: "G2", 2: "G2", 3: "M22", **background})})
+    for position in (1, 2, 0):
+        env.step_from_view(position)
+    vector = env.observe("player_1")["observation"]
+    names = dict(zip(KINDS.names, range(KINDS.size)))
+    assert vector[KINDS_VECTOR.slices["known"]][names["gold_2"]] == pytest.approx(2 / 7)
+    assert vector[KINDS_VECTOR.slices["pair_best"]][names["gold_2"]] == 0
+    assert vector[KINDS_VECTOR.slices["pair_face_up"]][names["gold_2"]] == pytest.approx(-2 / 4)
+
+
 def test_the_index_table_is_in_the_env_docstring():
     from goldrush_env.gold import aec
 
