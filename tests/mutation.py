@@ -4,6 +4,10 @@
     python tests/mutation.py            # every target below: about an hour on 2 cores
     python tests/mutation.py web        # one target: the web server's privacy boundary
     python tests/mutation.py gold-kernel --functions _flip,_play   # the mutants of some functions only
+    python tests/mutation.py gold-kernel --mutants survivors.txt --tests gold/test_kernel_edges   # a second pass
+
+A second pass runs named mutants (say the survivors of a first) against some of the target's tests (say those
+written since): a mutant it kills is one the whole selection kills, so the two passes' reports add up.
 
 The working tree is copied to a temporary folder (the agents package under its installed name,
 ``goldrush_agents``, so that mutmut's mutated copy is the one imported) and mutmut 3 plants its mutants in the
@@ -40,8 +44,8 @@ TARGETS = {  # name: (files to mutate, test modules run on them, in tests/; test
     # and players. The statistical test of human memory is left out for time, and the announcement of a first
     # compilation means nothing without numba.
     "gold-kernel": (["goldrush_env/gold/kernel.py"],
-                    ["gold/test_kernel", "gold/test_batched_agents", "gold/test_gym_kernel", "gold/test_batched",
-                     "gold/test_vector"], "not first_numba_compilation_is_announced"),
+                    ["gold/test_kernel", "gold/test_kernel_edges", "gold/test_batched_agents", "gold/test_gym_kernel",
+                     "gold/test_batched", "gold/test_vector"], "not first_numba_compilation_is_announced"),
     "piecepack-engine": (["goldrush_env/piecepack/engine.py"],
                          ["piecepack/test_piecepack_vectors", "piecepack/test_piecepack_rules"], ""),
     # PyTorch in a process mutmut forks can hang: the test that trains is left out.
@@ -143,7 +147,8 @@ def show(folder: Path, mutant: str) -> str:
     return "\n".join(line for line in text.splitlines() if line.startswith(("+ ", "- ")))
 
 
-def run(name: str, workers: int, only: list[str] | None = None, functions: list[str] | None = None) -> dict:
+def run(name: str, workers: int, only: list[str] | None = None, functions: list[str] | None = None,
+        mutants: list[str] | None = None) -> dict:
     files, tests, leave_out = TARGETS[name]
     tests = only or tests
     with tempfile.TemporaryDirectory(prefix=f"goldrush-mutation-{name}-") as folder:
@@ -163,6 +168,8 @@ def run(name: str, workers: int, only: list[str] | None = None, functions: list[
         if functions:
             patterns = [f"{file.removesuffix('.py').replace('/', '.')}.x_{function}__mutmut_*"
                         for file in files for function in functions]
+        if mutants:
+            patterns = mutants
         with open(log, "w") as handle:
             subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(workers), *patterns],
                            cwd=folder, stdout=handle, stderr=subprocess.STDOUT, check=False,
@@ -204,6 +211,7 @@ def main(argv: list[str] | None = None) -> None:
                                         "comma-separated (e.g. gold/test_web_api)")
     parser.add_argument("--functions", help="mutate these module-level functions only, comma-separated (e.g. "
                                             "_flip,_play), to split a long target into runs")
+    parser.add_argument("--mutants", type=Path, help="a file of mutmut's mutant names, one a line: run these only")
     args = parser.parse_args(argv)
     unknown = [name for name in args.targets if name not in TARGETS]
     if unknown:
@@ -211,8 +219,9 @@ def main(argv: list[str] | None = None) -> None:
     full = {}
     only = args.tests.split(",") if args.tests else None
     functions = args.functions.split(",") if args.functions else None
+    mutants = args.mutants.read_text().split() if args.mutants else None
     for name in args.targets or TARGETS:
-        full.update(run(name, args.workers, only, functions))
+        full.update(run(name, args.workers, only, functions, mutants))
     print(f"{'file':40} {'mutants':>8} {'killed':>7} {'survived':>9} {'no test':>8} {'timed out':>10}")
     for file, entry in full.items():
         print(f"{file:40} {entry['mutants']:8} {entry.get('killed', 0):7} {entry.get('survived', 0):9} "

@@ -1,0 +1,194 @@
+"""The kernel at its edges, each case checked against a reference written here from the rules of the API rather
+than against the kernel's own output: the generator in Python, the batched engine's random flips and what the seat
+to play knows, the vector env's masks and observations for every pairing of the options allowed, batches that span
+several of the kernel's chunks or hold one game, refused actions, and the step that deals a finished game afresh.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from goldrush_agents.gold.batched import batched_policy
+
+from goldrush_env.errors import IllegalFlipError
+from goldrush_env.gold import kernel
+from goldrush_env.gold.batched import BatchedGames
+from goldrush_env.gold.cards import EMPTY, NUM_POSITIONS
+from goldrush_env.gold.encoder import OBSERVATION_SIZE
+from goldrush_env.gold.kernel import Stream
+from goldrush_env.gold.variants import _GAINS, ACTION_TYPES, OBSERVATION_TYPES
+from goldrush_env.gold.vector import GoldVectorEnv
+
+NEVER = ACTION_TYPES["kinds"].names.index("miner_opponent_3_5")  # no such seat at a table of two
+
+
+def thinned(num_games: int, num_players: int, seed: int) -> BatchedGames:
+    """Games dealt, then cards taken off, memories and the face-up card set at random: states of every phase."""
+    rng = np.random.default_rng(seed)
+    games = BatchedGames(num_games, num_players)
+    games.reset(seed=seed)
+    table, face_up, cards_left, memo = games.state[0], games.state[2], games.state[10], games.state[13]
+    for g in range(num_games):
+        table[g, rng.random(NUM_POSITIONS) < rng.random()] = EMPTY
+        present = np.flatnonzero(table[g] >= 0)
+        cards_left[g] = len(present)
+        face_up[g] = rng.choice(present) if len(present) > 1 and rng.random() < 0.5 else -1
+        games.state[3][g] = rng.integers(num_players)
+        for seat in range(num_players):
+            known = present[rng.random(len(present)) < rng.random()]
+            memo[g, seat, known] = 1 + rng.integers(100, size=len(known))
+    return games
+
+
+def test_the_stream_in_python_is_the_kernels():
+    for seed in (0, 1, 2**63 + 12345, 2**64 - 1):
+        state = np.array([seed], dtype=np.uint64)
+        stream = Stream(seed)
+        for n in (1, 2, 7, 64, 10**9):
+            assert [kernel._below(state, 0, n) for _ in range(50)] == [stream.integers(n) for _ in range(50)]
+        drawn = [kernel._uniform(state, 0) for _ in range(50)]
+        assert drawn == list(stream.random(50)) and all(0.0 <= x < 1.0 for x in drawn)
+        assert stream.state == int(state[0])
+    assert len({Stream(seed).random() for seed in range(100)}) == 100
+
+
+def test_seed_streams_are_a_seeds_own_and_spread():
+    streams = kernel.seed_streams(7, 1000)
+    assert streams.shape == (1000,) and streams.dtype == np.uint64
+    assert np.array_equal(streams, kernel.seed_streams(7, 1000)) and not np.array_equal(streams, kernel.seed_streams(8, 1000))
+    assert len(set(streams.tolist())) == 1000 and int(streams.max()) > 2**63  # the whole 64-bit range
+
+
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_random_positions_number_the_legal_positions(num_players):
+    games = thinned(400, num_players, seed=num_players)
+    games.state[5][:50] = games.limit  # 50 games stopped by the turn limit: no flip
+    draws = np.random.default_rng(1).random(games.num_games)
+    out = np.empty(games.num_games, dtype=np.int64)
+    kernel.random_positions(games.state, games.limit, draws, out)
+    for g in range(games.num_games):
+        legal = [p for p in range(NUM_POSITIONS) if games.table[g, p] >= 0 and p != games.face_up[g]]
+        if g < 50 or not legal:
+            assert out[g] == -1
+        else:
+            assert out[g] == legal[int(draws[g] * len(legal))]
+
+
+def test_the_seat_to_play_knows_what_it_sees_or_remembers():
+    games = thinned(300, 3, seed=3)
+    known = games.known()
+    for g in range(games.num_games):
+        seat = games.current_player[g]
+        expected = [games.table[g, p] >= 0 and (p == games.face_up[g] or games.memo[g, seat, p] >= 0)
+                    for p in range(NUM_POSITIONS)]
+        assert known[g].tolist() == expected
+
+
+def reference_masks(env: GoldVectorEnv) -> np.ndarray:
+    """The learners' masks from the games as they stand: legal positions, or the kinds they hold as the seat
+    knows them (read from the kernel's plain vectors, which test_vector.py compares with the AEC env's); a
+    game waiting to be dealt afresh allows action 0 alone."""
+    legal = env.games.legal_mask()
+    if env.action_type.name == "kinds":
+        plain = np.empty((env.num_envs, OBSERVATION_SIZE), dtype=np.float32)
+        kernel.observe(env.games.state, env._category, _GAINS, env.games.limit, env.games.max_turns or 0, env.seats,
+                       np.arange(env.num_envs), kernel.OBS_PLAIN, plain)
+        legal = ACTION_TYPES["kinds"].masks(legal, lambda: plain)
+    legal[env._pending] = False
+    legal[env._pending, 0] = True
+    return legal
+
+
+def reference_observations(env: GoldVectorEnv) -> np.ndarray:
+    plain = np.empty((env.num_envs, OBSERVATION_SIZE), dtype=np.float32)
+    kernel.observe(env.games.state, env._category, _GAINS, env.games.limit, env.games.max_turns or 0, env.seats,
+                   np.arange(env.num_envs), kernel.OBS_PLAIN, plain)
+    return OBSERVATION_TYPES[env.observation_type.name].from_plain(plain)
+
+
+@pytest.mark.parametrize("observation, action, autoreset_mode", [
+    ("plain", "kinds", "next_step"), ("pairs", "kinds", "same_step"), ("kinds", "kinds", "next_step"),
+    ("kinds", "kinds", "same_step"), ("plain", "positions", "same_step"), ("pairs", "positions", "next_step"),
+])  # the kinds observation with positions is refused (it says nothing about positions)
+def test_masks_and_observations_for_every_pairing_of_the_options(observation, action, autoreset_mode):
+    # 16 cards and a limit of 14 turns: games end, over or cut short, at different steps
+    env = GoldVectorEnv(12, observation=observation, action=action, autoreset_mode=autoreset_mode, table="quarter",
+                        max_turns=14, reward="score", opponents=batched_policy("greedy"))
+    observations, info = env.reset(seed=11)
+    rng, ended, dealt, both = np.random.default_rng(0), 0, 0, 0
+    for _ in range(40):
+        masks = reference_masks(env)
+        assert np.array_equal(info["action_mask"], masks) and np.array_equal(env.action_masks(), masks)
+        assert np.array_equal(observations, reference_observations(env))
+        pending = env._pending.copy()
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in masks])
+        observations, rewards, terminated, truncated, info = env.step(actions)
+        # next-step autoreset: the step that deals a finished game afresh pays nothing and ends nothing
+        assert not rewards[pending].any() and not (terminated | truncated)[pending].any()
+        dealt += int(pending.sum())
+        done = terminated | truncated
+        ended += int(done.sum())
+        if autoreset_mode == "same_step" and done.any():
+            assert np.array_equal(info["final_obs"][~done], observations[~done])
+            assert not np.array_equal(info["final_obs"][done], observations[done])
+            both += int(not done.all())
+    assert ended >= 12 and (dealt >= 12 if autoreset_mode == "next_step" else both >= 3)
+
+
+def play_first_legal(env: GoldVectorEnv, steps: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Observations, rewards and masks of ``steps`` steps in which every learner takes its first legal action."""
+    observations, info = env.reset(seed=5)
+    shown = [(observations, np.zeros(env.num_envs, dtype=np.float32), info["action_mask"])]
+    for _ in range(steps):
+        observations, rewards, _, _, info = env.step(info["action_mask"].argmax(axis=1))
+        shown.append((observations, rewards, info["action_mask"]))
+        assert np.array_equal(info["action_mask"], reference_masks(env))
+    return shown
+
+
+@pytest.mark.parametrize("num_envs", [1, 129])
+def test_a_game_plays_the_same_in_a_batch_of_any_size(num_envs):
+    """Each game draws from its own stream, seeded from the env's seed in order, so the first games of a batch of
+    129 (three of the kernel's chunks of 64, the last holding one game) and the game of a batch of one are those of
+    a batch of 8 given the same actions."""
+    options = dict(opponents=batched_policy("greedy"), autoreset_mode="same_step", reward="score")
+    big = play_first_legal(GoldVectorEnv(num_envs, **options), 30)
+    small = play_first_legal(GoldVectorEnv(8, **options), 30)
+    rows = min(num_envs, 8)
+    for (a, ra, ma), (b, rb, mb) in zip(big, small):
+        assert np.array_equal(a[:rows], b[:rows]) and np.array_equal(ra[:rows], rb[:rows])
+        assert np.array_equal(ma[:rows], mb[:rows])
+
+
+@pytest.mark.parametrize("action, bad, words", [
+    ("positions", NUM_POSITIONS, "position 64"), ("positions", -1, "position -1"),
+    ("kinds", 30, "kind 30 is out of range"), ("kinds", -1, "kind -1 is out of range"),
+    ("kinds", NEVER, "cannot be turned now: no legal position holds such a card"),
+])
+def test_an_illegal_action_is_refused_and_nothing_changes(action, bad, words):
+    env = GoldVectorEnv(6, action=action, observation="plain" if action == "positions" else "kinds")
+    _, info = env.reset(seed=2)
+    actions = info["action_mask"].argmax(axis=1)
+    actions[4] = bad
+    before = [array.copy() for array in env.games.state]
+    with pytest.raises(IllegalFlipError, match=rf"(game|sub-environment) 4: .*{words}"):
+        env.step(actions)
+    assert all(np.array_equal(a, b) for a, b in zip(before, env.games.state))
+
+
+def test_a_position_whose_card_has_left_is_refused():
+    env = GoldVectorEnv(64, action="positions", observation="plain")
+    _, info = env.reset(seed=4)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        gone = (env.games.initial >= 0) & (env.games.table == EMPTY) & ~env._pending[:, None]
+        rows = np.flatnonzero(gone.any(axis=1))
+        if len(rows):
+            break
+        info = env.step(np.array([rng.choice(np.flatnonzero(row)) for row in info["action_mask"]]))[-1]
+    row = rows[0]
+    actions = info["action_mask"].argmax(axis=1)
+    actions[row] = np.flatnonzero(gone[row])[0]
+    with pytest.raises(IllegalFlipError, match=rf"game {row}: position {actions[row]} is empty"):
+        env.step(actions)
+
