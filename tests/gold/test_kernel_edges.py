@@ -192,3 +192,14 @@ def test_a_position_whose_card_has_left_is_refused():
     with pytest.raises(IllegalFlipError, match=rf"game {row}: position {actions[row]} is empty"):
         env.step(actions)
 
+
+
+def test_a_reset_keeps_who_plays_first():
+    games = BatchedGames(6, 3)
+    games.reset(seed=0, first_player=[0, 1, 2, 2, 1, 0])
+    layouts = games.table.copy()
+    for _ in range(5):  # some turns go by: the first player stays what it was
+        games.step(games.random_positions(np.random.default_rng(0)))
+    assert games.first_player.tolist() == [0, 1, 2, 2, 1, 0]
+    games.reset(layouts=layouts[:3], first_player=[2, 0, 1], games=[3, 4, 5])  # laid out, not dealt
+    assert games.first_player.tolist() == [0, 1, 2, 2, 0, 1] and games.current_player[3:].tolist() == [2, 0, 1]
