@@ -1,6 +1,6 @@
 """The kernel at its edges, each case checked against a reference written here from the rules of the API rather
 than against the kernel's own output: the generator in Python, the batched engine's random flips and what the seat
-to play knows, the vector env's masks and observations for every pairing of the options allowed, batches that span
+to play knows, the compiled players where at most one card is unknown to them, the vector env's masks and observations for every pairing of the options allowed, batches that span
 several of the kernel's chunks or hold one game, refused actions, and the step that deals a finished game afresh.
 """
 
@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from goldrush_agents.gold.batched import batched_policy
+from goldrush_agents.gold.batched import PerGame, batched_policy, compiled_expert, compiled_greedy
+from goldrush_agents.gold.expert import ExpertAgent
+from goldrush_agents.gold.greedy import GreedyAgent
 
 from goldrush_env.errors import IllegalFlipError
 from goldrush_env.gold import kernel
@@ -18,6 +20,7 @@ from goldrush_env.gold.encoder import OBSERVATION_SIZE
 from goldrush_env.gold.kernel import Stream
 from goldrush_env.gold.variants import _GAINS, ACTION_TYPES, OBSERVATION_TYPES
 from goldrush_env.gold.vector import GoldVectorEnv
+from goldrush_env.gold.view import UNKNOWN
 
 NEVER = ACTION_TYPES["kinds"].names.index("miner_opponent_3_5")  # no such seat at a table of two
 
@@ -203,3 +206,33 @@ def test_a_reset_keeps_who_plays_first():
     assert games.first_player.tolist() == [0, 1, 2, 2, 1, 0]
     games.reset(layouts=layouts[:3], first_player=[2, 0, 1], games=[3, 4, 5])  # laid out, not dealt
     assert games.first_player.tolist() == [0, 1, 2, 2, 0, 1] and games.current_player[3:].tolist() == [2, 0, 1]
+
+
+@pytest.mark.parametrize("name", ["greedy", "expert"])
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_the_compiled_players_choose_as_the_python_ones_with_one_card_unknown(name, num_players):
+    """Every seat remembers every card but one of its own choosing, until it is turned: the players weigh a single
+    unknown card, then none, states that random games reach only at their very end."""
+    player, compiled = {"greedy": (GreedyAgent(), compiled_greedy()), "expert": (ExpertAgent(), compiled_expert())}[name]
+    count = 10
+    games = BatchedGames(count, num_players)
+    games.reset(seed=20 + num_players)
+    games.memo[:] = np.where(games.table[:, None] >= 0, 1, -1)
+    rng = np.random.default_rng(num_players)
+    for g in range(count):
+        for seat in range(num_players):
+            games.memo[g, seat, rng.choice(np.flatnonzero(games.table[g] >= 0))] = -1
+    views, unknown = PerGame(player), {0: 0, 1: 0}
+    while not games.is_finished.all():
+        playing = np.flatnonzero(~games.is_finished)
+        streams = games.rng.copy()
+        chosen = compiled.act(games, games.known(), ~games.is_finished, None)
+        for g, view in zip(playing, views.views(games, games.known(), playing)):
+            player.rng = Stream(streams[g])
+            assert chosen[g] == player.act(view), g
+            assert player.rng.state == int(games.rng[g]), g
+            hidden = sum(card == UNKNOWN for card in view.cards)
+            if hidden in unknown:
+                unknown[hidden] += 1
+        games.step(np.where(rng.random(count) < 0.5, chosen, games.random_positions(rng)))
+    assert min(unknown.values()) > 20, unknown
