@@ -130,16 +130,22 @@ def test_the_spaces_follow_the_options():
     assert view.observation.shape == (2102,) and view.action_mask.shape == (64,)  # a view is about positions
 
 
-def test_the_kinds_vector_reads_what_the_seat_knows():
-    # Two players: seat 0 owns colours 0 and 1, seat 1 colours 2 and 3. Seat 0 turns G3 and G2 (nothing), then
-    # seat 1 turns M04, seat 0's 4, face up. Seat 1 knows G3 and G2 face down and 13 cards it cannot place.
-    background = dict(zip(range(52, 64), ["G1", "G1", "G2", "G2", "G3", "G3", "G4", "G4", "D", "D", "M32", "M42"]))
+def seat_1_sees(first: str, second: str, background: list[str]):
+    """Two players: seat 0 owns colours 0 and 1, seat 1 colours 2 and 3. Seat 0 turns ``first`` and ``second``
+    (two golds: nothing), then seat 1 turns M04, seat 0's 4, face up. Seat 1's kinds vector, its env and the
+    kinds by name."""
     env = goldrush_env.gold.raw_env(action="kinds", observation="kinds")
-    env.reset(seed=0, options={"layout": layout_of({0: "M04", 1: "G3", 2: "G2", 3: "M22", **background})})
+    layout = {0: "M04", 1: first, 2: second, 3: "M22", **dict(zip(range(52, 64), background))}
+    env.reset(seed=0, options={"layout": layout_of(layout)})
     for position in (1, 2, 0):
         env.step_from_view(position)
-    vector = env.observe("player_1")["observation"]
-    names = dict(zip(KINDS.names, range(KINDS.size)))
+    return env.observe("player_1")["observation"], env, dict(zip(KINDS.names, range(KINDS.size)))
+
+
+def test_the_kinds_vector_reads_what_the_seat_knows():
+    # Seat 0 turns G3 and G2: seat 1 knows them face down, M04 face up, and 13 cards it cannot place.
+    vector, env, names = seat_1_sees("G3", "G2", ["G1", "G1", "G2", "G2", "G3", "G3", "G4", "G4", "D", "D", "M32",
+                                                  "M42"])
     known = vector[KINDS_VECTOR.slices["known"]]
     assert known[names["gold_3"]] == known[names["gold_2"]] == pytest.approx(1 / 7)
     assert known[names["miner_opponent_1_4"]] == 0  # face up: not a card to turn
@@ -157,15 +163,9 @@ def test_the_kinds_vector_reads_what_the_seat_knows():
 
 
 def test_two_cards_of_one_kind_pair_with_each_other():
-    # As above, but seat 0 turns two G2s: seat 1 knows two of a kind, which turned together gain nothing, where
-    # turned with the face-up M04 each pays seat 0.
-    background = dict(zip(range(52, 64), ["G1", "G1", "G3", "G3", "G3", "G4", "G4", "G4", "D", "D", "M32", "M42"]))
-    env = goldrush_env.gold.raw_env(action="kinds", observation="kinds")
-    env.reset(seed=0, options={"layout": layout_of({0: "M04", 1: "G2", 2: "G2", 3: "M22", **background})})
-    for position in (1, 2, 0):
-        env.step_from_view(position)
-    vector = env.observe("player_1")["observation"]
-    names = dict(zip(KINDS.names, range(KINDS.size)))
+    # Seat 0 turns two G2s: seat 1 knows two of a kind, which turned together gain nothing, where turned with the
+    # face-up M04 each pays seat 0.
+    vector, _, names = seat_1_sees("G2", "G2", ["G1", "G1", "G3", "G3", "G3", "G4", "G4", "G4", "D", "D", "M32", "M42"])
     assert vector[KINDS_VECTOR.slices["known"]][names["gold_2"]] == pytest.approx(2 / 7)
     assert vector[KINDS_VECTOR.slices["pair_best"]][names["gold_2"]] == 0
     assert vector[KINDS_VECTOR.slices["pair_face_up"]][names["gold_2"]] == pytest.approx(-2 / 4)
