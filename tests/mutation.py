@@ -1,7 +1,7 @@
 """Mutation testing: how many small bugs planted in the code the suite catches. A tool run, not part of the suite.
 
     pip install mutmut
-    python tests/mutation.py            # every target below: about an hour on 2 cores
+    python tests/mutation.py            # every target below: hours on 2 cores (docs/testing.md)
     python tests/mutation.py web        # one target: the web server's privacy boundary
     python tests/mutation.py gold-kernel --functions _flip,_play   # the mutants of some functions only
     python tests/mutation.py gold-kernel --mutants survivors.txt --tests gold/test_kernel_edges   # a second pass
@@ -209,9 +209,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", type=Path, help="also write the whole report, survivors' changes too, here")
     parser.add_argument("--tests", help="test modules to run instead of the targets' own, under tests/, "
                                         "comma-separated (e.g. gold/test_web_api)")
-    parser.add_argument("--functions", help="mutate these module-level functions only, comma-separated (e.g. "
-                                            "_flip,_play), to split a long target into runs")
-    parser.add_argument("--mutants", type=Path, help="a file of mutmut's mutant names, one a line: run these only")
+    some = parser.add_mutually_exclusive_group()
+    some.add_argument("--functions", help="mutate these module-level functions only, comma-separated (e.g. "
+                                          "_flip,_play), to split a long target into runs")
+    some.add_argument("--mutants", type=Path, help="a file of mutmut's mutant names, one a line: run these only")
     args = parser.parse_args(argv)
     unknown = [name for name in args.targets if name not in TARGETS]
     if unknown:

@@ -363,8 +363,8 @@ class GoldVectorEnv(VectorEnv):
                            self._card_owner,
                            self.seats, seat_option, self._assignment, self._cumulative, self._programs, envs,
                            learner, fresh, same_step, before, self.config.reward == "score", SCORE_REWARD_SCALE,
-                           self._obs_code, self._act_code, out["observations"], masks, out["rewards"], out["terminated"],
-                           out["truncated"], out["final_obs"], out["done"], out["final_scores"],
+                           self._obs_code, self._act_code, out["observations"], masks, out["rewards"],
+                           out["terminated"], out["truncated"], out["final_obs"], out["done"], out["final_scores"],
                            out["final_winners"], out["final_seat"], status)
             waiting = envs & (status == kernel.WAITING)
             if not waiting.any():

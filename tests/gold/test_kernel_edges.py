@@ -1,7 +1,8 @@
 """The kernel at its edges, each case checked against a reference written here from the rules of the API rather
 than against the kernel's own output: the generator in Python, the batched engine's random flips and what the seat
-to play knows, the compiled players where at most one card is unknown to them, the vector env's masks and observations for every pairing of the options allowed, batches that span
-several of the kernel's chunks or hold one game, refused actions, and the step that deals a finished game afresh.
+to play knows, the compiled players where at most one card is unknown to them, the vector env's masks and
+observations for every pairing of the options allowed, batches that span several of the kernel's chunks or hold
+one game, refused actions, the step that deals a finished game afresh, and who plays first.
 """
 
 from __future__ import annotations
@@ -58,7 +59,8 @@ def test_the_stream_in_python_is_the_kernels():
 def test_seed_streams_are_a_seeds_own_and_spread():
     streams = kernel.seed_streams(7, 1000)
     assert streams.shape == (1000,) and streams.dtype == np.uint64
-    assert np.array_equal(streams, kernel.seed_streams(7, 1000)) and not np.array_equal(streams, kernel.seed_streams(8, 1000))
+    assert np.array_equal(streams, kernel.seed_streams(7, 1000))
+    assert not np.array_equal(streams, kernel.seed_streams(8, 1000))
     assert len(set(streams.tolist())) == 1000 and int(streams.max()) > 2**63  # the whole 64-bit range
 
 
@@ -213,7 +215,8 @@ def test_a_reset_keeps_who_plays_first():
 def test_the_compiled_players_choose_as_the_python_ones_with_one_card_unknown(name, num_players):
     """Every seat remembers every card but one of its own choosing, until it is turned: the players weigh a single
     unknown card, then none, states that random games reach only at their very end."""
-    player, compiled = {"greedy": (GreedyAgent(), compiled_greedy()), "expert": (ExpertAgent(), compiled_expert())}[name]
+    player, compiled = {"greedy": (GreedyAgent(), compiled_greedy()),
+                        "expert": (ExpertAgent(), compiled_expert())}[name]
     count = 10
     games = BatchedGames(count, num_players)
     games.reset(seed=20 + num_players)
