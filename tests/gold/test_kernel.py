@@ -21,12 +21,9 @@ import goldrush_env.gold
 from goldrush_agents.gold.batched import batched_mix
 from goldrush_agents.gold.expert import ExpertAgent
 from goldrush_agents.gold.greedy import GreedyAgent
-from goldrush_env.gold import kernel
-from goldrush_env.gold.batched import BatchedGames, random_in_masks
-from goldrush_env.gold.cards import EMPTY, NUM_POSITIONS, category_table
-from goldrush_env.gold.encoder import OBSERVATION_SIZE
+from goldrush_env.gold.batched import random_in_masks
+from goldrush_env.gold.cards import EMPTY, NUM_POSITIONS
 from goldrush_env.gold.kernel import Stream
-from goldrush_env.gold.variants import _GAINS, OBSERVATION_TYPES
 from goldrush_env.gold.vector import GoldVectorEnv
 from conftest import InPython
 
@@ -138,32 +135,3 @@ def test_compiled_opponents_play_as_the_python_players_in_the_single_env(opponen
         finished += compared
     assert finished >= 6
 
-
-@pytest.mark.parametrize("num_players", [2, 3, 5])
-def test_the_kernels_kinds_vectors_are_the_kinds_of_its_plain_vectors_in_any_state(num_players):
-    """Tables thinned, memories and the face-up card set at random, the rare states whole games seldom reach
-    among them (a seat that cannot place one card alone, or nothing): the kernel's kinds vector of each seat is
-    what the kinds type reads off the kernel's plain vector."""
-    rng = np.random.default_rng(num_players)
-    games = BatchedGames(300, num_players)
-    games.reset(seed=num_players)
-    table, face_up, cards_left, memo = games.state[0], games.state[2], games.state[10], games.state[13]
-    for g in range(games.num_games):
-        table[g, rng.random(64) < rng.random() * 0.9] = EMPTY
-        present = np.flatnonzero(table[g] >= 0)
-        cards_left[g] = len(present)
-        face_up[g] = rng.choice(present) if rng.random() < 0.7 else -1
-        for seat in range(num_players):
-            known = present[rng.random(len(present)) < rng.random()]
-            if g % 3 == 0 and len(present) > 1:  # all but one
-                known = np.delete(present, rng.integers(len(present)))
-            memo[g, seat, known] = 1 + rng.integers(100, size=len(known))
-    category = np.array(category_table(num_players, games.owners.tolist()), dtype=np.int64)
-    rows = np.arange(games.num_games)
-    for seat in range(num_players):
-        seats = np.full(games.num_games, seat, dtype=np.int64)
-        plain = np.empty((games.num_games, OBSERVATION_SIZE), dtype=np.float32)
-        kinds = np.empty((games.num_games, OBSERVATION_TYPES["kinds"].size), dtype=np.float32)
-        for kind, out in ((kernel.OBS_PLAIN, plain), (kernel.OBS_KINDS, kinds)):
-            kernel.observe(games.state, category, _GAINS, games.limit, games.max_turns or 0, seats, rows, kind, out)
-        assert np.array_equal(kinds, OBSERVATION_TYPES["kinds"].from_plain(plain))

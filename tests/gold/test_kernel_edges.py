@@ -1,6 +1,6 @@
 """The kernel at its edges, each case checked against a reference written here from the rules of the API rather
 than against the kernel's own output: the generator in Python, the batched engine's random flips and what the seat
-to play knows, the compiled players where at most one card is unknown to them, the vector env's masks and
+to play knows, the kinds vector, the compiled players where at most one card is unknown to them, the vector env's masks and
 observations for every pairing of the options allowed, batches that span several of the kernel's chunks or hold
 one game, refused actions, the step that deals a finished game afresh, and who plays first.
 """
@@ -16,7 +16,7 @@ from goldrush_agents.gold.greedy import GreedyAgent
 from goldrush_env.errors import IllegalFlipError
 from goldrush_env.gold import kernel
 from goldrush_env.gold.batched import BatchedGames
-from goldrush_env.gold.cards import EMPTY, NUM_POSITIONS
+from goldrush_env.gold.cards import EMPTY, NUM_POSITIONS, category_table
 from goldrush_env.gold.encoder import OBSERVATION_SIZE
 from goldrush_env.gold.kernel import Stream
 from goldrush_env.gold.variants import _GAINS, ACTION_TYPES, OBSERVATION_TYPES
@@ -27,7 +27,9 @@ NEVER = ACTION_TYPES["kinds"].names.index("miner_opponent_3_5")  # no such seat 
 
 
 def thinned(num_games: int, num_players: int, seed: int) -> BatchedGames:
-    """Games dealt, then cards taken off, memories and the face-up card set at random: states of every phase."""
+    """Games dealt, then cards taken off, memories and the face-up card set at random: states of every phase, among
+    them the rare ones whole games seldom reach (in every third game, each seat knows every card but one; in
+    every third, two to four)."""
     rng = np.random.default_rng(seed)
     games = BatchedGames(num_games, num_players)
     games.reset(seed=seed)
@@ -40,6 +42,10 @@ def thinned(num_games: int, num_players: int, seed: int) -> BatchedGames:
         games.state[3][g] = rng.integers(num_players)
         for seat in range(num_players):
             known = present[rng.random(len(present)) < rng.random()]
+            if g % 3 == 0 and len(present) > 1:
+                known = np.delete(present, rng.integers(len(present)))
+            elif g % 3 == 1:  # a few cards: two of one kind may be all the partners a card has
+                known = rng.permutation(present)[:rng.integers(2, 5)]
             memo[g, seat, known] = 1 + rng.integers(100, size=len(known))
     return games
 
@@ -77,6 +83,21 @@ def test_random_positions_number_the_legal_positions(num_players):
             assert out[g] == -1
         else:
             assert out[g] == legal[int(draws[g] * len(legal))]
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 5])
+def test_the_kernels_kinds_vectors_are_the_kinds_of_its_plain_vectors_in_any_state(num_players):
+    """The kernel's kinds vector of each seat is what the kinds type reads off the kernel's plain vector."""
+    games = thinned(300, num_players, seed=num_players)
+    category = np.array(category_table(num_players, games.owners.tolist()), dtype=np.int64)
+    rows = np.arange(games.num_games)
+    for seat in range(num_players):
+        seats = np.full(games.num_games, seat, dtype=np.int64)
+        plain = np.empty((games.num_games, OBSERVATION_SIZE), dtype=np.float32)
+        kinds = np.empty((games.num_games, OBSERVATION_TYPES["kinds"].size), dtype=np.float32)
+        for kind, out in ((kernel.OBS_PLAIN, plain), (kernel.OBS_KINDS, kinds)):
+            kernel.observe(games.state, category, _GAINS, games.limit, games.max_turns or 0, seats, rows, kind, out)
+        assert np.array_equal(kinds, OBSERVATION_TYPES["kinds"].from_plain(plain))
 
 
 def test_the_seat_to_play_knows_what_it_sees_or_remembers():
