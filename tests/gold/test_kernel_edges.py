@@ -260,3 +260,52 @@ def test_the_compiled_players_choose_as_the_python_ones_with_one_card_unknown(na
                 unknown[hidden] += 1
         games.step(np.where(rng.random(count) < 0.5, chosen, games.random_positions(rng)))
     assert min(unknown.values()) > 20, unknown
+
+
+@pytest.mark.parametrize("name", ["greedy", "expert"])
+@pytest.mark.parametrize("num_players", [2, 3, 5])
+def test_the_compiled_players_choose_as_the_python_ones_in_any_state(name, num_players):
+    """One choice in each of many thinned states, a third of them with two to six cards left, every one known to
+    every seat: there greedy often finds no good pair and must pick among known cards."""
+    player, compiled = {"greedy": (GreedyAgent(), compiled_greedy()),
+                        "expert": (ExpertAgent(), compiled_expert())}[name]
+    games = thinned(300, num_players, seed=40 + num_players)
+    rng = np.random.default_rng(num_players)
+    for g in range(0, games.num_games, 3):
+        present = np.flatnonzero(games.table[g] >= 0)
+        if len(present) > 2:
+            games.table[g, rng.permutation(present)[rng.integers(2, min(7, len(present))):]] = EMPTY
+        present = np.flatnonzero(games.table[g] >= 0)
+        games.state[10][g] = len(present)
+        games.memo[g] = np.where(games.table[g] >= 0, 1, -1)
+        if games.face_up[g] >= 0 and games.table[g, games.face_up[g]] < 0:
+            games.face_up[g] = -1
+    playing = np.flatnonzero(~games.is_finished)
+    streams = games.rng.copy()
+    chosen = compiled.act(games, games.known(), ~games.is_finished, None)
+    for g, view in zip(playing, PerGame(player).views(games, games.known(), playing)):
+        player.rng = Stream(streams[g])
+        assert chosen[g] == player.act(view), g
+        assert player.rng.state == int(games.rng[g]), g
+
+
+def test_both_autoreset_modes_deal_the_same_games_under_human_memory():
+    """Under human memory every turn draws from the game's stream (what is forgotten); a game that waits a step to
+    be dealt afresh (next-step autoreset) draws nothing while it waits, so its later deals are those the
+    same-step autoreset deals at once."""
+    deals = {}
+    for mode in ("next_step", "same_step"):
+        env = GoldVectorEnv(8, num_players=3, memory="human", table="quarter", autoreset_mode=mode,
+                            opponents=batched_policy("greedy"))
+        _, info = env.reset(seed=6)
+        layouts = [[env.games.initial[g].copy()] for g in range(8)]
+        for _ in range(60):
+            info = env.step(info["action_mask"].argmax(axis=1))[-1]
+            for g in range(8):
+                if not np.array_equal(layouts[g][-1], env.games.initial[g]):
+                    layouts[g].append(env.games.initial[g].copy())
+        deals[mode] = layouts
+    for before, after in zip(deals["next_step"], deals["same_step"]):
+        common = min(len(before), len(after))
+        assert common >= 3
+        assert all(np.array_equal(a, b) for a, b in zip(before[:common], after[:common]))

@@ -91,6 +91,8 @@ def play_and_record(num_envs, steps, seed, **kwargs):
                     observations=[observations[e]], masks=[info["action_mask"][e]], rewards=[], ends=[])
                for e in range(num_envs)]
     episodes = []
+    for e, episode in enumerate(running):
+        episode["env"] = e
     for _ in range(steps):
         actions = random_in_masks(env.action_masks(), rng.random(num_envs))
         observations, rewards, terminated, truncated, info = env.step(actions)
@@ -104,7 +106,7 @@ def play_and_record(num_envs, steps, seed, **kwargs):
                 episode["opponents"] = flips.pop((e, episode["layout"].tobytes()), [])
                 episodes.append(episode)
                 running[e] = episode = dict(layout=env.games.initial[e].copy(), seat=int(info["seat"][e]),
-                                            actions=[], observations=[], masks=[], rewards=[], ends=[])
+                                            actions=[], observations=[], masks=[], rewards=[], ends=[], env=e)
             episode["observations"].append(observations[e])
             episode["masks"].append(info["action_mask"][e])
     return episodes
@@ -114,6 +116,7 @@ def play_and_record(num_envs, steps, seed, **kwargs):
     dict(num_players=2),
     dict(num_players=3, reward="score"),
     dict(num_players=5, seat=2, max_turns=40),
+    dict(num_players=2, seat=0, max_turns=1),  # every game cut short after its first turn
     dict(num_players=2, opponents="greedy", reward="score"),
     dict(num_players=4, opponents="greedy"),
     dict(num_players=2, opponents="expert"),
@@ -130,24 +133,38 @@ def test_episodes_replay_exactly_in_the_single_environment(kwargs):
     kwargs = {**VERSION_0, **kwargs}
     episodes = play_and_record(6, 160, seed=seed, **kwargs)
     assert len(episodes) >= 6
+    for episode in episodes:
+        replay(episode, kwargs)
+
+
+def test_games_past_the_kernels_first_chunk_replay_exactly():
+    """The kernel plays a batch in chunks of 64 games: those of the second chunk replay as the first's do."""
+    kwargs = {**VERSION_0, "num_players": 2, "table": "quarter"}
+    late = [episode for episode in play_and_record(70, 40, seed=9, **kwargs) if episode["env"] >= 64]
+    assert len(late) >= 6
+    for episode in late:
+        replay(episode, kwargs)
+
+
+def replay(episode, kwargs):
+    """Play a recorded episode again in ``GoldEnv`` and require that it shows what the vector env showed."""
     options = {k: v for k, v in kwargs.items()
                if k in ("num_players", "action", "reward", "max_turns", "table", "observation")}
-    for episode in episodes:
-        n = options["num_players"]
-        single = goldrush_env.gold.GoldEnv(opponents=[Replay(episode["opponents"])] * (n - 1), seat=episode["seat"],
-                                          **options)
-        observation, info = single.reset(seed=0, options={"layout": episode["layout"].tolist()})
-        assert np.array_equal(observation, episode["observations"][0])
-        assert np.array_equal(info["action_mask"].astype(bool), episode["masks"][0])
-        for t, action in enumerate(episode["actions"]):
-            observation, reward, terminated, truncated, info = single.step(action)
-            assert np.array_equal(observation, episode["observations"][t + 1]), t
-            assert reward == pytest.approx(episode["rewards"][t], abs=1e-6), t
-            assert (terminated, truncated) == episode["ends"][t], t
-            if not (terminated or truncated):
-                assert np.array_equal(info["action_mask"].astype(bool), episode["masks"][t + 1]), t
-        assert terminated or truncated
-        assert list(info["scores"]) == episode["final_scores"]
+    n = options["num_players"]
+    single = goldrush_env.gold.GoldEnv(opponents=[Replay(episode["opponents"])] * (n - 1), seat=episode["seat"],
+                                       **options)
+    observation, info = single.reset(seed=0, options={"layout": episode["layout"].tolist()})
+    assert np.array_equal(observation, episode["observations"][0])
+    assert np.array_equal(info["action_mask"].astype(bool), episode["masks"][0])
+    for t, action in enumerate(episode["actions"]):
+        observation, reward, terminated, truncated, info = single.step(action)
+        assert np.array_equal(observation, episode["observations"][t + 1]), t
+        assert reward == pytest.approx(episode["rewards"][t], abs=1e-6), t
+        assert (terminated, truncated) == episode["ends"][t], t
+        if not (terminated or truncated):
+            assert np.array_equal(info["action_mask"].astype(bool), episode["masks"][t + 1]), t
+    assert terminated or truncated
+    assert list(info["scores"]) == episode["final_scores"]
 
 
 def test_learner_always_has_the_move_and_the_same_seed_repeats():
