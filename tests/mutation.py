@@ -77,6 +77,9 @@ BOUNDARY = {
 """Targets run on some of their mutants only, by mutmut's names of them (the functions they are in)."""
 AS_PYTHON = {"gold-kernel"}
 """Targets whose numba functions are run as Python: decorators dropped, NUMBA_DISABLE_JIT=1."""
+TIMEOUT_MULTIPLIER = 15.0
+"""mutmut's default: a mutant's run may take ``2 * multiplier * (its tests' time + 1 s)`` of CPU, then it is
+stopped and counted as timed out."""
 OUTCOMES = {1: "killed", 0: "survived", 33: "no test", -15: "timed out", -9: "timed out", -24: "timed out"}
 """mutmut's exit codes of a mutant's run: a timeout is signalled (SIGTERM, SIGKILL, or SIGXCPU at its CPU limit)."""
 
@@ -105,7 +108,7 @@ def as_python(path: Path) -> None:
     path.write_text(text.replace("np.int8", "np.int64").replace("np.int32", "np.int64"))
 
 
-def configure(folder: Path, files: list[str], tests: list[str], leave_out: str) -> None:
+def configure(folder: Path, files: list[str], tests: list[str], leave_out: str, timeout_multiplier: float) -> None:
     selection = [f"tests/{name}.py" for name in tests]
     arguments = ["-p", "no:cacheprovider", "-x", "-q"] + (["-k", leave_out] if leave_out else [])
     with open(folder / "pyproject.toml", "a") as handle:
@@ -115,6 +118,7 @@ source_paths = ["goldrush_env", "goldrush_agents"]
 only_mutate = {json.dumps(files)}
 pytest_add_cli_args_test_selection = {json.dumps(selection)}
 pytest_add_cli_args = {json.dumps(arguments)}
+timeout_multiplier = {timeout_multiplier}
 """)
 
 
@@ -148,13 +152,13 @@ def show(folder: Path, mutant: str) -> str:
 
 
 def run(name: str, workers: int, only: list[str] | None = None, functions: list[str] | None = None,
-        mutants: list[str] | None = None) -> dict:
+        mutants: list[str] | None = None, timeout_multiplier: float = TIMEOUT_MULTIPLIER) -> dict:
     files, tests, leave_out = TARGETS[name]
     tests = only or tests
     with tempfile.TemporaryDirectory(prefix=f"goldrush-mutation-{name}-") as folder:
         folder = Path(folder)
         copy_tree(folder)
-        configure(folder, files, tests, leave_out)
+        configure(folder, files, tests, leave_out, timeout_multiplier)
         # mutmut's children leave without running exit handlers, so the temporary folders the tests make would
         # outlive them: they are made in here and go with it.
         (folder / "tmp").mkdir()
@@ -213,7 +217,12 @@ def main(argv: list[str] | None = None) -> None:
     some.add_argument("--functions", help="mutate these module-level functions only, comma-separated (e.g. "
                                           "_flip,_play), to split a long target into runs")
     some.add_argument("--mutants", type=Path, help="a file of mutmut's mutant names, one a line: run these only")
+    parser.add_argument("--timeout-multiplier", type=float, default=TIMEOUT_MULTIPLIER,
+                        help="a mutant's run may take 2 x this x (its tests' time + 1 s) of CPU before it is counted "
+                             f"as timed out (default: mutmut's {TIMEOUT_MULTIPLIER:g})")
     args = parser.parse_args(argv)
+    if not args.timeout_multiplier > 0:
+        parser.error(f"--timeout-multiplier must be above 0, got {args.timeout_multiplier}")
     unknown = [name for name in args.targets if name not in TARGETS]
     if unknown:
         parser.error(f"unknown target {unknown[0]!r}: the targets are {', '.join(TARGETS)}")
@@ -222,7 +231,7 @@ def main(argv: list[str] | None = None) -> None:
     functions = args.functions.split(",") if args.functions else None
     mutants = args.mutants.read_text().split() if args.mutants else None
     for name in args.targets or TARGETS:
-        full.update(run(name, args.workers, only, functions, mutants))
+        full.update(run(name, args.workers, only, functions, mutants, args.timeout_multiplier))
     print(f"{'file':40} {'mutants':>8} {'killed':>7} {'survived':>9} {'no test':>8} {'timed out':>10}")
     for file, entry in full.items():
         print(f"{file:40} {entry['mutants']:8} {entry.get('killed', 0):7} {entry.get('survived', 0):9} "
