@@ -17,7 +17,6 @@ flip. ``goldrush_agents.make_agent("greedy", seed=1)`` builds one by name (Gold 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from goldrush_agents.gold.expert import ExpertAgent
@@ -26,7 +25,7 @@ from goldrush_agents.gold.random_agent import RandomAgent
 from goldrush_agents.gold.optimal import OptimalAgent
 from goldrush_agents.gold.search import ISMCTSAgent
 from goldrush_agents.gold.selfplay import SelfPlayAgent
-from goldrush_agents.gold.trained import SHIPPED_SCRATCH_MODEL, ModelSizeWarning, TrainedPolicy, shipped_model
+from goldrush_agents.gold.trained import ModelSizeWarning, Shipped, TrainedPolicy, shipped_model
 
 AGENTS: dict[str, Callable[..., Any]] = {
     "random": RandomAgent,
@@ -40,9 +39,9 @@ AGENTS: dict[str, Callable[..., Any]] = {
 below it)."""
 OPPONENTS = ("random", "greedy", "expert")
 """What a model is measured against by default, weakest first; a person plays ``expert`` unless told otherwise."""
-MODELS: dict[str, Path | None] = {"ppo": None, "scratch": SHIPPED_SCRATCH_MODEL}
-"""The shipped models by name: ``ppo``, the model of the game's number of players (:func:`shipped_model`,
-chosen game by game), and ``scratch`` (2 players, learned with no teacher)."""
+MODELS: dict[str, Shipped] = {"ppo": Shipped("ppo"), "scratch": Shipped("scratch")}
+"""The shipped models by name, each the model of the game's number of players (:func:`shipped_model`, chosen game
+by game): ``ppo``, trained with a teacher, and ``scratch``, learned with none."""
 MODEL_FILES = (".npz", ".zip")
 """Model files this game's trained player reads (a ``.zip`` is a MaskablePPO checkpoint, read with torch)."""
 model = TrainedPolicy
@@ -58,4 +57,4 @@ def play_batched(*args: Any, **kwargs: Any) -> Any:
 
 __all__ = ["AGENTS", "OPPONENTS", "MODELS", "MODEL_FILES", "model", "play_batched", "RandomAgent", "GreedyAgent",
            "ExpertAgent",
-           "ISMCTSAgent", "TrainedPolicy", "ModelSizeWarning", "shipped_model"]
+           "ISMCTSAgent", "TrainedPolicy", "ModelSizeWarning", "Shipped", "shipped_model"]

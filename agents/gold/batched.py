@@ -150,7 +150,7 @@ class BatchedModel(_Adapter):
     """A trained model choosing the flips of all games in one forward pass."""
 
     def __init__(self, policy: TrainedPolicy) -> None:
-        super().__init__(policy, "ppo" if policy.path is None else str(policy.path))
+        super().__init__(policy, policy.shipped.name if policy.path is None else str(policy.path))
 
     def act(self, games: BatchedGames, known: np.ndarray, where: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         positions = np.full(games.num_games, -1, dtype=np.int64)

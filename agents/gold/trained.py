@@ -3,9 +3,9 @@
 A model is a ``.npz`` file of the network's weights (``python -m goldrush_train.gold.ppo`` writes
 one at the end of a run, beside its MaskablePPO checkpoints). Playing it
 needs only numpy; a MaskablePPO ``.zip`` checkpoint also loads when torch is
-installed. The package ships a model for each number of players,
-:func:`shipped_model` (entrant name ``"ppo"``, which plays the one for the game's number of players), and
-a 2-player model learned with no teacher (``"scratch"``).
+installed. The package ships two models for each number of players (:func:`shipped_model`), each entrant
+playing the one for the game's number of players: ``"ppo"``, trained with a teacher, and ``"scratch"``, learned
+with none.
 
 A model file records the number of players it was trained for (``config.num_players``); played at
 another number it plays on, with a :class:`~goldrush_agents.weights.ModelSizeWarning` naming the file and both
@@ -15,6 +15,7 @@ numbers.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,19 +33,40 @@ from goldrush_agents.weights import ModelSizeWarning  # noqa: F401  (re-exported
 from goldrush_agents.weights import load_weights, one_blas_thread, tanh_mlp, tanh_mlp_layers, warn_size
 
 
-def shipped_model(num_players: int) -> Path:
-    """Where the package keeps its ``ppo`` model for ``num_players`` (2 to 5) seats: ``models/ppo_2p.npz``
-    (``python -m goldrush_train.gold.recipe --seed 0 --ship`` writes it) and ``ppo_3p.npz`` to ``ppo_5p.npz``
-    (``python -m goldrush_train.gold.sizes --num-players N --ship``)."""
+SHIPPED = ("ppo", "scratch")
+"""The entrants the package ships a model of for each number of players."""
+
+
+def shipped_model(num_players: int, name: str = "ppo") -> Path:
+    """Where the package keeps entrant ``name``'s model for ``num_players`` (2 to 5) seats: ``models/ppo_2p.npz``
+    (``python -m goldrush_train.gold.recipe --seed 0 --ship`` writes it), ``ppo_3p.npz`` to ``ppo_5p.npz``
+    (``python -m goldrush_train.gold.sizes --num-players N --ship``), and ``scratch_2p.npz`` to
+    ``scratch_5p.npz`` (``python -m goldrush_train.gold.scratch --num-players N --ship``)."""
     num_players = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
-    return Path(__file__).with_name("models") / f"ppo_{num_players}p.npz"
+    if name not in SHIPPED:
+        raise GoldRushError(f"the package ships no model called {name!r}: it ships {list(SHIPPED)}")
+    return Path(__file__).with_name("models") / f"{name}_{num_players}p.npz"
+
+
+@dataclass(frozen=True)
+class Shipped:
+    """The package's models of one entrant, one per number of players (:func:`shipped_model`): given to
+    :class:`TrainedPolicy` in place of a file, it plays the one for each game's number of players."""
+
+    name: str = "ppo"
+
+    def __post_init__(self) -> None:
+        shipped_model(2, self.name)  # the name is checked
+
+    def path(self, num_players: int) -> Path:
+        return shipped_model(num_players, self.name)
 
 
 SHIPPED_MODEL = shipped_model(2)
 """The 2-player model the package ships (``python -m goldrush_train.gold.recipe --seed 0 --ship`` reproduces it)."""
-SHIPPED_SCRATCH_MODEL = Path(__file__).with_name("models") / "scratch_2p.npz"
-"""The 2-player model learned from scratch, with no teacher (entrant ``"scratch"``; ``python -m
-goldrush_train.gold.scratch --ship`` writes it)."""
+SHIPPED_SCRATCH_MODEL = shipped_model(2, "scratch")
+"""The 2-player model learned from scratch, with no teacher (``python -m goldrush_train.gold.scratch --ship``
+writes it)."""
 
 BOARD_SIZE = SLICES["cards"].stop
 """The board planes come first in the observation, plane by plane (position fastest)."""
@@ -190,9 +212,10 @@ def _load_network(path: str, stamp: tuple[int, int]) -> tuple[GoldNetNumpy | Mlp
 class TrainedPolicy(SeededPolicy):
     """A trained model following the policy protocol.
 
-    ``path`` is a model file, or ``None`` (the entrant ``"ppo"``): the package's model for the number of
-    players of each game it is asked about (:func:`shipped_model`). A file that records the number of players
-    it was trained for plays at another with a :class:`ModelSizeWarning`, once per number of players.
+    ``path`` is a model file, or a :class:`Shipped` entrant (``None``: ``Shipped("ppo")``, the entrant ``"ppo"``):
+    the package's model of that entrant for the number of players of each game it is asked about. A file that
+    records the number of players it was trained for plays at another with a :class:`ModelSizeWarning`, once per
+    number of players.
 
     ``deterministic=True`` (default) plays the most likely legal flip;
     ``False`` samples from the policy with the policy's own seeded generator.
@@ -211,12 +234,14 @@ class TrainedPolicy(SeededPolicy):
 
     name = "ppo"
 
-    def __init__(self, path: str | Path | None = None, seed: int | None = None, deterministic: bool = True,
+    def __init__(self, path: str | Path | Shipped | None = None, seed: int | None = None, deterministic: bool = True,
                  choose: str | None = None) -> None:
         super().__init__(seed)
         if choose is not None and choose not in CHOICES:
             raise GoldRushError(f"choose must be None or one of {list(CHOICES)}, got {choose!r}")
-        self.path = None if path is None else Path(path)
+        self.shipped = path if isinstance(path, Shipped) else Shipped() if path is None else None
+        """The entrant whose shipped models play, one per number of players; ``None`` for a model file."""
+        self.path = None if self.shipped else Path(path)
         self.deterministic = bool(deterministic)
         self._choose = choose
         self._warned: set[int] = set()
@@ -240,9 +265,9 @@ class TrainedPolicy(SeededPolicy):
         if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
             raise GoldRushError(f"an observation of a {num_players}-player game (its seats slice), not "
                                 f"{MIN_PLAYERS} to {MAX_PLAYERS}: the package has no model for it")
-        path = shipped_model(num_players)
+        path = self.shipped.path(num_players)
         if not path.is_file():
-            raise GoldRushError(f"the package has no {num_players}-player model at {str(path)!r}")
+            raise GoldRushError(f"the package has no {num_players}-player {self.shipped.name!r} model at {str(path)!r}")
         net, saved_choice, _ = load_network(path)
         return net, self._choice(path, saved_choice)
 
@@ -311,8 +336,8 @@ class TrainedPolicy(SeededPolicy):
         return logits.argmax(axis=1)
 
     def __repr__(self) -> str:
-        where = "the package's model for the number of players" if self.path is None else str(self.path)
-        return f"TrainedPolicy({where!r}, deterministic={self.deterministic}, choose={self.choose!r})"
+        where = self.shipped if self.path is None else repr(str(self.path))
+        return f"TrainedPolicy({where}, deterministic={self.deterministic}, choose={self.choose!r})"
 
 
 def best_moves(observations: np.ndarray, logits: np.ndarray) -> np.ndarray:

@@ -46,13 +46,15 @@ def test_the_readmes_evaluations_give_what_they_gave(entrant, opponents, seed, f
     assert [(r.opponent, r.win_share, r.model_points, r.opponent_points) for r in rows] == figures
 
 
-SIZES = [  # (players, ppo alone against greedy, greedy alone against ppo): benchmarks/ladder.py --pairs ppo/greedy
-    (3, 0.4, 0.5), (4, 0.25, 0.25), (5, 0.25, 0.1),  # --batched --games 20, measured 2026-11-27 (greedy compiled)
+SIZES = [  # (entrant, players, it alone against greedy, greedy alone against it): docs/agents.md's ladder, by
+    # benchmarks/ladder.py --pairs X/greedy
+    ("ppo", 3, 0.4, 0.5), ("ppo", 4, 0.25, 0.25), ("ppo", 5, 0.25, 0.1),  # --batched --games 20, measured 2026-11-27
+    ("scratch", 3, 0.375, 0.25), ("scratch", 4, 0.275, 0.2), ("scratch", 5, 0.25, 0.175),  # (greedy compiled)
 ]
 
 
-@pytest.mark.parametrize("num_players, alone, field", SIZES)
-def test_the_readmes_table_sizes_give_what_they_gave(num_players, alone, field):
-    result = run_tournament(["ppo", "greedy"], num_players=num_players, games=20, seed=0, batched=True)
+@pytest.mark.parametrize("entrant, num_players, alone, field", SIZES)
+def test_the_readmes_table_sizes_give_what_they_gave(entrant, num_players, alone, field):
+    result = run_tournament([entrant, "greedy"], num_players=num_players, games=20, seed=0, batched=True)
     shares = {p.alone: (p.games, p.win_share) for p in result.pairings}
-    assert shares == {"ppo": (20, alone), "greedy": (20, field)}
+    assert shares == {entrant: (20, alone), "greedy": (20, field)}

@@ -1,5 +1,5 @@
-"""Every table size: the shipped model of each number of players, the entrant that picks it, and its recipe
-(goldrush_train.gold.sizes)."""
+"""Every table size: the shipped models of each number of players (``ppo`` and ``scratch``), the entrants that
+pick them, and ``ppo``'s recipe (goldrush_train.gold.sizes)."""
 
 import json
 import subprocess
@@ -11,7 +11,8 @@ import pytest
 
 from goldrush_agents import make_agent
 from goldrush_agents.arena import play_game
-from goldrush_agents.gold.trained import SHIPPED_MODEL, ModelSizeWarning, TrainedPolicy, shipped_model, table_sizes
+from goldrush_agents.gold.trained import (SHIPPED, SHIPPED_MODEL, ModelSizeWarning, Shipped, TrainedPolicy,
+                                          shipped_model, table_sizes)
 from goldrush_agents.tournament import run_tournament
 from goldrush_env.errors import GoldRushError
 
@@ -25,18 +26,20 @@ from goldrush_train.gold import sizes  # noqa: E402
 SIZES = (2, 3, 4, 5)
 
 
+@pytest.mark.parametrize("name", SHIPPED)
 @pytest.mark.parametrize("num_players", SIZES)
-def test_the_package_ships_a_model_for_each_size_and_says_so_in_the_file(num_players):
-    path = shipped_model(num_players)
-    assert path.is_file(), f"the package ships no {num_players}-player model at {path}"
+def test_the_package_ships_a_model_for_each_size_and_says_so_in_the_file(name, num_players):
+    path = shipped_model(num_players, name)
+    assert path.is_file(), f"the package ships no {num_players}-player {name} model at {path}"
     with np.load(path) as weights:
         assert int(weights["config.num_players"]) == num_players
 
 
+@pytest.mark.parametrize("name", SHIPPED)
 @pytest.mark.parametrize("num_players", SIZES)
-def test_ppo_plays_the_model_of_the_tables_size(num_players):
-    entrant = make_agent("ppo")
-    own = TrainedPolicy(shipped_model(num_players))
+def test_each_shipped_entrant_plays_the_model_of_the_tables_size(name, num_players):
+    entrant = make_agent(name)
+    own = TrainedPolicy(shipped_model(num_players, name))
     seen = random_views(num_players)
     observations = np.array([v.observation for v in seen])
     masks = np.array([v.action_mask for v in seen])
@@ -47,7 +50,7 @@ def test_ppo_plays_the_model_of_the_tables_size(num_players):
         np.testing.assert_array_equal(chosen, own.act_batch(observations, masks))
         assert [entrant.act(v) for v in seen[:20]] == chosen[:20].tolist()
     # A model of another size chooses differently somewhere: the entrant did pick by size.
-    other = TrainedPolicy(shipped_model(3 if num_players == 2 else 2))
+    other = TrainedPolicy(shipped_model(3 if num_players == 2 else 2, name))
     with pytest.warns(ModelSizeWarning):
         assert (other.act_batch(observations, masks) != chosen).any()
 
@@ -92,6 +95,16 @@ def test_each_shipped_model_beats_random_clearly_at_its_size(num_players):
     assert pairing.games == 300 and pairing.interval[0] > 0.8, pairing
     field = next(p for p in result.pairings if p.alone == "random")
     assert field.interval[1] < 0.5 / num_players, field
+
+
+def test_a_shipped_entrant_is_named_and_sized_as_the_package_ships_them():
+    with pytest.raises(GoldRushError, match=r"ships no model called 'selfplay': it ships \['ppo', 'scratch'\]"):
+        shipped_model(2, "selfplay")
+    with pytest.raises(GoldRushError, match="ships no model called 'ppo2'"):
+        Shipped("ppo2")
+    with pytest.raises(GoldRushError, match="num_players must be an int from 2 to 5, got 6"):
+        shipped_model(6, "scratch")
+    assert repr(make_agent("scratch")).startswith("TrainedPolicy(Shipped(name='scratch')")
 
 
 def test_the_recipe_refuses_bad_values_before_any_work(tmp_path):
@@ -167,10 +180,13 @@ def test_evaluate_reports_both_directions_from_three_players_on(capsys):
     assert "a batched tournament plays with perfect memory" in capsys.readouterr().err
 
 
-def test_scratch_ships_only_the_2_player_model_learned_from_scratch(tmp_path):
+def test_scratch_ships_only_models_learned_from_scratch(tmp_path):
     from goldrush_train.gold import scratch
 
-    for options in ({"num_players": 3}, {"init_from": str(SHIPPED_MODEL), "observation": "plain"}):
-        with pytest.raises(GoldRushError, match="--ship is for the 2-player model learned from scratch"):
-            scratch.train(scratch.Args(run_dir=str(tmp_path / "run"), ship=True, **options))
+    for num_players in (2, 4):
+        with pytest.raises(GoldRushError, match="--ship is for a model learned from scratch, with no teacher: not "
+                                                "one started from --init-from"):
+            scratch.train(scratch.Args(run_dir=str(tmp_path / "run"), ship=True, init_from=str(SHIPPED_MODEL),
+                                       observation="plain", network="goldnet", action="positions",
+                                       num_players=num_players))
     assert not (tmp_path / "run").exists()

@@ -40,7 +40,7 @@ from typing import Any, Literal, Sequence
 import numpy as np
 
 from goldrush_agents import split_entrants
-from goldrush_agents.gold.trained import SHIPPED_SCRATCH_MODEL
+from goldrush_agents.gold.trained import shipped_model
 from goldrush_env.gold.cards import table_size
 from goldrush_env.checks import check_int, check_number
 from goldrush_env.errors import GoldRushError
@@ -136,7 +136,8 @@ class Args:
     unknown card, two remembered cards of one kind); see goldrush_agents.gold.trained.TrainedPolicy. A model of
     --action kinds plays its most likely kind, then the first position holding one."""
     ship: bool = False
-    """Copy the final model over the model the package ships as "scratch" (agents/gold/models/scratch_2p.npz)."""
+    """Copy the final model over the model the package ships as "scratch" for --num-players
+    (agents/gold/models/scratch_2p.npz for 2)."""
 
     def table_schedule(self) -> list[tuple[str, int]]:
         """``[(table, until step), ...]`` from --tables; the last table plays to the end."""
@@ -175,9 +176,9 @@ class Args:
         self.table_schedule()
         table_size(self.eval_table)
         check_int("--num-players", self.num_players, 2, 5)
-        if self.ship and (self.num_players != 2 or self.init_from is not None):
-            raise GoldRushError("--ship is for the 2-player model learned from scratch: no --init-from, "
-                                f"--num-players 2 (got {self.num_players}); goldrush_train.gold.sizes ships the others")
+        if self.ship and self.init_from is not None:
+            raise GoldRushError(f"--ship is for a model learned from scratch, with no teacher: not one started from "
+                                f"--init-from {self.init_from!r} (goldrush_train.gold.sizes ships those, as ppo)")
         if self.init_from is not None:
             if self.network != "goldnet" or self.observation != "plain":
                 raise GoldRushError(f"--init-from needs --network goldnet --observation plain (the shipped models'), "
@@ -441,8 +442,9 @@ def train(args: Args) -> dict[str, Any]:
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
     plot(evaluations, [], run_dir / "curves.png", f"PPO from scratch, seed {args.seed}")
     if args.ship:
-        shutil.copyfile(run_dir / "model.npz", SHIPPED_SCRATCH_MODEL)
-        print(f"shipped as {SHIPPED_SCRATCH_MODEL}")
+        shipped = shipped_model(args.num_players, "scratch")
+        shutil.copyfile(run_dir / "model.npz", shipped)
+        print(f"shipped as {shipped}")
     print(f"trained {step:,} steps in {minutes(elapsed)} (" + ", ".join(f"{k} {minutes(v)}" for k, v in spent.items())
           + f"); outputs in {run_dir}/")
     return summary
