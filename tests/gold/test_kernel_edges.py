@@ -16,8 +16,9 @@ from goldrush_agents.gold.greedy import GreedyAgent
 from goldrush_env.errors import IllegalFlipError
 from goldrush_env.gold import kernel
 from goldrush_env.gold.batched import BatchedGames
-from goldrush_env.gold.cards import EMPTY, NUM_POSITIONS, category_table
+from goldrush_env.gold.cards import DYNAMITE, EMPTY, IS_GOLD, IS_MINER, NUM_POSITIONS, VALUE, category_table
 from goldrush_env.gold.encoder import OBSERVATION_SIZE
+from goldrush_env.gold.engine import Game
 from goldrush_env.gold.kernel import Stream
 from goldrush_env.gold.variants import _GAINS, ACTION_TYPES, OBSERVATION_TYPES
 from goldrush_env.gold.vector import GoldVectorEnv
@@ -309,3 +310,63 @@ def test_both_autoreset_modes_deal_the_same_games_under_human_memory():
         common = min(len(before), len(after))
         assert common >= 3
         assert all(np.array_equal(a, b) for a, b in zip(before[:common], after[:common]))
+
+
+def near_stalemate(box: np.ndarray, rng: np.random.Generator) -> list[int]:
+    """A layout of part of ``box`` with few kinds of card left: dynamite in a third of them, miners of at most two
+    values, gold of some values, so that D3 (no pair could ever remove a card) holds in many."""
+    miners = set(rng.choice([2, 3, 4, 5], size=rng.integers(0, 3), replace=False).tolist())
+    golds = set(rng.choice([1, 2, 3, 4], size=rng.integers(0, 4), replace=False).tolist())
+    dynamite = rng.random() < 1 / 3
+    cards = [int(card) for card in box if (card == DYNAMITE and dynamite) or (IS_MINER[card] and VALUE[card] in miners)
+             or (IS_GOLD[card] and VALUE[card] in golds)]
+    cards = rng.permutation(cards)[:rng.integers(2, max(3, len(cards) + 1))].tolist()
+    layout = [EMPTY] * NUM_POSITIONS
+    for position, card in zip(rng.choice(NUM_POSITIONS, size=len(cards), replace=False), cards):
+        layout[position] = card
+    return layout
+
+
+@pytest.mark.parametrize("table", ["full", "half", "quarter"])
+def test_the_rush_begins_where_the_rules_engine_begins_it(table):
+    """D3 and the rush threshold on tables laid near a stalemate, at the deal and after every flip of random
+    games, against the rules engine: each table's threshold (10, or fewer cards on a smaller table) lets states
+    through that a full table's never reaches, such as many cards of a single miner value and no gold."""
+    rng = np.random.default_rng(len(table))
+    count = 60
+    games = BatchedGames(count, 3, table=table)
+    layouts = [near_stalemate(games.box, rng) for _ in range(count)]
+    games.reset(layouts=layouts)
+    reference = [Game(3, layout, rush_at=games.rush_at) for layout in layouts]
+    rushes = 0
+    while not games.is_finished.all():
+        assert games.gold_rush.tolist() == [game.gold_rush for game in reference]
+        rushes += int(games.gold_rush.sum())
+        positions = games.random_positions(rng)
+        games.step(positions)
+        for game, position in zip(reference, positions):
+            if position >= 0:  # -1: the game has ended
+                game.step(int(position))
+    assert games.gold_rush.tolist() == [game.gold_rush for game in reference] and rushes > 0
+    started = [Game(3, layout, rush_at=games.rush_at).gold_rush for layout in layouts]
+    assert 10 < sum(started) < count - 10  # both outcomes at the deal, often
+
+
+def test_a_turns_cards_are_never_forgotten_at_its_end():
+    """Human memory with a forgetting chance of 1: at the end of every turn each seat remembers exactly the cards
+    of that turn that went back face down, and nothing it saw before."""
+    count = 16
+    games = BatchedGames(count, 3, table="half")
+    games.reset(seed=3)
+    rng, turns = np.random.default_rng(0), 0
+    while not games.is_finished.all():
+        live = ~games.is_finished
+        first, turn = games.face_up.copy(), games.turn.copy()
+        positions = games.random_positions(rng)
+        kernel.play_positions(games.state, games.owners, games.rush_at, positions, live, 1.0, -1)
+        for g in np.flatnonzero(live & (games.turn > turn)):
+            kept = {int(p) for p in (first[g], positions[g]) if p >= 0 and games.table[g, p] >= 0}
+            for seat in range(3):
+                assert set(np.flatnonzero(games.memo[g, seat] >= 0).tolist()) == kept, (g, seat)
+            turns += int(len(kept) > 0)
+    assert turns > 100
