@@ -350,3 +350,21 @@ def pytest_sessionfinish(session, exitstatus):
                                 red=True)
             for line in _IMPORT_SKIPS:
                 reporter.write_line(f"  {line}", red=True)
+
+
+def replays_as_recorded(single, episode, as_bool=lambda mask: mask):
+    """Play ``episode["actions"]`` in the single env ``single`` (reset on the episode's table) and require the
+    observations, rewards, ends and masks the episode recorded after each; returns the last step's
+    ``(terminated, truncated, info)``. ``as_bool`` reads the env's masks as the recorded ones were stored."""
+    import numpy as np
+
+    terminated = truncated = False
+    info = {}
+    for t, action in enumerate(episode["actions"]):
+        observation, reward, terminated, truncated, info = single.step(action)
+        assert np.array_equal(observation, episode["observations"][t + 1]), t
+        assert reward == pytest.approx(episode["rewards"][t], abs=1e-6), t
+        assert (terminated, truncated) == episode["ends"][t], t
+        if not (terminated or truncated):
+            assert np.array_equal(as_bool(info["action_mask"]), episode["masks"][t + 1]), t
+    return terminated, truncated, info

@@ -25,7 +25,7 @@ from goldrush_env.gold.batched import random_in_masks
 from goldrush_env.gold.cards import EMPTY, NUM_POSITIONS
 from goldrush_env.gold.kernel import Stream
 from goldrush_env.gold.vector import GoldVectorEnv
-from conftest import InPython
+from conftest import InPython, replays_as_recorded
 
 OPTIONS = dict(action="positions", observation="plain", reward="score")
 PLAYERS = {"greedy": GreedyAgent, "expert": ExpertAgent}
@@ -102,13 +102,7 @@ def replay(env, start, episodes, opponents, seat, **options):
         assert not single.on_kernel  # the Python players, asked flip by flip
         assert np.array_equal(observation, episode["observations"][0])
         assert np.array_equal(info["action_mask"], episode["masks"][0])
-        for t, action in enumerate(episode["actions"]):
-            observation, reward, terminated, truncated, info = single.step(action)
-            assert np.array_equal(observation, episode["observations"][t + 1]), t
-            assert reward == pytest.approx(episode["rewards"][t], abs=1e-6), t
-            assert (terminated, truncated) == episode["ends"][t], t
-            if not (terminated or truncated):
-                assert np.array_equal(info["action_mask"], episode["masks"][t + 1]), t
+        terminated, truncated, info = replays_as_recorded(single, episode)
         if episode["scores"] is not None:
             assert terminated or truncated
             assert list(info["scores"]) == episode["scores"]

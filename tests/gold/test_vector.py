@@ -16,7 +16,7 @@ from goldrush_env.gold.cards import category_table
 from goldrush_env.gold.variants import _GAINS
 from goldrush_env.gold.vector import BatchedRandom, GoldVectorEnv
 
-from conftest import POSITIONS, VERSION_0, aec_twins, follow
+from conftest import POSITIONS, VERSION_0, aec_twins, follow, replays_as_recorded
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
@@ -156,13 +156,7 @@ def replay(episode, kwargs):
     observation, info = single.reset(seed=0, options={"layout": episode["layout"].tolist()})
     assert np.array_equal(observation, episode["observations"][0])
     assert np.array_equal(info["action_mask"].astype(bool), episode["masks"][0])
-    for t, action in enumerate(episode["actions"]):
-        observation, reward, terminated, truncated, info = single.step(action)
-        assert np.array_equal(observation, episode["observations"][t + 1]), t
-        assert reward == pytest.approx(episode["rewards"][t], abs=1e-6), t
-        assert (terminated, truncated) == episode["ends"][t], t
-        if not (terminated or truncated):
-            assert np.array_equal(info["action_mask"].astype(bool), episode["masks"][t + 1]), t
+    terminated, truncated, info = replays_as_recorded(single, episode, lambda mask: mask.astype(bool))
     assert terminated or truncated
     assert list(info["scores"]) == episode["final_scores"]
 
