@@ -352,10 +352,10 @@ def pytest_sessionfinish(session, exitstatus):
                 reporter.write_line(f"  {line}", red=True)
 
 
-def replays_as_recorded(single, episode, as_bool=lambda mask: mask):
+def replays_as_recorded(single, episode):
     """Play ``episode["actions"]`` in the single env ``single`` (reset on the episode's table) and require the
-    observations, rewards, ends and masks the episode recorded after each; returns the last step's
-    ``(terminated, truncated, info)``. ``as_bool`` reads the env's masks as the recorded ones were stored."""
+    observations, rewards, ends and masks (by value, whatever their dtype) the episode recorded after each;
+    returns the last step's ``(terminated, truncated, info)``."""
     import numpy as np
 
     terminated = truncated = False
@@ -366,5 +366,5 @@ def replays_as_recorded(single, episode, as_bool=lambda mask: mask):
         assert reward == pytest.approx(episode["rewards"][t], abs=1e-6), t
         assert (terminated, truncated) == episode["ends"][t], t
         if not (terminated or truncated):
-            assert np.array_equal(as_bool(info["action_mask"]), episode["masks"][t + 1]), t
+            assert np.array_equal(info["action_mask"], episode["masks"][t + 1]), t
     return terminated, truncated, info

@@ -1,15 +1,16 @@
 """The kernel at its edges, each case checked against a reference written here from the rules of the API rather
 than against the kernel's own output: the generator in Python, the batched engine's random flips and what the seat
-to play knows, the kinds vector, the compiled players where at most one card is unknown to them, the vector env's masks and
-observations for every pairing of the options allowed, batches that span several of the kernel's chunks or hold
-one game, refused actions, the step that deals a finished game afresh, and who plays first.
+to play knows, the kinds vector, the compiled players in any state, the vector env's masks and observations for
+every pairing of the options allowed, batches that span several of the kernel's chunks or hold one game, refused
+actions, the step that deals a finished game afresh, who plays first, the rush's start (D3) against the rules
+engine, and what human memory keeps at a turn's end.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from goldrush_agents.gold.batched import PerGame, batched_policy, compiled_expert, compiled_greedy
+from goldrush_agents.gold.batched import PerGame, batched_policy, compiled_expert, compiled_greedy, worth_tables
 from goldrush_agents.gold.expert import ExpertAgent
 from goldrush_agents.gold.greedy import GreedyAgent
 
@@ -232,13 +233,30 @@ def test_a_reset_keeps_who_plays_first():
     assert games.first_player.tolist() == [0, 1, 2, 2, 0, 1] and games.current_player[3:].tolist() == [2, 0, 1]
 
 
+PLAYERS = {"greedy": (GreedyAgent, compiled_greedy), "expert": (ExpertAgent, compiled_expert)}
+"""Each scripted player that runs in the kernel: its Python class and its compiled form."""
+
+
+def same_choices(name: str, games: BatchedGames) -> tuple[np.ndarray, list]:
+    """Require that player ``name`` compiled flips, in every unfinished game, what its Python self flips from the
+    same view and the same stream, leaving the stream where it leaves it; returns the flips and the views."""
+    player, compiled = PLAYERS[name][0](), PLAYERS[name][1]()
+    playing = np.flatnonzero(~games.is_finished)
+    streams = games.rng.copy()
+    chosen = compiled.act(games, games.known(), ~games.is_finished, None)
+    views = PerGame(player).views(games, games.known(), playing)
+    for g, view in zip(playing, views):
+        player.rng = Stream(streams[g])
+        assert chosen[g] == player.act(view), g
+        assert player.rng.state == int(games.rng[g]), g
+    return chosen, views
+
+
 @pytest.mark.parametrize("name", ["greedy", "expert"])
 @pytest.mark.parametrize("num_players", [2, 3])
 def test_the_compiled_players_choose_as_the_python_ones_with_one_card_unknown(name, num_players):
     """Every seat remembers every card but one of its own choosing, until it is turned: the players weigh a single
     unknown card, then none, states that random games reach only at their very end."""
-    player, compiled = {"greedy": (GreedyAgent(), compiled_greedy()),
-                        "expert": (ExpertAgent(), compiled_expert())}[name]
     count = 10
     games = BatchedGames(count, num_players)
     games.reset(seed=20 + num_players)
@@ -247,15 +265,10 @@ def test_the_compiled_players_choose_as_the_python_ones_with_one_card_unknown(na
     for g in range(count):
         for seat in range(num_players):
             games.memo[g, seat, rng.choice(np.flatnonzero(games.table[g] >= 0))] = -1
-    views, unknown = PerGame(player), {0: 0, 1: 0}
+    unknown = {0: 0, 1: 0}
     while not games.is_finished.all():
-        playing = np.flatnonzero(~games.is_finished)
-        streams = games.rng.copy()
-        chosen = compiled.act(games, games.known(), ~games.is_finished, None)
-        for g, view in zip(playing, views.views(games, games.known(), playing)):
-            player.rng = Stream(streams[g])
-            assert chosen[g] == player.act(view), g
-            assert player.rng.state == int(games.rng[g]), g
+        chosen, views = same_choices(name, games)
+        for view in views:
             hidden = sum(card == UNKNOWN for card in view.cards)
             if hidden in unknown:
                 unknown[hidden] += 1
@@ -268,8 +281,6 @@ def test_the_compiled_players_choose_as_the_python_ones_with_one_card_unknown(na
 def test_the_compiled_players_choose_as_the_python_ones_in_any_state(name, num_players):
     """One choice in each of many thinned states, a third of them with two to six cards left, every one known to
     every seat: there greedy often finds no good pair and must pick among known cards."""
-    player, compiled = {"greedy": (GreedyAgent(), compiled_greedy()),
-                        "expert": (ExpertAgent(), compiled_expert())}[name]
     games = thinned(300, num_players, seed=40 + num_players)
     rng = np.random.default_rng(num_players)
     for g in range(0, games.num_games, 3):
@@ -281,13 +292,16 @@ def test_the_compiled_players_choose_as_the_python_ones_in_any_state(name, num_p
         games.memo[g] = np.where(games.table[g] >= 0, 1, -1)
         if games.face_up[g] >= 0 and games.table[g, games.face_up[g]] < 0:
             games.face_up[g] = -1
-    playing = np.flatnonzero(~games.is_finished)
-    streams = games.rng.copy()
-    chosen = compiled.act(games, games.known(), ~games.is_finished, None)
-    for g, view in zip(playing, PerGame(player).views(games, games.known(), playing)):
-        player.rng = Stream(streams[g])
-        assert chosen[g] == player.act(view), g
-        assert player.rng.state == int(games.rng[g]), g
+    same_choices(name, games)
+
+
+def test_no_card_gains_anything_turned_with_itself():
+    """Why greedy's search over pairs of known cards may include a card with itself (mutation testing's
+    ``range(k)`` for ``range(i + 1, k)``) and choose the same: no card's worth with itself is above 0, at any
+    threat, for any seat, and a pair must be worth more than 0 to be chosen."""
+    for num_players in (2, 3, 4, 5):
+        worth = worth_tables(num_players)
+        assert (np.diagonal(worth, axis1=2, axis2=3) <= 0).all()
 
 
 def test_both_autoreset_modes_deal_the_same_games_under_human_memory():

@@ -88,11 +88,9 @@ def play_and_record(num_envs, steps, seed, **kwargs):
     observations, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     running = [dict(layout=env.games.initial[e].copy(), seat=int(info["seat"][e]), actions=[],
-                    observations=[observations[e]], masks=[info["action_mask"][e]], rewards=[], ends=[])
+                    observations=[observations[e]], masks=[info["action_mask"][e]], rewards=[], ends=[], env=e)
                for e in range(num_envs)]
     episodes = []
-    for e, episode in enumerate(running):
-        episode["env"] = e
     for _ in range(steps):
         actions = random_in_masks(env.action_masks(), rng.random(num_envs))
         observations, rewards, terminated, truncated, info = env.step(actions)
@@ -156,7 +154,7 @@ def replay(episode, kwargs):
     observation, info = single.reset(seed=0, options={"layout": episode["layout"].tolist()})
     assert np.array_equal(observation, episode["observations"][0])
     assert np.array_equal(info["action_mask"].astype(bool), episode["masks"][0])
-    terminated, truncated, info = replays_as_recorded(single, episode, lambda mask: mask.astype(bool))
+    terminated, truncated, info = replays_as_recorded(single, episode)
     assert terminated or truncated
     assert list(info["scores"]) == episode["final_scores"]
 
