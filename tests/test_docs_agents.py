@@ -134,7 +134,6 @@ def test_the_pages_old_order_fails_against_its_table():
     old = ["random", "greedy", "expert", "ismcts", "ppo", "scratch", "selfplay"]
     found = disagreements(old, ladder_rows(AGENTS_PAGE.read_text()))
     assert "against greedy, scratch (0.562) is listed above ppo (0.565) but does not win more" in found
-    assert "ismcts beats selfplay (0.558) but is listed below it" in found
     assert "against greedy, ppo (0.565) is listed above ismcts (0.600) but does not win more" in found
 
 

@@ -14,7 +14,6 @@ EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
 FLIP_CHOICES = "2026-11-23-flip-choices/flip_choices.py"
 LEAD_SPREAD = "2026-11-25-lead-spread/lead_spread.py"
 ORACLE = "2026-11-25-oracle/oracle.py"
-TWO_TURNS = "2026-11-26-selfplay-two-turns/selfplay_two_turns.py"
 
 
 def run(script: str, *argv: str) -> subprocess.CompletedProcess:
@@ -29,7 +28,7 @@ def ran(script: str, *argv: str) -> str:
 
 def test_every_experiment_is_run_here():
     scripts = {path.relative_to(EXPERIMENTS).as_posix() for path in EXPERIMENTS.rglob("*.py")}
-    assert scripts == {FLIP_CHOICES, LEAD_SPREAD, ORACLE, TWO_TURNS}
+    assert scripts == {FLIP_CHOICES, LEAD_SPREAD, ORACLE}
 
 
 def test_flip_choices_compares_a_player_with_the_expert():
@@ -74,15 +73,3 @@ def test_the_oracle_shown_every_card_wins_where_the_same_player_blind_does_not()
     assert shares["blind"][0] < 0.8
     bad = run(ORACLE, "--games", "0")
     assert bad.returncode == 2 and "--games must be >= 1, got 0" in bad.stderr
-
-
-def test_two_turns_of_lookahead_play_the_shipped_selfplay():
-    out = ran(TWO_TURNS, "--games", "2")
-    found = re.match(r"two turns \(top 3\) against selfplay: ([\d.]+) \[([\d.]+), ([\d.]+)\] over 2 games", out)
-    assert found, out
-    share, low, high = map(float, found.groups())
-    assert (low, high) == pytest.approx(wilson_interval(share * 2, 2), abs=0.0006)
-    for argv, message in ([["--games", "0"], "--games must be at least 1, got 0"],
-                          [["--top", "0"], "--top must be at least 1, got 0"]):
-        bad = run(TWO_TURNS, *argv)
-        assert bad.returncode == 2 and message in bad.stderr

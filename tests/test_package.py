@@ -207,6 +207,17 @@ def test_ladder_benchmark_runs_in_quick_mode():
     assert float(rows[0][2]) > 0.8  # greedy beats random nearly always
 
 
+def test_selfplay_speed_benchmark_prints_games_a_second_per_table_size():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "selfplay_speed.py"), "--players", "2", "5",
+                          "--games", "4", "--reference-games", "1", "--repeats", "1"],
+                         capture_output=True, text=True, check=True).stdout
+    reference = float(re.search(r"one 2-player game at a time \(numpy search\): ([\d.]+) games/s", out).group(1))
+    rows = re.findall(r"^\| (\d) \| ([\d.]+) \| ([\d.]+) \|$", out, flags=re.M)
+    assert [row[0] for row in rows] == ["2", "5"]
+    for _, speed, ratio in rows:
+        assert float(ratio) == pytest.approx(float(speed) / reference, rel=0.05, abs=0.05)
+
+
 def test_web_load_benchmark_plays_whole_games_through_the_server():
     pytest.importorskip("uvicorn")  # goldrush serve's web extra
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "web_load.py"), "--clients", "2", "--table",

@@ -3,7 +3,8 @@
 :func:`batched_policy` turns any entrant ``goldrush_agents.make_agent`` knows into a
 :class:`goldrush_env.gold.vector.BatchedPolicy`: ``greedy`` and ``expert`` play inside Gold's compiled kernel
 (:func:`compiled_greedy` and :func:`compiled_expert`, each a :class:`~goldrush_env.gold.vector.KernelPlayer`), a
-trained model runs its network on every game in one batch (:class:`BatchedModel`), and any other player is asked
+trained model runs its network on every game in one batch (:class:`BatchedModel`), ``selfplay`` searches every
+game at once (:class:`BatchedSelfPlay`), and any other player is asked
 game by game from the same structured view it gets in the single-game environments (:class:`PerGame`).
 
 The compiled ``greedy`` and ``expert`` make the flips :class:`goldrush_agents.gold.greedy.GreedyAgent` and
@@ -36,6 +37,7 @@ from goldrush_agents import make_agent
 from goldrush_agents.arena import GameResult
 from goldrush_agents.gold.expert import OWN_CHANCE_WEIGHT, TIE_TOLERANCE
 from goldrush_agents.gold.knowledge import Knowledge
+from goldrush_agents.gold.selfplay import SelfPlayAgent
 from goldrush_agents.gold.trained import TrainedPolicy
 
 
@@ -121,6 +123,8 @@ def batched_policy(spec: str | BatchedPolicy, seed: int | None = None) -> Batche
     policy = make_agent(spec, seed=seed)
     if isinstance(policy, TrainedPolicy):
         return BatchedModel(policy)
+    if isinstance(policy, SelfPlayAgent):
+        return BatchedSelfPlay(policy)
     return PerGame(policy)
 
 
@@ -194,6 +198,18 @@ class PerGame(_Adapter):
                 unseen=tuple(np.bincount(hidden, minlength=NUM_CARD_TYPES).tolist()), action_mask=masks[i],
                 observation=observations[i], rush_at=games.rush_at))
         return views
+
+
+class BatchedSelfPlay(PerGame):
+    """``selfplay`` choosing the flips of all games at once: one search over every game's public state, the network
+    called on all their leaves together (:meth:`goldrush_agents.gold.selfplay.SelfPlayAgent.act_many`)."""
+
+    def act(self, games: BatchedGames, known: np.ndarray, where: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        positions = np.full(games.num_games, -1, dtype=np.int64)
+        rows = np.flatnonzero(where & ~games.is_finished)
+        if len(rows):
+            positions[rows] = self.policy.act_many(self.views(games, known, rows))
+        return positions
 
 
 def batched_mix(opponents: str | BatchedPolicy | dict[str, float]) -> BatchedPolicy | dict[BatchedPolicy, float]:

@@ -19,7 +19,7 @@ state, so the values are exact for games that end before the limit.
 The quarter table (16 cards) has 5,668,704 configurations; with the seat to move and every lead an undecided
 game can have (points within 6, gold cards within 5), 1.6 billion float32 values, 6.5 GB, about ten minutes of
 a core to compute (once per process, or once for all with a cache file). :class:`OptimalAgent` plays through
-:class:`~goldrush_agents.gold.selfplay.TurnSearch` with these exact values at its leaves, which makes every
+:class:`~goldrush_agents.gold.public.TurnSearch` with these exact values at its leaves, which makes every
 move's value exact.
 """
 
@@ -43,10 +43,13 @@ from goldrush_agents.gold.public import (
     PAIRS,
     RELATIVE,
     PublicState,
+    TurnSearch,
+    frame_of,
+    position_of,
+    standing as _standing,
     table_counts,
 )
 from goldrush_agents.weights import one_blas_thread
-from goldrush_agents.gold.selfplay import TurnSearch, frame_of, position_of, standing as _standing
 
 SOLVED_TABLES = ("quarter",)
 """The tables :class:`OptimalAgent` plays (the half and full tables have far too many states)."""

@@ -10,9 +10,10 @@ information with chance, played on the *public state*:
 * whose turn it is, the face-up first card of a normal turn (its kind), the rush;
 * seat 0's lead over seat 1 in points and in gold cards (only the differences decide the winner, D5).
 
-Here the rules are restated over kinds (:data:`PAIRS`), for the exact solver (:mod:`~goldrush_agents.gold.optimal`)
-and the self-play learner (:mod:`~goldrush_agents.gold.selfplay`); ``tests/gold/test_public.py`` plays random games on
-the engine and checks every step against them.
+Here the rules are restated over kinds (:data:`PAIRS`) for the exact solver (:mod:`~goldrush_agents.gold.optimal`),
+which plays through :class:`TurnSearch`, one turn of expectimax with its exact values at the leaves;
+``tests/gold/test_public.py`` plays random games on the engine and checks every step against them. The public
+state at every table size, compiled, is :mod:`~goldrush_agents.gold.turns` (what ``selfplay`` plays).
 
 *Relative* kinds see the table from one seat: the miners of "seat 0" are the seat's own and those of "seat 1" the
 other's (:data:`RELATIVE`: the permutation that turns seat 1's view into that frame, its own inverse).
@@ -224,5 +225,210 @@ class PublicGame:
             self.rush = self._rush_begins()
 
 
+
+# --- one turn of search over the public state (the exact solver's play) ---------------------------------------
+
+UNKNOWN_ACTION = NUM_KINDS
+"""The action "an unseen card"; actions 0..16 are relative kinds."""
+
+# --- the rules of a turn in the mover's frame (seat 0 is the mover) ------------------------------------------------
+
+_STAY_A = np.zeros((NUM_KINDS, NUM_KINDS), dtype=np.int64)
+_STAY_B = np.zeros((NUM_KINDS, NUM_KINDS), dtype=np.int64)
+_GAIN = np.zeros((NUM_KINDS, NUM_KINDS), dtype=np.int64)
+"""Points the mover gains (negative: the other seat gains) by turning kind a then kind b."""
+_CARDS_GAIN = np.zeros((NUM_KINDS, NUM_KINDS), dtype=np.int64)
+for _a in range(NUM_KINDS):
+    for _b in range(NUM_KINDS):
+        _pair = PAIRS[_a][_b]
+        if _pair is None:
+            _STAY_A[_a, _b] = _STAY_B[_a, _b] = 1
+            continue
+        _STAY_A[_a, _b], _STAY_B[_a, _b] = _pair.first_stays, _pair.second_stays
+        if _pair.gold:  # an unowned miner's gold goes to whoever turns it
+            sign = -1 if _pair.receiver == 1 else 1
+            _GAIN[_a, _b], _CARDS_GAIN[_a, _b] = sign * _pair.gold, sign
+_EYE = np.eye(NUM_KINDS, dtype=np.int64)
+
+
+def standing(lead: np.ndarray, cards_lead: np.ndarray) -> np.ndarray:
+    """The mover's win share if the game ended now (D5)."""
+    return np.where(lead != 0, lead > 0, np.where(cards_lead != 0, cards_lead > 0, 0.5)).astype(np.float64)
+
+
+class Frame(NamedTuple):
+    """A decision in the mover's frame."""
+
+    known: np.ndarray
+    unseen: np.ndarray
+    face_up: int
+    lead: int
+    cards_lead: int
+    rush: bool
+
+
+def frame_of(state: PublicState) -> Frame:
+    """``state`` seen from the seat to move (its miners are "seat 0")."""
+    known, unseen = np.array(state.known, dtype=np.int64), np.array(state.unseen, dtype=np.int64)
+    face_up, lead, cards_lead = state.face_up, state.lead, state.cards_lead
+    if state.mover == 1:
+        known, unseen, lead, cards_lead = known[RELATIVE], unseen[RELATIVE], -lead, -cards_lead
+        face_up = int(RELATIVE[face_up]) if face_up >= 0 else -1
+    return Frame(known, unseen, face_up, lead, cards_lead, state.rush)
+
+
+class Options(NamedTuple):
+    """The moves of one decision and their values to the mover."""
+
+    actions: np.ndarray
+    """Relative kinds, or :data:`UNKNOWN_ACTION`."""
+    values: np.ndarray
+
+
+class TurnSearch:
+    """The one-turn expectimax of the module docstring, for a table whose rush starts at ``rush_at`` cards.
+
+    ``evaluate(known, unseen, lead, cards_lead, rush)`` values states at the start of a turn, given in the frame of
+    the seat to move there (arrays ``(n, 17)`` and ``(n,)``), as that seat's win share; the search calls it only
+    for games not yet decided. """
+
+    def __init__(self, evaluate, rush_at: int) -> None:
+        self.evaluate = evaluate
+        self.rush_at = rush_at
+
+    def _leaf_values(self, known: np.ndarray, unseen: np.ndarray, lead: np.ndarray, cards_lead: np.ndarray
+                     ) -> np.ndarray:
+        """The mover's value of states ``(n, 17)`` where the other seat is next to move (mover's frame)."""
+        gold_left = (known + unseen) @ GOLD_VALUE
+        cards = known.sum(axis=1) + unseen.sum(axis=1)
+        out = standing(lead, cards_lead)
+        decided = (gold_left < np.abs(lead)) | (gold_left == 0)
+        out = np.where(gold_left < np.abs(lead), (lead > 0).astype(np.float64), out)
+        rows = np.flatnonzero(~decided & (cards > 0))
+        if len(rows):
+            k, u = known[rows][:, RELATIVE], unseen[rows][:, RELATIVE]
+            rush = (cards[rows] <= self.rush_at) | is_stalemate(k + u)
+            out[rows] = 1.0 - self.evaluate(k, u, -lead[rows], -cards_lead[rows], rush)
+        return out
+
+    def seconds(self, known: np.ndarray, unseen: np.ndarray, first: int, lead: int, cards_lead: int) -> Options:
+        """The options for the second flip once a card of kind ``first`` is up; ``known``/``unseen`` without it."""
+        return self._seconds_many(known, unseen, np.array([first]), None, lead, cards_lead)[0]
+
+    def _seconds_many(self, known: np.ndarray, unseen: np.ndarray, firsts: np.ndarray, from_unseen: bool | None,
+                      lead: int, cards_lead: int) -> list[Options]:
+        """:meth:`seconds` for several first kinds at once. ``from_unseen``: whether the first card leaves the
+        unseen cards or the remembered ones (``None``: it is already up, out of both)."""
+        m = len(firsts)
+        base_k = np.repeat(known[None], m, axis=0)
+        base_u = np.repeat(unseen[None], m, axis=0)
+        if from_unseen is True:
+            base_u -= _EYE[firsts]
+        elif from_unseen is False:
+            base_k -= _EYE[firsts]
+        rows_k, rows_u, rows_lead, rows_cl, index = [], [], [], [], []
+        for i, a in enumerate(firsts):
+            stay_a = _STAY_A[a][:, None] * _EYE[a][None, :]  # (b, kind): the first card back, per second kind
+            for source in (0, 1):  # the second card remembered, or unseen
+                counts = base_k[i] if source == 0 else base_u[i]
+                bs = np.flatnonzero(counts)
+                if not len(bs):
+                    continue
+                k = base_k[i][None] + stay_a[bs] + _STAY_B[a, bs][:, None] * _EYE[bs]
+                u = np.repeat(base_u[i][None], len(bs), axis=0)
+                if source == 0:
+                    k -= _EYE[bs]
+                else:
+                    u -= _EYE[bs]
+                rows_k.append(k)
+                rows_u.append(u)
+                rows_lead.append(lead + _GAIN[a, bs])
+                rows_cl.append(cards_lead + _CARDS_GAIN[a, bs])
+                index.append((i, source, bs))
+        values = self._leaf_values(np.concatenate(rows_k), np.concatenate(rows_u), np.concatenate(rows_lead),
+                                   np.concatenate(rows_cl))
+        out: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in range(m)]
+        start = 0
+        for i, source, bs in index:
+            v = values[start:start + len(bs)]
+            start += len(bs)
+            if source == 0:
+                out[i].append((bs, v))
+            else:
+                weights = base_u[i][bs]
+                out[i].append((np.array([UNKNOWN_ACTION]), np.array([weights @ v / weights.sum()])))
+        return [Options(np.concatenate([a for a, _ in o]), np.concatenate([v for _, v in o])) for o in out]
+
+    def firsts(self, known: np.ndarray, unseen: np.ndarray, lead: int, cards_lead: int) -> Options:
+        """The options for the first flip of a normal turn."""
+        actions, values = [], []
+        remembered = np.flatnonzero(known)
+        if len(remembered):
+            for a, o in zip(remembered, self._seconds_many(known, unseen, remembered, False, lead, cards_lead)):
+                actions.append(a)
+                values.append(o.values.max())
+        drawn = np.flatnonzero(unseen)
+        if len(drawn):
+            best = np.array([o.values.max() for o in self._seconds_many(known, unseen, drawn, True, lead,
+                                                                          cards_lead)])
+            weights = unseen[drawn]
+            actions.append(UNKNOWN_ACTION)
+            values.append(weights @ best / weights.sum())
+        return Options(np.array(actions), np.array(values))
+
+    def rush(self, known: np.ndarray, unseen: np.ndarray, lead: int, cards_lead: int) -> Options:
+        """The options for a flip of the rush."""
+        rows_k, rows_u, gains, index = [], [], [], []
+        for source in (0, 1):
+            counts = known if source == 0 else unseen
+            ks = np.flatnonzero(counts)
+            if not len(ks):
+                continue
+            k = np.repeat(known[None], len(ks), axis=0)
+            u = np.repeat(unseen[None], len(ks), axis=0)
+            (k if source == 0 else u)[np.arange(len(ks)), ks] -= 1
+            rows_k.append(k)
+            rows_u.append(u)
+            gains.append(GOLD_VALUE[ks])
+            index.append((source, ks))
+        gain = np.concatenate(gains)
+        values = self._leaf_values(np.concatenate(rows_k), np.concatenate(rows_u), lead + gain,
+                                   cards_lead + (gain > 0))
+        actions, out, start = [], [], 0
+        for source, ks in index:
+            v = values[start:start + len(ks)]
+            start += len(ks)
+            if source == 0:
+                actions.append(ks)
+                out.append(v)
+            else:
+                actions.append(np.array([UNKNOWN_ACTION]))
+                out.append(np.array([unseen[ks] @ v / unseen[ks].sum()]))
+        return Options(np.concatenate(actions), np.concatenate(out))
+
+    def options(self, frame: Frame) -> Options:
+        """The moves open at ``frame`` and their values to the mover."""
+        if frame.rush:
+            return self.rush(frame.known, frame.unseen, frame.lead, frame.cards_lead)
+        if frame.face_up >= 0:
+            return self.seconds(frame.known, frame.unseen, frame.face_up, frame.lead, frame.cards_lead)
+        return self.firsts(frame.known, frame.unseen, frame.lead, frame.cards_lead)
+
+
+def position_of(view: PlayerView, action: int, rng: np.random.Generator) -> int:
+    """A legal position of ``view`` realising ``action`` (a kind relative to the seat to move, or
+    :data:`UNKNOWN_ACTION`), drawn from ``rng``."""
+    legal = view.legal_positions
+    if action == UNKNOWN_ACTION:
+        choices = [p for p in legal if view.cards[p] < 0]
+    else:
+        kind = int(RELATIVE[action]) if view.current_player == 1 else action
+        choices = [p for p in legal if view.cards[p] >= 0 and KIND_OF_CARD[view.cards[p]] == kind]
+    if not choices:
+        raise GoldRushError(f"action {action} has no legal position in this view")
+    return int(choices[rng.integers(len(choices))])
+
+
 __all__ = ["CARD_OF_KIND", "GOLD_VALUE", "IS_DYNAMITE", "KIND_OF_CARD", "MINER_OWNER", "MINER_VALUE", "NUM_KINDS",
-           "PAIRS", "Pair", "PublicGame", "PublicState", "RELATIVE", "is_stalemate", "table_counts"]
+           "PAIRS", "Frame", "Options", "Pair", "PublicGame", "PublicState", "RELATIVE", "TurnSearch", "UNKNOWN_ACTION",
+           "frame_of", "is_stalemate", "position_of", "standing", "table_counts"]

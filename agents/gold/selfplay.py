@@ -1,20 +1,22 @@
-"""``selfplay``: a value network learned from its own games, played through an expectimax search over one turn.
+"""``selfplay``: a value network learned from its own games, played through one turn of expectimax, at any table
+size.
 
-The player reads the public state (:mod:`goldrush_agents.gold.public`; 2 players, perfect memory) from its
-seat's side (:func:`features`) and chooses like TD-Gammon: it looks one whole turn ahead, over every first flip
-(a remembered kind of card, or an unseen card, whose kind is a chance outcome with its exact odds), every second
-flip after it, and the outcome, and values each state where the other seat is next to move by its network
-(exact where the game has ended or is decided). The move played is the one with the best expected value.
-``depth=0`` plays the network's own policy head instead, with no lookahead (the network alone).
+The player reads the public state (:mod:`goldrush_agents.gold.turns`; perfect memory, seen from the seat to
+move) and chooses like TD-Gammon: it looks one whole turn ahead, over every first flip (a remembered kind of card,
+or an unseen card, whose kind is a chance outcome with its exact odds), every second flip after it, and the
+outcome, and values each state where the next seat is to move by its network: a win share for every seat, so
+that at three to five players each seat looks after its own share (max-n). Where the game has ended or is
+decided, the values are exact. The move played is the one with the best expected value for the seat to move.
+``depth=0`` plays the network's policy head instead, with no lookahead (the network alone); ``depth=2`` searches
+the next seat's turn too.
 
-The network is trained by :mod:`goldrush_train.gold.selfplay` from the rules alone: no scripted player's decisions and
-no scripted opponent, only its own games, each decision's search value and move as targets.
+The networks are trained by :mod:`goldrush_train.gold.selfplay` from the rules alone: no scripted player's
+decisions and no scripted opponent, only its own games. One model ships per table size (:func:`shipped_model`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 
@@ -25,94 +27,33 @@ from goldrush_env.gold.view import PlayerView
 from goldrush_env.policy import SeededPolicy
 
 from goldrush_agents.weights import one_blas_thread
-from goldrush_agents.gold.public import (
-    GOLD_VALUE,
-    KIND_OF_CARD,
-    NUM_KINDS,
-    PAIRS,
-    RELATIVE,
-    PublicState,
-    is_stalemate,
-)
+from goldrush_agents.gold.turns import (Games, Search, num_features, num_kinds, of_view, relative_kinds, rules,
+                                        write_features)
 
 MODELS_DIR = Path(__file__).with_name("models")
-SHIPPED = {table: MODELS_DIR / f"selfplay_2p_{table}.npz" for table in ("full", "quarter")}
-"""The shipped models per table (a half table plays the full table's)."""
-UNKNOWN_ACTION = NUM_KINDS
-"""The policy head's action "an unseen card"; actions 0..16 are relative kinds."""
-NUM_ACTIONS = NUM_KINDS + 1
-
-# --- the rules of a turn in the mover's frame (seat 0 is the mover) ------------------------------------------------
-
-_STAY_A = np.zeros((NUM_KINDS, NUM_KINDS), dtype=np.int64)
-_STAY_B = np.zeros((NUM_KINDS, NUM_KINDS), dtype=np.int64)
-_GAIN = np.zeros((NUM_KINDS, NUM_KINDS), dtype=np.int64)
-"""Points the mover gains (negative: the other seat gains) by turning kind a then kind b."""
-_CARDS_GAIN = np.zeros((NUM_KINDS, NUM_KINDS), dtype=np.int64)
-_GAIN_OTHER = np.zeros((NUM_KINDS, NUM_KINDS), dtype=np.int64)
-"""Points the other seat would gain (negative: the mover gains) by turning kind a then kind b on its turn."""
-for _a in range(NUM_KINDS):
-    for _b in range(NUM_KINDS):
-        _pair = PAIRS[_a][_b]
-        if _pair is None:
-            _STAY_A[_a, _b] = _STAY_B[_a, _b] = 1
-            continue
-        _STAY_A[_a, _b], _STAY_B[_a, _b] = _pair.first_stays, _pair.second_stays
-        if _pair.gold:  # an unowned miner's gold goes to whoever turns it
-            sign = -1 if _pair.receiver == 1 else 1
-            _GAIN[_a, _b], _CARDS_GAIN[_a, _b] = sign * _pair.gold, sign
-            _GAIN_OTHER[_a, _b] = -_pair.gold if _pair.receiver == 0 else _pair.gold
-_EYE = np.eye(NUM_KINDS, dtype=np.int64)
-_NEEDS = 1 + _EYE  # two cards of one kind make a pair only if two lie there
-
-FEATURES = 3 * NUM_KINDS + 8
-"""Known and unseen per kind (/4), the face-up kind (one-hot), lead (/10), gold-card lead (/5), gold left (/20),
-cards left (/32), unseen cards (/32), the rush, and the most gold the mover, and the other seat, could take
-with two remembered cards (/4), all from the mover's side."""
+TABLE_MODELS = {2: ("full", "quarter"), 3: ("full",), 4: ("full",), 5: ("full",)}
+"""The tables each table size ships a model for; any other table plays the full table's."""
+CHUNK = 256
+"""The most games one search takes at once (:meth:`SelfPlayAgent.values_many`), which bounds its memory."""
+TIE_TOLERANCE = 1e-6
+"""Options whose values differ by less are equal. The network computes in float32, and the same row can come out
+a few units of its last place apart in matrices of other sizes (the BLAS kernels sum in other orders): a
+tolerance above that noise lets one search of many games choose as searches of one game at a time do."""
 
 
-def best_pairs(known: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per row of remembered counts ``(n, 17)`` (mover's frame): the most points the mover could gain with two of
-    them, and the most the other seat could (0 if none gains)."""
-    pairs = (known[:, :, None] >= 1) & (known[:, None, :] >= _NEEDS[None])
-    mover = np.where(pairs, _GAIN[None], 0).max(axis=(1, 2), initial=0)
-    other = np.where(pairs, _GAIN_OTHER[None], 0).max(axis=(1, 2), initial=0)
-    return mover, other
-
-
-def features(known: np.ndarray, unseen: np.ndarray, face_up: np.ndarray, lead: np.ndarray, cards_lead: np.ndarray,
-             rush: np.ndarray) -> np.ndarray:
-    """Feature rows ``(n, FEATURES)`` of states already in the mover's frame: ``known``/``unseen`` ``(n, 17)``,
-    ``face_up`` ``(n,)`` (-1 for none), the rest ``(n,)``."""
-    n = len(known)
-    out = np.zeros((n, FEATURES), dtype=np.float32)
-    out[:, :NUM_KINDS] = known / 4.0
-    out[:, NUM_KINDS:2 * NUM_KINDS] = unseen / 4.0
-    rows = np.flatnonzero(face_up >= 0)
-    out[rows, 2 * NUM_KINDS + face_up[rows]] = 1.0
-    tail = 3 * NUM_KINDS
-    out[:, tail] = lead / 10.0
-    out[:, tail + 1] = cards_lead / 5.0
-    out[:, tail + 2] = ((known + unseen) @ GOLD_VALUE) / 20.0
-    out[:, tail + 3] = (known.sum(axis=1) + unseen.sum(axis=1) + (face_up >= 0)) / 32.0
-    out[:, tail + 4] = unseen.sum(axis=1) / 32.0
-    out[:, tail + 5] = rush
-    mover, other = best_pairs(known)
-    out[:, tail + 6] = mover / 4.0
-    out[:, tail + 7] = other / 4.0
-    return out
-
-
-def standing(lead: np.ndarray, cards_lead: np.ndarray) -> np.ndarray:
-    """The mover's win share if the game ended now (D5)."""
-    return np.where(lead != 0, lead > 0, np.where(cards_lead != 0, cards_lead > 0, 0.5)).astype(np.float64)
+def shipped_model(num_players: int, table: str = "full") -> Path:
+    """The shipped model for ``table`` at ``num_players`` (:data:`TABLE_MODELS`)."""
+    if num_players not in TABLE_MODELS:
+        raise GoldRushError(f"selfplay ships models for {sorted(TABLE_MODELS)} players, not {num_players!r}")
+    return MODELS_DIR / f"selfplay_{num_players}p_{table if table in TABLE_MODELS[num_players] else 'full'}.npz"
 
 
 class Network:
-    """The numpy forward pass of a model file: a tanh MLP with a value head (the mover's win share, through a
-    sigmoid) and a policy head (logits over :data:`NUM_ACTIONS`)."""
+    """The numpy forward pass of a model file: a tanh MLP with a value head (each seat's win share, seats counted
+    from the mover, through a softmax) and a policy head (logits over the kinds and an unseen card)."""
 
-    REQUIRED = ("layer0.weight", "layer0.bias", "value.weight", "value.bias", "policy.weight", "policy.bias")
+    REQUIRED = ("layer0.weight", "layer0.bias", "value.weight", "value.bias", "policy.weight", "policy.bias",
+                "config.num_players")
 
     def __init__(self, path: str | Path) -> None:
         path = Path(path)
@@ -123,211 +64,51 @@ class Network:
             if missing:
                 raise GoldRushError(f"{path} is not a selfplay model: it has no {', '.join(missing)}")
             count = sum(key.startswith("layer") for key in data.files) // 2
-            self.layers = [(data[f"layer{i}.weight"].astype(np.float32), data[f"layer{i}.bias"].astype(np.float32))
-                           for i in range(count)]
-            self.value_head = (data["value.weight"].astype(np.float32), data["value.bias"].astype(np.float32))
-            self.policy_head = (data["policy.weight"].astype(np.float32), data["policy.bias"].astype(np.float32))
-        if self.layers[0][0].shape[1] != FEATURES:
-            raise GoldRushError(f"{path} takes {self.layers[0][0].shape[1]} features, this version {FEATURES}")
+            self.layers = [(data[f"layer{i}.weight"].T.astype(np.float32).copy(),
+                            data[f"layer{i}.bias"].astype(np.float32)) for i in range(count)]
+            self.value_head = (data["value.weight"].T.astype(np.float32).copy(), data["value.bias"].astype(np.float32))
+            self.policy_head = (data["policy.weight"].T.astype(np.float32).copy(),
+                                data["policy.bias"].astype(np.float32))
+            self.num_players = int(data["config.num_players"])
+        if not is_int(self.num_players, 2, 5) or self.value_head[0].shape[1] != self.num_players:
+            raise GoldRushError(f"{path}: its value head gives {self.value_head[0].shape[1]} seats, its config says "
+                                f"{self.num_players} players")
+        if self.layers[0][0].shape[0] != num_features(self.num_players):
+            raise GoldRushError(f"{path} takes {self.layers[0][0].shape[0]} features, this version "
+                                f"{num_features(self.num_players)} at {self.num_players} players")
         self.path = path
 
     def body(self, x: np.ndarray) -> np.ndarray:
         for weight, bias in self.layers:
-            x = np.tanh(x @ weight.T + bias)
+            x = np.tanh(x @ weight + bias)
         return x
 
     def value(self, x: np.ndarray) -> np.ndarray:
+        """Each seat's win share ``(n, num_players)`` at feature rows ``x``, seats counted from the row's mover."""
         weight, bias = self.value_head
-        z = self.body(x) @ weight.T + bias
-        return 1.0 / (1.0 + np.exp(-z[:, 0].astype(np.float64)))
+        z = (self.body(x) @ weight + bias).astype(np.float64)
+        z = np.exp(z - z.max(axis=1, keepdims=True))
+        return z / z.sum(axis=1, keepdims=True)
 
     def policy(self, x: np.ndarray) -> np.ndarray:
         weight, bias = self.policy_head
-        return self.body(x) @ weight.T + bias
+        return self.body(x) @ weight + bias
 
 
-class Frame(NamedTuple):
-    """A decision in the mover's frame."""
-
-    known: np.ndarray
-    unseen: np.ndarray
-    face_up: int
-    lead: int
-    cards_lead: int
-    rush: bool
-
-
-def frame_of(state: PublicState) -> Frame:
-    """``state`` seen from the seat to move (its miners are "seat 0")."""
-    known, unseen = np.array(state.known, dtype=np.int64), np.array(state.unseen, dtype=np.int64)
-    face_up, lead, cards_lead = state.face_up, state.lead, state.cards_lead
-    if state.mover == 1:
-        known, unseen, lead, cards_lead = known[RELATIVE], unseen[RELATIVE], -lead, -cards_lead
-        face_up = int(RELATIVE[face_up]) if face_up >= 0 else -1
-    return Frame(known, unseen, face_up, lead, cards_lead, state.rush)
-
-
-class Options(NamedTuple):
-    """The moves of one decision and their values to the mover."""
-
-    actions: np.ndarray
-    """Relative kinds, or :data:`UNKNOWN_ACTION`."""
-    values: np.ndarray
-
-
-class TurnSearch:
-    """The one-turn expectimax of the module docstring, for a table whose rush starts at ``rush_at`` cards.
-
-    ``evaluate(known, unseen, lead, cards_lead, rush)`` values states at the start of a turn, given in the frame of
-    the seat to move there (arrays ``(n, 17)`` and ``(n,)``), as that seat's win share; the search calls it only
-    for games not yet decided. :meth:`of_network` makes one from a value function of feature rows."""
-
-    def __init__(self, evaluate, rush_at: int) -> None:
-        self.evaluate = evaluate
-        self.rush_at = rush_at
-
-    @classmethod
-    def of_network(cls, value, rush_at: int) -> "TurnSearch":
-        """The search over ``value`` (feature rows -> the mover's win share), a network's value head."""
-        def evaluate(known, unseen, lead, cards_lead, rush):
-            return value(features(known, unseen, np.full(len(known), -1), lead, cards_lead, rush))
-
-        return cls(evaluate, rush_at)
-
-    def _leaf_values(self, known: np.ndarray, unseen: np.ndarray, lead: np.ndarray, cards_lead: np.ndarray
-                     ) -> np.ndarray:
-        """The mover's value of states ``(n, 17)`` where the other seat is next to move (mover's frame)."""
-        gold_left = (known + unseen) @ GOLD_VALUE
-        cards = known.sum(axis=1) + unseen.sum(axis=1)
-        out = standing(lead, cards_lead)
-        decided = (gold_left < np.abs(lead)) | (gold_left == 0)
-        out = np.where(gold_left < np.abs(lead), (lead > 0).astype(np.float64), out)
-        rows = np.flatnonzero(~decided & (cards > 0))
-        if len(rows):
-            k, u = known[rows][:, RELATIVE], unseen[rows][:, RELATIVE]
-            rush = (cards[rows] <= self.rush_at) | is_stalemate(k + u)
-            out[rows] = 1.0 - self.evaluate(k, u, -lead[rows], -cards_lead[rows], rush)
-        return out
-
-    def seconds(self, known: np.ndarray, unseen: np.ndarray, first: int, lead: int, cards_lead: int) -> Options:
-        """The options for the second flip once a card of kind ``first`` is up; ``known``/``unseen`` without it."""
-        return self._seconds_many(known, unseen, np.array([first]), None, lead, cards_lead)[0]
-
-    def _seconds_many(self, known: np.ndarray, unseen: np.ndarray, firsts: np.ndarray, from_unseen: bool | None,
-                      lead: int, cards_lead: int) -> list[Options]:
-        """:meth:`seconds` for several first kinds at once. ``from_unseen``: whether the first card leaves the
-        unseen cards or the remembered ones (``None``: it is already up, out of both)."""
-        m = len(firsts)
-        base_k = np.repeat(known[None], m, axis=0)
-        base_u = np.repeat(unseen[None], m, axis=0)
-        if from_unseen is True:
-            base_u -= _EYE[firsts]
-        elif from_unseen is False:
-            base_k -= _EYE[firsts]
-        rows_k, rows_u, rows_lead, rows_cl, index = [], [], [], [], []
-        for i, a in enumerate(firsts):
-            stay_a = _STAY_A[a][:, None] * _EYE[a][None, :]  # (b, kind): the first card back, per second kind
-            for source in (0, 1):  # the second card remembered, or unseen
-                counts = base_k[i] if source == 0 else base_u[i]
-                bs = np.flatnonzero(counts)
-                if not len(bs):
-                    continue
-                k = base_k[i][None] + stay_a[bs] + _STAY_B[a, bs][:, None] * _EYE[bs]
-                u = np.repeat(base_u[i][None], len(bs), axis=0)
-                if source == 0:
-                    k -= _EYE[bs]
-                else:
-                    u -= _EYE[bs]
-                rows_k.append(k)
-                rows_u.append(u)
-                rows_lead.append(lead + _GAIN[a, bs])
-                rows_cl.append(cards_lead + _CARDS_GAIN[a, bs])
-                index.append((i, source, bs))
-        values = self._leaf_values(np.concatenate(rows_k), np.concatenate(rows_u), np.concatenate(rows_lead),
-                                   np.concatenate(rows_cl))
-        out: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in range(m)]
-        start = 0
-        for i, source, bs in index:
-            v = values[start:start + len(bs)]
-            start += len(bs)
-            if source == 0:
-                out[i].append((bs, v))
-            else:
-                weights = base_u[i][bs]
-                out[i].append((np.array([UNKNOWN_ACTION]), np.array([weights @ v / weights.sum()])))
-        return [Options(np.concatenate([a for a, _ in o]), np.concatenate([v for _, v in o])) for o in out]
-
-    def firsts(self, known: np.ndarray, unseen: np.ndarray, lead: int, cards_lead: int) -> Options:
-        """The options for the first flip of a normal turn."""
-        actions, values = [], []
-        remembered = np.flatnonzero(known)
-        if len(remembered):
-            for a, o in zip(remembered, self._seconds_many(known, unseen, remembered, False, lead, cards_lead)):
-                actions.append(a)
-                values.append(o.values.max())
-        drawn = np.flatnonzero(unseen)
-        if len(drawn):
-            best = np.array([o.values.max() for o in self._seconds_many(known, unseen, drawn, True, lead,
-                                                                          cards_lead)])
-            weights = unseen[drawn]
-            actions.append(UNKNOWN_ACTION)
-            values.append(weights @ best / weights.sum())
-        return Options(np.array(actions), np.array(values))
-
-    def rush(self, known: np.ndarray, unseen: np.ndarray, lead: int, cards_lead: int) -> Options:
-        """The options for a flip of the rush."""
-        rows_k, rows_u, gains, index = [], [], [], []
-        for source in (0, 1):
-            counts = known if source == 0 else unseen
-            ks = np.flatnonzero(counts)
-            if not len(ks):
-                continue
-            k = np.repeat(known[None], len(ks), axis=0)
-            u = np.repeat(unseen[None], len(ks), axis=0)
-            (k if source == 0 else u)[np.arange(len(ks)), ks] -= 1
-            rows_k.append(k)
-            rows_u.append(u)
-            gains.append(GOLD_VALUE[ks])
-            index.append((source, ks))
-        gain = np.concatenate(gains)
-        values = self._leaf_values(np.concatenate(rows_k), np.concatenate(rows_u), lead + gain,
-                                   cards_lead + (gain > 0))
-        actions, out, start = [], [], 0
-        for source, ks in index:
-            v = values[start:start + len(ks)]
-            start += len(ks)
-            if source == 0:
-                actions.append(ks)
-                out.append(v)
-            else:
-                actions.append(np.array([UNKNOWN_ACTION]))
-                out.append(np.array([unseen[ks] @ v / unseen[ks].sum()]))
-        return Options(np.concatenate(actions), np.concatenate(out))
-
-    def options(self, frame: Frame) -> Options:
-        """The moves open at ``frame`` and their values to the mover."""
-        if frame.rush:
-            return self.rush(frame.known, frame.unseen, frame.lead, frame.cards_lead)
-        if frame.face_up >= 0:
-            return self.seconds(frame.known, frame.unseen, frame.face_up, frame.lead, frame.cards_lead)
-        return self.firsts(frame.known, frame.unseen, frame.lead, frame.cards_lead)
-
-
-def frame_features(frame: Frame) -> np.ndarray:
-    """The feature row ``(1, FEATURES)`` of a decision."""
-    return features(frame.known[None], frame.unseen[None], np.array([frame.face_up]), np.array([frame.lead]),
-                    np.array([frame.cards_lead]), np.array([frame.rush]))
-
-
-def _table_of(rush_at: int) -> str:
-    return "quarter" if rush_at == TABLES["quarter"].rush_at else "full"
+def legal_options(games: Games) -> np.ndarray:
+    """The options open to game 0's mover: the remembered kinds, and an unseen card (``num_kinds``) if any is left."""
+    options = np.flatnonzero(games.known[0])
+    return np.append(options, games.known.shape[1]) if games.unseen[0].sum() else options
 
 
 class SelfPlayAgent(SeededPolicy):
-    """The learned player (module docstring); 2 players, perfect memory.
+    """The learned player (module docstring); any table size, made for perfect memory (under human memory it
+    plays what its seat remembers as if everyone remembered the same).
 
-    ``depth``: 1 (default) looks one turn ahead through the network's values; 0 plays the network's policy head
-    alone. ``path``: a model file (default: the shipped model of the table being played, :data:`SHIPPED`).
+    ``depth``: 1 (default) looks one turn ahead through the network's values; 2 looks two turns ahead (the next
+    seat's answer to each outcome searched as its own turn, about a hundred times the work); 0 plays the network's
+    policy head alone. ``path``: a model file (default: the shipped model of the table being played,
+    :func:`shipped_model`).
     Ties between moves of equal value, and which position of a kind is turned, are drawn from the seeded
     generator."""
 
@@ -335,11 +116,12 @@ class SelfPlayAgent(SeededPolicy):
 
     def __init__(self, seed: int | None = None, depth: int = 1, path: str | Path | None = None) -> None:
         super().__init__(seed)
-        if not is_int(depth, 0, 1):
-            raise GoldRushError(f"depth must be 0 (the network alone) or 1 (one turn of lookahead), got {depth!r}")
+        if not is_int(depth, 0, 2):
+            raise GoldRushError(f"depth must be 0 (the network alone), 1 or 2 (turns of lookahead), got {depth!r}")
         self.depth = int(depth)
         self.path = None if path is None else Path(path)
         self._networks: dict[Path, Network] = {}
+        self._searches: dict[tuple[Path, int], Search] = {}
         if self.path is not None:
             self._network(self.path)
 
@@ -351,44 +133,73 @@ class SelfPlayAgent(SeededPolicy):
             self._networks[path] = Network(path)
         return self._networks[path]
 
-    def choose(self, view: PlayerView) -> tuple[int, Options | None]:
-        """The action (a relative kind or :data:`UNKNOWN_ACTION`) for ``view``, with the search's options."""
-        state = PublicState.of(view)
-        frame = frame_of(state)
-        network = self._network(self.path or SHIPPED[_table_of(view.rush_at)])
+    def choose(self, view: PlayerView) -> tuple[int, np.ndarray | None]:
+        """The option for ``view`` (a kind in the mover's frame, or ``num_kinds`` for an unseen card), with every
+        option's value to the mover (NaN where closed; ``None`` at depth 0)."""
+        values = self.values_many([view])[0]
+        return self._pick(values), (None if self.depth == 0 else values)
+
+    def values_many(self, views: list[PlayerView]) -> np.ndarray:
+        """Per view (all of one table size and table) and option: its value to the mover, NaN where closed; at
+        depth 0 the policy head's logits, NaN where closed. The views' searches share each call of the network."""
+        view = views[0]
+        if any((v.num_players, v.rush_at) != (view.num_players, view.rush_at) for v in views):
+            raise GoldRushError("values_many takes views of one table size and one table")
+        path = self.path or shipped_model(view.num_players, _table_of(view))
+        network = self._network(path)
+        if network.num_players != view.num_players:
+            raise GoldRushError(f"{path} plays {network.num_players}-player games, got a view of {view.num_players}")
+        games = Games(*(np.concatenate(arrays) for arrays in zip(*(of_view(v) for v in views))))
         if self.depth == 0:
-            logits = network.policy(frame_features(frame))[0]
-            legal = legal_actions(frame)
-            return int(legal[np.argmax(logits[legal])]), None
-        options = TurnSearch.of_network(network.value, view.rush_at).options(frame)
-        best = np.flatnonzero(options.values >= options.values.max() - 1e-9)
-        return int(options.actions[best[self.rng.integers(len(best))]]), options
+            x = np.zeros((len(views), num_features(view.num_players)), np.float32)
+            write_features(games, rules(view.num_players), x)
+            logits = network.policy(x).astype(np.float64)
+            closed = np.ones_like(logits, dtype=bool)
+            for i in range(len(views)):
+                closed[i, legal_options(Games(*(array[i:i + 1] for array in games)))] = False
+            return np.where(closed, np.nan, logits)
+        key = (path, view.rush_at)
+        if key not in self._searches:
+            self._searches[key] = Search(view.num_players, view.rush_at, network.value)
+        return np.concatenate([self._searches[key].options(Games(*(array[i:i + CHUNK] for array in games)),
+                                                           self.depth)[1] for i in range(0, len(views), CHUNK)])
+
+    def _pick(self, values: np.ndarray) -> int:
+        """The best option; at depth 1 or more, one of the equals drawn from the generator (within
+        :data:`TIE_TOLERANCE`)."""
+        if self.depth == 0:
+            return int(np.nanargmax(values))
+        best = np.flatnonzero(values >= np.nanmax(values) - TIE_TOLERANCE)
+        return int(best[self.rng.integers(len(best))])
 
     def act(self, view: PlayerView) -> int:
+        return self.act_many([view])[0]
+
+    def act_many(self, views: list[PlayerView]) -> list[int]:
+        """A position for each of several views (of one table size and table), drawn as :meth:`act` would draw
+        them one view after the other."""
         with one_blas_thread():
-            action, _ = self.choose(view)
-        return position_of(view, action, self.rng)
+            values = self.values_many(views)
+        return [position_of(view, self._pick(row), self.rng) for view, row in zip(views, values)]
 
 
-def legal_actions(frame: Frame) -> np.ndarray:
-    """The actions open at ``frame``: the remembered kinds, and an unseen card if any is left."""
-    actions = np.flatnonzero(frame.known)
-    return np.append(actions, UNKNOWN_ACTION) if frame.unseen.sum() else actions
+def _table_of(view: PlayerView) -> str:
+    return next((name for name, table in TABLES.items() if table.rush_at == view.rush_at), "full")
 
 
-def position_of(view: PlayerView, action: int, rng: np.random.Generator) -> int:
-    """A legal position of ``view`` realising ``action`` (a kind relative to the seat to move, or
-    :data:`UNKNOWN_ACTION`), drawn from ``rng``."""
+def position_of(view: PlayerView, option: int, rng: np.random.Generator) -> int:
+    """A legal position of ``view`` realising ``option`` (a kind in the frame of the seat to move, or
+    ``num_kinds`` for an unseen card), drawn from ``rng``."""
     legal = view.legal_positions
-    if action == UNKNOWN_ACTION:
+    if option == num_kinds(view.num_players):
         choices = [p for p in legal if view.cards[p] < 0]
     else:
-        kind = int(RELATIVE[action]) if view.current_player == 1 else action
-        choices = [p for p in legal if view.cards[p] >= 0 and KIND_OF_CARD[view.cards[p]] == kind]
+        kinds = relative_kinds(view.num_players, view.current_player)
+        choices = [p for p in legal if view.cards[p] >= 0 and kinds[view.cards[p]] == option]
     if not choices:
-        raise GoldRushError(f"action {action} has no legal position in this view")
+        raise GoldRushError(f"option {option} has no legal position in this view")
     return int(choices[rng.integers(len(choices))])
 
 
-__all__ = ["FEATURES", "NUM_ACTIONS", "SHIPPED", "UNKNOWN_ACTION", "Frame", "Network", "Options", "SelfPlayAgent",
-           "TurnSearch", "features", "frame_of", "legal_actions", "position_of", "standing"]
+__all__ = ["Network", "SelfPlayAgent", "TABLE_MODELS", "TIE_TOLERANCE", "legal_options", "position_of",
+           "shipped_model"]

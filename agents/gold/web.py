@@ -21,6 +21,7 @@ from goldrush_env.gold.render import check_square, parse_square, square_name
 from goldrush_env.gold.view import UNKNOWN, forget_all_but
 from goldrush_env.errors import GoldRushError, excerpt
 
+from goldrush_agents import parse_spec
 from goldrush_agents.web import inputs
 from goldrush_agents.web.game import PERSON, Session, WebGame, record_names
 from goldrush_agents.web.inputs import AgentRules, AgentSpec, WebError
@@ -29,8 +30,6 @@ from goldrush_agents.web.limits import MAX_SEED, Limits
 MEMORY_MODES = ("perfect", "real")
 COLOUR_NAMES = ("red", "blue", "purple", "orange", "grey")
 """The miner colours 0-4 as the page draws them (the colours of :mod:`goldrush_env.gold.render`)."""
-TWO_PLAYERS = ("selfplay",)
-"""Players of 2-player games only."""
 _DEFAULTS = EnvConfig()
 
 
@@ -114,7 +113,7 @@ class GoldWeb(WebGame):
     rules = AgentRules(offline=("optimal",), options={"selfplay": ("depth",)}, other_options=None,
                        searches=("ismcts",), budgeted=("ismcts",))
     """``optimal`` solves its table first (minutes of a core and gigabytes); ``selfplay`` may be given its
-    ``depth`` only; every ``ismcts`` move gets the server's time budget."""
+    ``depth`` only, 0 or 1 (:meth:`check_table`); every ``ismcts`` move gets the server's time budget."""
 
     def more_info(self) -> dict[str, Any]:
         return {"tables": list(TABLES), "memory": list(MEMORY_MODES)}
@@ -133,10 +132,13 @@ class GoldWeb(WebGame):
         return {"memory": inputs.choice("memory", body["memory"], MEMORY_MODES), "shown_from": 0}
 
     def check_table(self, players: list[AgentSpec], num_players: int, field_name: str) -> None:
-        for agent in players:
-            name = agent.spec.partition("[")[0]
-            if num_players != 2 and name in TWO_PLAYERS:
-                raise WebError(f"{field_name}: {name} plays 2-player games only, got {num_players} players")
+        """Refuse ``selfplay[depth=2]``: its moves take up to seconds of a core at five players, with no time
+        budget to stop them."""
+        for player in players:
+            name, options = parse_spec(player.spec)
+            if name == "selfplay" and options.get("depth", 1) not in (0, 1):
+                raise WebError(f"{excerpt(player.name)} in {field_name}: this server plays selfplay at depth 0 or 1, "
+                               f"got {options['depth']!r}")
 
     def read_action(self, value: Any) -> int:
         """A position from 0 to 63, or a square name such as ``"c4"``."""

@@ -20,9 +20,9 @@ from conftest import POSITIONS, VERSION_0, Checked, layout
 
 SCRIPTED = [GreedyAgent, ExpertAgent]
 SEARCH = functools.partial(ISMCTSAgent, iterations=300)  # a small budget: these tables are small
-FAST = [name for name in AGENTS if name not in ("ismcts", "selfplay", "optimal")]
+FAST = [name for name in AGENTS if name not in ("ismcts", "optimal")]
 """The players of every size and table, quick enough here (ismcts at its default budget: tests/gold/test_search.py;
-selfplay, 2 players only: tests/gold/test_selfplay.py; optimal, the quarter table only: tests/gold/test_public.py)."""
+optimal, the quarter table only: tests/gold/test_public.py)."""
 
 
 @pytest.mark.parametrize("memory", ["perfect", "human"])

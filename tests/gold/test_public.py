@@ -9,9 +9,8 @@ from goldrush_env.errors import GoldRushError
 from goldrush_env.gold.cards import TABLES
 from goldrush_agents import make_agent
 from goldrush_agents.gold.optimal import ExactTable, OptimalAgent
-from goldrush_agents.gold.public import (KIND_OF_CARD, NUM_KINDS, RELATIVE, PublicGame, PublicState, is_stalemate,
-                                         table_counts)
-from goldrush_agents.gold.selfplay import TurnSearch, frame_of
+from goldrush_agents.gold.public import (KIND_OF_CARD, NUM_KINDS, RELATIVE, PublicGame, PublicState, TurnSearch,
+                                         frame_of, is_stalemate, table_counts)
 
 from optimal_reference import Solver
 

@@ -136,7 +136,8 @@ def play_through(client: TestClient, body: dict, rng: np.random.Generator) -> tu
     {"players": 2, "opponents": "ppo", "memory": "perfect", "table": "half"},
     {"players": 2, "opponents": ["ismcts[iterations=50]"], "memory": "real", "table": "quarter"},
     {"players": 4, "opponents": "greedy,random,expert", "seat": 3, "table": "half"},
-], ids=["random", "greedy-3p-real", "expert-real", "ppo", "ismcts", "mixed-4p"])
+    {"players": 3, "opponents": "selfplay,selfplay[depth=0]", "memory": "perfect", "seat": 2},
+], ids=["random", "greedy-3p-real", "expert-real", "ppo", "ismcts", "mixed-4p", "selfplay-3p"])
 def test_a_whole_game_shows_the_person_only_what_its_seat_may_know(body):
     client = make_client()
     game_id, state = play_through(client, {**body, "seed": 5}, np.random.default_rng(1))
@@ -238,7 +239,7 @@ def test_unknown_and_stale_games_are_404():
     ({"opponents": "/etc/passwd.npz"}, "unknown agent"),
     ({"opponents": "optimal"}, "unknown agent 'optimal'"),  # it would solve its table: minutes and gigabytes
     ({"opponents": "selfplay[path='/etc/passwd']"}, "may give selfplay the options ['depth'] only, got ['path']"),
-    ({"players": 3, "opponents": "selfplay"}, "selfplay plays 2-player games only, got 3 players"),
+    ({"players": 5, "opponents": "selfplay[depth=2]"}, "this server plays selfplay at depth 0 or 1, got 2"),
     ({"opponents": "ismcts[speed=9]"}, "unknown option 'speed'"),
     ({"opponents": "ppo[path='/etc/passwd.npz']"}, "unknown option 'path'"),  # no file through an option either
     ({"opponents": 3}, "opponents must be a string"),
@@ -343,7 +344,6 @@ def test_watch_a_game_flip_by_flip_to_the_end():
     ({"agents": "greedy"}, "needs 2 to 5 agents"),
     ({"agents": ["greedy"] * 6}, "lists 6 agents: a table of Gold has at most 5 seats"),
     ({"agents": "greedy,chess"}, "unknown agent 'chess'"),
-    ({"agents": "selfplay,greedy,greedy"}, "selfplay plays 2-player games only, got 3 players"),
     ({"agents": "greedy,,expert"}, "empty name"),
 ])
 def test_a_bad_watch_is_refused(body, words):
