@@ -16,10 +16,10 @@ move**, so that one network serves every seat:
 
 A decision is one flip. Its options are the kinds remembered face down (which position of the kind is turned
 does not matter) and *unseen* (numbered ``num_kinds``), a card nobody has seen, whose kind is a chance outcome
-with the odds of the unseen counts. The search looks over the rest of the turn (the second flip after a first one, and the chance of
-each unseen card) to the states where the next seat is to move, its *leaves*. A leaf where the game is over or
-decided (no gold left, or a lead no remaining gold can close) has its exact value; the others are valued by a
-function of their feature rows (:func:`write_features`), a network, giving each seat's win share. Values are
+with the odds of the unseen counts. The search looks over the rest of the turn (the second flip after a first
+one, and the chance of each unseen card) to the states where the next seat is to move, its *leaves*. A leaf
+where the game is over or decided (no gold left, or a lead no remaining gold can close) has its exact value;
+the others are valued by a function of their feature rows (:func:`write_features`), a network, giving each seat's win share. Values are
 vectors, a win share per seat (max-n): each seat picks what is best for itself, chance averages. The batch's
 leaves are listed by :func:`expand`, valued all together, and backed up by :func:`options`; :func:`play` picks
 each game's move and plays it. :class:`Search` does the three for a batch.
@@ -38,8 +38,9 @@ import numpy as np
 
 from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldRushError
-from goldrush_env.gold.cards import GOLD_VALUES, IS_GOLD, IS_MINER, MAX_PLAYERS, MIN_PLAYERS, TABLES, VALUE, card_kinds
-from goldrush_env.gold.engine import colour_owners
+from goldrush_env.gold.cards import (GOLD_VALUES, IS_GOLD, IS_MINER, MAX_PLAYERS, MIN_PLAYERS, NUM_CARD_TYPES, TABLES,
+                                     VALUE, card_kinds)
+from goldrush_env.gold.engine import _PAIR, colour_owners
 from goldrush_env.gold.kernel import _uniform
 from goldrush_env.gold.view import UNKNOWN, PlayerView
 
@@ -90,9 +91,9 @@ class Rules(NamedTuple):
 
 @functools.cache
 def rules(num_players: int) -> Rules:
-    """The arrays of :class:`Rules` for a table of ``num_players``, derived from the card rules of
-    :mod:`goldrush_env.gold.cards` (a gold and a miner at least as strong strike it for the miner's owner, or the
-    mover for nobody's; the weaker of two unequal miners goes; dynamite takes both cards; else nothing)."""
+    """The arrays of :class:`Rules` for a table of ``num_players``: the engine's table of card pairs
+    (:func:`goldrush_env.gold.engine.pair_outcome`'s), read for a card of each kind, with seats counted from the
+    mover (seat 0 of the frame)."""
     check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
     k = num_kinds(num_players)
     kinds = card_kinds(num_players, colour_owners(num_players))
@@ -106,18 +107,14 @@ def rules(num_players: int) -> Rules:
         owner[kind] = seat if seat < num_players else -1
     first_stays, second_stays = np.ones((k, k), np.bool_), np.ones((k, k), np.bool_)
     receiver, struck = np.full((k, k), -1, np.int64), np.zeros((k, k), np.int64)
-    for a in range(k):
-        for b in range(k):
-            if a == DYNAMITE_KIND or b == DYNAMITE_KIND:
-                first_stays[a, b] = second_stays[a, b] = False
-            elif strength[a] and strength[b]:
-                first_stays[a, b], second_stays[a, b] = strength[a] >= strength[b], strength[b] >= strength[a]
-            elif gold[a] or gold[b]:
-                miner = b if gold[a] else a
-                value = gold[a] or gold[b]
-                if strength[miner] >= value:  # struck: the gold is taken, the miner leaves
-                    first_stays[a, b] = second_stays[a, b] = False
-                    receiver[a, b], struck[a, b] = max(owner[miner], 0), value
+    card_of = {kind: card for card, kind in enumerate(kinds)}  # a card of each kind the table has
+    owners = colour_owners(num_players)
+    for a, first in card_of.items():
+        for b, second in card_of.items():  # the engine's pair table, read for a card of each kind
+            _, first_leaves, second_leaves, gold_card, colour = _PAIR[first * NUM_CARD_TYPES + second]
+            first_stays[a, b], second_stays[a, b] = not first_leaves, not second_leaves
+            if gold_card >= 0:  # struck for the miner's owner, or for the mover (seat 0) if nobody owns it
+                receiver[a, b], struck[a, b] = max(owners[colour], 0), VALUE[gold_card]
     shift = np.arange(k)
     shift[5:5 + 4 * num_players] = (np.arange(4 * num_players) - 4) % (4 * num_players) + 5
     return Rules(num_players, gold, strength, owner, first_stays, second_stays, receiver, struck, shift)
@@ -359,6 +356,16 @@ def _leaf(known, unseen, scores, golds, rush, rush_at, shift, gold, strength, ow
         leaf_rush[row] = rush
 
 
+@numba.njit(cache=True, inline="always")
+def _take(known, unseen, source, kind, count):
+    """Take ``count`` cards of ``kind`` off the remembered counts (``source`` 0) or the unseen ones (1); a negative
+    count puts them back."""
+    if source == 0:
+        known[kind] -= count
+    else:
+        unseen[kind] -= count
+
+
 @numba.njit(cache=True)
 def _turn_end(known, unseen, scores, golds, a, b, first_stays, second_stays, receiver, struck, sign):
     """Apply the pair ``a`` then ``b`` (both already taken off the table) to the counts (``sign`` -1: undo it)."""
@@ -390,10 +397,7 @@ def expand(known, unseen, face_up, scores, golds, rush, done, offsets, rush_at, 
                 for c in range(k):
                     if (kn[c] if source == 0 else un[c]) == 0:
                         continue
-                    if source == 0:
-                        kn[c] -= 1
-                    else:
-                        un[c] -= 1
+                    _take(kn, un, source, c, 1)
                     sc[0] += gold[c]
                     go[0] += gold[c] > 0
                     _leaf(kn, un, sc, go, True, rush_at, shift, gold, strength, owner, feats, fixed, exact, row,
@@ -401,10 +405,7 @@ def expand(known, unseen, face_up, scores, golds, rush, done, offsets, rush_at, 
                     row += 1
                     sc[0] -= gold[c]
                     go[0] -= gold[c] > 0
-                    if source == 0:
-                        kn[c] += 1
-                    else:
-                        un[c] += 1
+                    _take(kn, un, source, c, -1)
             continue
         firsts = 1 if face_up[g] >= 0 else 2
         for source_a in range(firsts):
@@ -414,32 +415,21 @@ def expand(known, unseen, face_up, scores, golds, rush, done, offsets, rush_at, 
                         continue
                 elif (kn[a] if source_a == 0 else un[a]) == 0:
                     continue
-                elif source_a == 0:
-                    kn[a] -= 1
                 else:
-                    un[a] -= 1
+                    _take(kn, un, source_a, a, 1)
                 for source_b in range(2):
                     for b in range(k):
                         if (kn[b] if source_b == 0 else un[b]) == 0:
                             continue
-                        if source_b == 0:  # turn the pair, list the leaf, and turn it back
-                            kn[b] -= 1
-                        else:
-                            un[b] -= 1
+                        _take(kn, un, source_b, b, 1)  # turn the pair, list the leaf, and turn it back
                         _turn_end(kn, un, sc, go, a, b, first_stays, second_stays, receiver, struck, 1)
                         _leaf(kn, un, sc, go, False, rush_at, shift, gold, strength, owner, feats, fixed, exact,
                               row, states)
                         _turn_end(kn, un, sc, go, a, b, first_stays, second_stays, receiver, struck, -1)
-                        if source_b == 0:
-                            kn[b] += 1
-                        else:
-                            un[b] += 1
+                        _take(kn, un, source_b, b, -1)
                         row += 1
                 if face_up[g] < 0:
-                    if source_a == 0:
-                        kn[a] += 1
-                    else:
-                        un[a] += 1
+                    _take(kn, un, source_a, a, -1)
 
 
 @numba.njit(cache=True)
@@ -508,17 +498,13 @@ def _options(kn, un, face_up, rush, values, row, option_values, option_mover):
         for a in range(k):
             if (kn[a] if source == 0 else un[a]) == 0:
                 continue
-            if source == 0:
-                kn[a] -= 1
-            else:
-                un[a] -= 1
+            _take(kn, un, source, a, 1)
             row = _seconds(kn, un, values, row, best, seconds)
+            _take(kn, un, source, a, -1)
             if source == 0:
-                kn[a] += 1
                 option_values[a] = best
                 option_mover[a] = best[0]
             else:
-                un[a] += 1
                 mean += best * (un[a] / hidden)
     if hidden:
         option_values[k] = mean
