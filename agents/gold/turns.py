@@ -19,9 +19,9 @@ does not matter) and *unseen* (numbered ``num_kinds``), a card nobody has seen, 
 with the odds of the unseen counts. The search looks over the rest of the turn (the second flip after a first
 one, and the chance of each unseen card) to the states where the next seat is to move, its *leaves*. A leaf
 where the game is over or decided (no gold left, or a lead no remaining gold can close) has its exact value;
-the others are valued by a function of their feature rows (:func:`write_features`), a network, giving each seat's win share. Values are
-vectors, a win share per seat (max-n): each seat picks what is best for itself, chance averages. The batch's
-leaves are listed by :func:`expand`, valued all together, and backed up by :func:`options`; :func:`play` picks
+the others are valued by a function of their feature rows (:func:`write_features`), a network, giving each
+seat's win share. Values are vectors, a win share per seat (max-n): each seat picks what is best for itself,
+chance averages. The batch's leaves are listed by :func:`expand`, valued all together, and backed up by :func:`options`; :func:`play` picks
 each game's move and plays it. :class:`Search` does the three for a batch.
 
 ``tests/gold/test_turns.py`` plays random games on the engine at every table size and checks these states flip
