@@ -14,15 +14,15 @@ move**, so that one network serves every seat:
 * ``scores[g, j]`` and ``golds[g, j]``: points and gold cards of the seat ``j`` places after the mover;
 * ``rush[g]``, ``turn[g]`` (turns played), ``seat[g]`` (the mover's seat number), ``done[g]``.
 
-A decision is one flip. Its options are the kinds remembered face down (which position of the kind is turned
-does not matter) and *unseen* (numbered ``num_kinds``), a card nobody has seen, whose kind is a chance outcome
-with the odds of the unseen counts. The search looks over the rest of the turn (the second flip after a first
-one, and the chance of each unseen card) to the states where the next seat is to move, its *leaves*. A leaf
-where the game is over or decided (no gold left, or a lead no remaining gold can close) has its exact value;
-the others are valued by a function of their feature rows (:func:`write_features`), a network, giving each
-seat's win share. Values are vectors, a win share per seat (max-n): each seat picks what is best for itself,
-chance averages. The batch's leaves are listed by :func:`expand`, valued all together, and backed up by :func:`options`; :func:`play` picks
-each game's move and plays it. :class:`Search` does the three for a batch.
+A decision is one flip. Its options are the kinds remembered face down (which position of the kind is turned does
+not matter) and *unseen* (numbered ``num_kinds``), a card nobody has seen, whose kind is a chance outcome with the
+odds of the unseen counts. The search looks over the rest of the turn (the second flip after a first one, and the
+chance of each unseen card) to the states where the next seat is to move, its *leaves*. A leaf where the game is
+over or decided (no gold left, or a lead no remaining gold can close) has its exact value; the others are valued by
+a function of their feature rows (:func:`write_features`), a network, giving each seat's win share. Values are
+vectors, a win share per seat (max-n): each seat picks what is best for itself, chance averages. The batch's leaves
+are listed by :func:`expand`, valued all together, and backed up by :func:`options`; :func:`play` picks each game's
+move and plays it. :class:`Search` does the three for a batch.
 
 ``tests/gold/test_turns.py`` plays random games on the engine at every table size and checks these states flip
 by flip against it, and the search (one turn and two) against a plain recursion.
