@@ -194,10 +194,10 @@ class Game:
         n = int(num_players)
         tile_pieces = _codes("tiles", tiles)
         coin_pieces = _codes("coins", coins)
-        for plot, (suit, _) in enumerate(coin_pieces):
+        for plot, (suit, rank) in enumerate(coin_pieces):
             if suit != ROW_SUIT[plot // 6]:
-                raise SetupError(f"coins[{plot}] is a {SUITS[suit]} coin, but row {plot // 6} holds the "
-                                 f"{SUITS[ROW_SUIT[plot // 6]]} (P6)")
+                raise SetupError(f"coins[{plot}] is {code_of(suit, rank)}, of the {SUITS[suit]}, but row {plot // 6} "
+                                 f"holds the {SUITS[ROW_SUIT[plot // 6]]} (P6)")
         start = check_int("start", start, 0, n - 1, what="a seat", error=SetupError)
         rolls = [_roll(f"dice[{i}]", roll, 4, 0, 5) for i, roll in enumerate(dice)]
         if len(rolls) > NUM_ROUNDS or rng is None and len(rolls) != NUM_ROUNDS:
@@ -326,7 +326,9 @@ class Game:
         game = cls(n, tiles, coins, known["start"], rng=rng)
         game.round, game.start, game.phase = known["round"], known["start"], Phase(known["phase"])
         game.current_player = known["current_player"]
-        game._pos = 0 if game.current_player is None else (game.current_player - game.start) % n
+        # The position in the seat order is the turn's owner's: an offer's target answers in the offerer's turn.
+        owner = known["pending_offer"][0] if game.phase is Phase.OFFER_RESPONSE else game.current_player
+        game._pos = 0 if owner is None else (owner - game.start) % n
         game.face_up = [p in known["face_up"] for p in range(NUM_PIECES)]
         game.assayed = [sum(1 << s for s in seats) for seats in known["assayed_by"]]
         game.owner, game.building, game.level = list(known["owners"]), list(known["buildings"]), list(known["levels"])

@@ -433,7 +433,7 @@ def test_market_roll_without_a_roll_left_is_refused():
     ({"tiles": TILES[:23]}, "tiles must be 24 piece codes"),
     ({"tiles": ["M0"] + TILES[1:23] + ["M0"]}, "C5 missing"),
     ({"tiles": ["X9"] + TILES[1:]}, r"tiles\[0\]: a piece code"),
-    ({"coins": COINS[6:12] + COINS[:6] + COINS[12:]}, r"coins\[0\] is a Moons coin, but row 0 holds the Suns"),
+    ({"coins": COINS[6:12] + COINS[:6] + COINS[12:]}, r"coins\[0\] is M0, of the Moons, but row 0 holds the Suns \(P6\)"),
     ({"start": 3}, "start must be a seat from 0 to 2"),
     ({"dice": [QUIET] * 8}, "dice must hold 9 production rolls"),
     ({"dice": [(6, 1, 1, 1)] + [QUIET] * 8}, r"dice\[0\] must be 4 ints from 0 to 5"),
