@@ -13,18 +13,25 @@ import pytest
 from goldrush_agents import make_agent
 
 from goldrush_env.piecepack import actions as A
+from goldrush_env.piecepack import aec
 from goldrush_env.piecepack.aec import raw_env
 from goldrush_env.piecepack.components import MARKERS, MARKET, MAX_LEVEL, MAX_OFFERS, NUM_PLOTS, WAREHOUSE
 from goldrush_env.piecepack.encoder import (
     HOLDING_SCALE,
     LAYOUT,
+    OBSERVATION_SIZE,
     OFFER_FIELDS,
     OFFER_SIZE,
     PHASES,
     SCORE_SCALE,
+    STATE_SIZE,
     Observer,
+    index_table,
     observation_of,
     observation_vector,
+    state_index_table,
+    state_vector,
+    truth,
 )
 from goldrush_env.piecepack.engine import Game
 
@@ -161,3 +168,38 @@ def test_the_fast_encoders_equal_the_encoding_of_what_the_seat_knows(num_players
             keen = [action for action in legal if action in KEEN]
             game.step(int(rng.choice(keen)) if keen and rng.random() < 0.5 else int(rng.choice(legal)))
     assert len(compared) >= 5 and sum(compared.values()) > 1000, compared
+
+
+def test_the_layout_tables_are_in_the_env_s_docstring():
+    """The index tables of the env's docstring (which docs/piecepack.md is generated from) are the layout's. Here,
+    not in the env's tests: the layout is built at import, and a mutation run checks what is built at import with
+    this file alone."""
+    assert index_table() in aec.__doc__ and state_index_table() in aec.__doc__
+    assert f"`observation` ({OBSERVATION_SIZE},)" in aec.__doc__
+    assert f"{STATE_SIZE:,} values" in aec.__doc__
+
+
+def test_holdings_and_scores_past_their_scales_read_1():
+    game = Game.new(3, 5)
+    game.holdings[1] = [HOLDING_SCALE, HOLDING_SCALE + 5, 0, 40]  # 40 Gold: a score of 120
+    game.holdings[2] = [0, 0, SCORE_SCALE, 0]  # a score of 100 exactly
+    assert game.scores()[1:] == [SCORE_SCALE + 20, SCORE_SCALE]
+    observer = Observer(game)
+    for seat in range(3):
+        reference = expected(game, seat)
+        np.testing.assert_array_equal(observation_vector(game.known_to(seat)), reference)
+        np.testing.assert_array_equal(observer(seat), reference)
+        np.testing.assert_array_equal(observation_of(game, seat), reference)
+        assert reference.max() == 1.0
+    np.testing.assert_array_equal(state_vector(game), expected(game, 0, everything=True))
+
+
+def test_the_truth_is_a_seat_s_knowledge_with_every_identity_and_no_seat():
+    game = Game.new(4, 9)
+    for action in (A.END_FREE_TRADE,) * 4 + (0, 1, 2, 3):
+        game.step(action)
+    known = truth(game)
+    assert known.keys() == game.known_to(0).keys() and known["seat"] is None
+    assert {piece: code for piece, code in known["identities"].items()} == {
+        piece: game.tile(piece) if piece < NUM_PLOTS else game.coin(piece - NUM_PLOTS)
+        for piece in range(2 * NUM_PLOTS) if not game.face_up[piece]}

@@ -19,9 +19,7 @@ from goldrush_env.piecepack.encoder import (
     PUBLIC_ASSAYS,
     SLICES,
     STATE_SIZE,
-    index_table,
     split,
-    state_index_table,
 )
 from goldrush_env.piecepack.engine import Phase
 from goldrush_env.piecepack.errors import IllegalActionError, PiecepackError
@@ -98,13 +96,6 @@ def test_metadata_spaces_and_config():
         aec.raw_env(num_players=5)
     with pytest.raises(PiecepackError, match="reward='gold'"):
         PiecepackEnv(reward="gold")
-
-
-def test_the_index_tables_are_in_the_docstring():
-    assert index_table() in aec.__doc__
-    assert state_index_table() in aec.__doc__
-    assert f"`observation` ({OBSERVATION_SIZE},)" in aec.__doc__
-    assert f"{STATE_SIZE:,} values" in aec.__doc__
 
 
 # --- privacy -------------------------------------------------------------------------
