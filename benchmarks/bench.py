@@ -22,8 +22,8 @@ over whole games with dealing included:
 
 Each is printed as the median of the repeats (min, max) and as a ratio to
 connect_four. Then the peak memory of each case (traced by tracemalloc in a
-separate short run, so it does not slow the timings) and a profile of where
-an ``env()`` step spends its time. It asserts nothing: these machines are
+separate short run, so it does not slow the timings) and profiles of where
+an ``env()`` step spends its time, Gold's and Gold Rush's. It asserts nothing: these machines are
 shared and noisy, so read the ratios.
 
     python benchmarks/bench.py            # about four minutes
@@ -180,16 +180,18 @@ def peak_memory(run: Callable[[int], float]) -> float:
         tracemalloc.stop()
 
 
-def profile_env_step(steps: int) -> str:
-    """The functions where an ``env()`` step spends its own time, with their shares."""
+def profile_env_step(steps: int, make: Callable[[], object] = lambda: goldrush_env.gold.env(**V0),
+                     name: str = "env()") -> str:
+    """The functions where a step of the AEC env ``make`` builds (Gold's ``env()`` by default) spends its own time,
+    with their shares."""
     profiler = cProfile.Profile()
     profiler.enable()
-    aec_steps(lambda: goldrush_env.gold.env(**V0), steps, 0)
+    aec_steps(make, steps, 0)
     profiler.disable()
     stats = pstats.Stats(profiler, stream=io.StringIO())
     total = stats.total_tt
     rows = sorted(stats.stats.items(), key=lambda item: item[1][2], reverse=True)[:12]
-    lines = [f"profile of {steps:,} env() steps with last() and a random legal action "
+    lines = [f"profile of {steps:,} {name} steps with last() and a random legal action "
              f"(own time per function, {total:.2f} s under the profiler):"]
     for (filename, line, name), (_, calls, own, _, _) in rows:
         where = filename.split("site-packages/")[-1].split("/work/main/")[-1]
@@ -227,6 +229,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  whole process, maximum resident set: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
     print()
     print(profile_env_step(args.steps))
+    print()
+    print(profile_env_step(args.steps, lambda: piecepack_aec.env(num_players=3), "Gold Rush env() (3 players)"))
 
 
 if __name__ == "__main__":

@@ -169,6 +169,7 @@ def test_benchmark_runs_in_quick_mode():
                  "vector env, 4096 games, kinds, 4 players, human memory"):
         assert out.count(case) == 2, case  # once timed, once in the memory table
     assert "maximum resident set" in out and "profile of 1,000 env() steps" in out
+    assert "profile of 1,000 Gold Rush env() (3 players) steps" in out
     # The figures, not only their labels: each rate lies within its min and max, and its ratio is the rate over
     # the reference's, as printed (to the rounding of the printed figures).
     timed = re.findall(r"^  (.+?)\s+([\d,]+) (?:steps|flips)/s  \(min ([\d,]+), max ([\d,]+)\)  x([\d.]+)$", out,
