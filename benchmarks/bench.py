@@ -23,8 +23,8 @@ over whole games with dealing included:
 Each is printed as the median of the repeats (min, max) and as a ratio to
 connect_four. Then the peak memory of each case (traced by tracemalloc in a
 separate short run, so it does not slow the timings) and profiles of where
-an ``env()`` step spends its time, Gold's and Gold Rush's. It asserts nothing: these machines are
-shared and noisy, so read the ratios.
+an ``env()`` step spends its time, Gold's and Gold Rush's. It asserts
+nothing: these machines are shared and noisy, so read the ratios.
 
     python benchmarks/bench.py            # about four minutes
     python benchmarks/bench.py --quick    # a few seconds, for CI
@@ -181,7 +181,7 @@ def peak_memory(run: Callable[[int], float]) -> float:
 
 
 def profile_env_step(steps: int, make: Callable[[], object] = lambda: goldrush_env.gold.env(**V0),
-                     name: str = "env()") -> str:
+                     label: str = "env()") -> str:
     """The functions where a step of the AEC env ``make`` builds (Gold's ``env()`` by default) spends its own time,
     with their shares."""
     profiler = cProfile.Profile()
@@ -191,7 +191,7 @@ def profile_env_step(steps: int, make: Callable[[], object] = lambda: goldrush_e
     stats = pstats.Stats(profiler, stream=io.StringIO())
     total = stats.total_tt
     rows = sorted(stats.stats.items(), key=lambda item: item[1][2], reverse=True)[:12]
-    lines = [f"profile of {steps:,} {name} steps with last() and a random legal action "
+    lines = [f"profile of {steps:,} {label} steps with last() and a random legal action "
              f"(own time per function, {total:.2f} s under the profiler):"]
     for (filename, line, name), (_, calls, own, _, _) in rows:
         where = filename.split("site-packages/")[-1].split("/work/main/")[-1]

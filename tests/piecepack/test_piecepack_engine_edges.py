@@ -16,6 +16,7 @@ from goldrush_env.piecepack.engine import Game, Phase, is_record
 from goldrush_env.piecepack.errors import IllegalActionError, PiecepackError, SetupError
 from test_piecepack_rules import (COINS, QUIET, TILES, free_trade_game, new_game, place, produce_round2,
                                   to_last_development)
+from test_piecepack_search import random_states
 
 
 def kinds(events):
@@ -249,24 +250,12 @@ def test_a_development_refusal_lists_everything_lacking():
     assert game.why_illegal(A.build(GOLD_MINE, plot)) == "cannot pay 2 Food (holds 1), 2 Ore (holds 0)"
 
 
-def sampled_states(games, seed):
-    """Random games' states at random points, each with a seat whose knowledge is sampled."""
-    rng = np.random.default_rng(seed)
-    for g in range(games):
-        game = Game.new(3 + g % 2, seed + g)
-        while not game.is_over:
-            legal = np.flatnonzero(game.legal_mask())
-            game.step(int(legal[rng.integers(len(legal))]))
-            if not game.is_over and rng.random() < 0.3:
-                yield game, int(rng.integers(game.num_players))
-
-
 def test_a_sampled_game_goes_on_as_the_game_does_until_the_next_roll():
     """The last legal action never turns a piece face up (it ends a turn, declines, claims the last free plot or
     sells), so until the next round's dice both games must ask the same seats the same questions. (A sample taken
     while an offer waited for its answer once gave the offerer a second Free Trade turn.)"""
     compared = 0
-    for game, seat in sampled_states(16, 40):
+    for game, seat in random_states(16, 40):
         real, sample = game.copy(), Game.sample(game.known_to(seat), np.random.default_rng(compared))
         while not real.is_over and real.round == game.round:
             assert (sample.phase, sample.current_player) == (real.phase, real.current_player)
