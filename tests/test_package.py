@@ -219,6 +219,24 @@ def test_selfplay_speed_benchmark_prints_games_a_second_per_table_size():
         assert float(ratio) == pytest.approx(float(speed) / reference, rel=0.05, abs=0.05)
 
 
+def test_piecepack_step_parts_benchmark_prints_each_part_and_the_ratios():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "piecepack_step_parts.py"), "--games", "2",
+                          "--steps", "200", "--repeats", "1"], capture_output=True, text=True, check=True).stdout
+    parts = re.findall(r"^  (rules.*?)\s+([\d.]+) us a step$", out, flags=re.M)
+    assert [name for name, _ in parts] == ["rules", "rules and mask", "rules, mask and observation"]
+    rates = re.findall(r"^  (.+?)\s+([\d.]+) us a step\s+([\d,]+) steps/s  x([\d.]+)$", out, flags=re.M)
+    assert [name for name, *_ in rates] == ["connect_four_v3 env() (reference)", "env()",
+                                            "env(), the observation a fixed vector"]
+    reference = float(rates[0][2].replace(",", ""))
+    for _, micros, rate, ratio in rates:
+        rate = float(rate.replace(",", ""))
+        assert float(micros) == pytest.approx(1e6 / rate, rel=0.01)
+        assert float(ratio) == pytest.approx(rate / reference, abs=0.01)
+    with pytest.raises(subprocess.CalledProcessError):
+        subprocess.run([sys.executable, str(ROOT / "benchmarks" / "piecepack_step_parts.py"), "--games", "0"],
+                       capture_output=True, check=True)
+
+
 def test_web_load_benchmark_plays_whole_games_through_the_server():
     pytest.importorskip("uvicorn")  # goldrush serve's web extra
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "web_load.py"), "--clients", "2", "--table",
