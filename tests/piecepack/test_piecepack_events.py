@@ -65,9 +65,10 @@ def replay(record: dict) -> list[Event]:
     return events
 
 
-def line(event: Event) -> str:
-    """An event in full, its data's types too (``describe`` writes a str and a number alike)."""
-    return f"{event.kind} {event.seat!r} {event.data!r}"
+def digest(events: list[Event]) -> str:
+    """The SHA-256 of a game's events in full, their data's types too (``describe`` writes a str and a number
+    alike)."""
+    return hashlib.sha256("\n".join(f"{e.kind} {e.seat!r} {e.data!r}" for e in events).encode()).hexdigest()
 
 
 def pins() -> dict:
@@ -77,7 +78,7 @@ def pins() -> dict:
     for record in RECORDS:
         events = replay(record)
         counts.update(event.kind for event in events)
-        digests.append(hashlib.sha256("\n".join(map(line, events)).encode()).hexdigest())
+        digests.append(digest(events))
     return {"kinds": dict(sorted(counts.items())), "games": digests}
 
 
@@ -100,8 +101,7 @@ def test_the_events_of_every_vector_game_are_pinned(replayed):
     counts = Counter(event.kind for events in replayed for event in events)
     assert dict(sorted(counts.items())) == pinned["kinds"]
     assert len(pinned["games"]) == len(replayed) == 112
-    changed = [index for index, events in enumerate(replayed)
-               if hashlib.sha256("\n".join(map(line, events)).encode()).hexdigest() != pinned["games"][index]]
+    changed = [index for index, events in enumerate(replayed) if digest(events) != pinned["games"][index]]
     assert changed == [], f"the events of these vector games changed: {changed}"
 
 
