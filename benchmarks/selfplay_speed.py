@@ -32,7 +32,7 @@ def network(num_players: int):
     from goldrush_train.gold.selfplay import NumpyValue, make_net
 
     torch.manual_seed(0)
-    return NumpyValue(make_net(128, num_players))
+    return NumpyValue(make_net(128, num_players), num_players)
 
 
 def batched(num_players: int, games: int, seed: int) -> float:

@@ -45,10 +45,10 @@ from goldrush_agents.gold.public import (
     PublicState,
     TurnSearch,
     frame_of,
-    position_of,
     standing as _standing,
     table_counts,
 )
+from goldrush_agents.gold.turns import position_of
 from goldrush_agents.weights import one_blas_thread
 
 SOLVED_TABLES = ("quarter",)

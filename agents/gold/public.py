@@ -415,20 +415,6 @@ class TurnSearch:
         return self.firsts(frame.known, frame.unseen, frame.lead, frame.cards_lead)
 
 
-def position_of(view: PlayerView, action: int, rng: np.random.Generator) -> int:
-    """A legal position of ``view`` realising ``action`` (a kind relative to the seat to move, or
-    :data:`UNKNOWN_ACTION`), drawn from ``rng``."""
-    legal = view.legal_positions
-    if action == UNKNOWN_ACTION:
-        choices = [p for p in legal if view.cards[p] < 0]
-    else:
-        kind = int(RELATIVE[action]) if view.current_player == 1 else action
-        choices = [p for p in legal if view.cards[p] >= 0 and KIND_OF_CARD[view.cards[p]] == kind]
-    if not choices:
-        raise GoldRushError(f"action {action} has no legal position in this view")
-    return int(choices[rng.integers(len(choices))])
-
-
 __all__ = ["CARD_OF_KIND", "GOLD_VALUE", "IS_DYNAMITE", "KIND_OF_CARD", "MINER_OWNER", "MINER_VALUE", "NUM_KINDS",
-           "PAIRS", "Frame", "Options", "Pair", "PublicGame", "PublicState", "RELATIVE", "TurnSearch", "UNKNOWN_ACTION",
-           "frame_of", "is_stalemate", "position_of", "standing", "table_counts"]
+           "PAIRS", "Frame", "Options", "Pair", "PublicGame", "PublicState", "RELATIVE", "TurnSearch",
+           "UNKNOWN_ACTION", "frame_of", "is_stalemate", "standing", "table_counts"]

@@ -27,8 +27,7 @@ from goldrush_env.gold.view import PlayerView
 from goldrush_env.policy import SeededPolicy
 
 from goldrush_agents.weights import one_blas_thread
-from goldrush_agents.gold.turns import (Games, Search, num_features, num_kinds, of_view, relative_kinds, rules,
-                                        write_features)
+from goldrush_agents.gold.turns import Games, Search, num_features, of_view, position_of, rules, write_features
 
 MODELS_DIR = Path(__file__).with_name("models")
 TABLE_MODELS = {2: ("full", "quarter"), 3: ("full",), 4: ("full",), 5: ("full",)}
@@ -60,23 +59,34 @@ class Network:
         if not path.is_file():
             raise GoldRushError(f"no selfplay model at {str(path)!r}")
         with np.load(path, allow_pickle=False) as data:
-            missing = [key for key in self.REQUIRED if key not in data.files]
-            if missing:
-                raise GoldRushError(f"{path} is not a selfplay model: it has no {', '.join(missing)}")
-            count = sum(key.startswith("layer") for key in data.files) // 2
-            self.layers = [(data[f"layer{i}.weight"].T.astype(np.float32).copy(),
-                            data[f"layer{i}.bias"].astype(np.float32)) for i in range(count)]
-            self.value_head = (data["value.weight"].T.astype(np.float32).copy(), data["value.bias"].astype(np.float32))
-            self.policy_head = (data["policy.weight"].T.astype(np.float32).copy(),
-                                data["policy.bias"].astype(np.float32))
-            self.num_players = int(data["config.num_players"])
-        if not is_int(self.num_players, 2, 5) or self.value_head[0].shape[1] != self.num_players:
-            raise GoldRushError(f"{path}: its value head gives {self.value_head[0].shape[1]} seats, its config says "
-                                f"{self.num_players} players")
-        if self.layers[0][0].shape[0] != num_features(self.num_players):
-            raise GoldRushError(f"{path} takes {self.layers[0][0].shape[0]} features, this version "
-                                f"{num_features(self.num_players)} at {self.num_players} players")
+            self._read({key: data[key] for key in data.files}, str(path))
         self.path = path
+
+    @classmethod
+    def of_arrays(cls, arrays: dict[str, np.ndarray], source: str = "the arrays") -> "Network":
+        """The network of a model file's arrays held in memory (what the learner values its leaves with)."""
+        network = cls.__new__(cls)
+        network._read(arrays, source)
+        network.path = None
+        return network
+
+    def _read(self, arrays: dict[str, np.ndarray], source: str) -> None:
+        missing = [key for key in self.REQUIRED if key not in arrays]
+        if missing:
+            raise GoldRushError(f"{source} is not a selfplay model: it has no {', '.join(missing)}")
+        count = sum(key.startswith("layer") for key in arrays) // 2
+        self.layers = [(arrays[f"layer{i}.weight"].T.astype(np.float32).copy(),
+                        arrays[f"layer{i}.bias"].astype(np.float32)) for i in range(count)]
+        self.value_head = (arrays["value.weight"].T.astype(np.float32).copy(), arrays["value.bias"].astype(np.float32))
+        self.policy_head = (arrays["policy.weight"].T.astype(np.float32).copy(),
+                            arrays["policy.bias"].astype(np.float32))
+        self.num_players = int(arrays["config.num_players"])
+        if not is_int(self.num_players, 2, 5) or self.value_head[0].shape[1] != self.num_players:
+            raise GoldRushError(f"{source}: its value head gives {self.value_head[0].shape[1]} seats, its config "
+                                f"says {self.num_players} players")
+        if self.layers[0][0].shape[0] != num_features(self.num_players):
+            raise GoldRushError(f"{source} takes {self.layers[0][0].shape[0]} features, this version "
+                                f"{num_features(self.num_players)} at {self.num_players} players")
 
     def body(self, x: np.ndarray) -> np.ndarray:
         for weight, bias in self.layers:
@@ -187,19 +197,4 @@ def _table_of(view: PlayerView) -> str:
     return next((name for name, table in TABLES.items() if table.rush_at == view.rush_at), "full")
 
 
-def position_of(view: PlayerView, option: int, rng: np.random.Generator) -> int:
-    """A legal position of ``view`` realising ``option`` (a kind in the frame of the seat to move, or
-    ``num_kinds`` for an unseen card), drawn from ``rng``."""
-    legal = view.legal_positions
-    if option == num_kinds(view.num_players):
-        choices = [p for p in legal if view.cards[p] < 0]
-    else:
-        kinds = relative_kinds(view.num_players, view.current_player)
-        choices = [p for p in legal if view.cards[p] >= 0 and kinds[view.cards[p]] == option]
-    if not choices:
-        raise GoldRushError(f"option {option} has no legal position in this view")
-    return int(choices[rng.integers(len(choices))])
-
-
-__all__ = ["Network", "SelfPlayAgent", "TABLE_MODELS", "TIE_TOLERANCE", "legal_options", "position_of",
-           "shipped_model"]
+__all__ = ["Network", "SelfPlayAgent", "TABLE_MODELS", "TIE_TOLERANCE", "legal_options", "shipped_model"]

@@ -38,7 +38,7 @@ import numpy as np
 
 from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldRushError
-from goldrush_env.gold.cards import (GOLD_VALUES, IS_GOLD, IS_MINER, MAX_PLAYERS, MIN_PLAYERS, NUM_CARD_TYPES, TABLES,
+from goldrush_env.gold.cards import (GOLD_VALUES, IS_GOLD, MAX_PLAYERS, MIN_PLAYERS, NUM_CARD_TYPES, TABLES,
                                      VALUE, card_kinds)
 from goldrush_env.gold.engine import _PAIR, colour_owners
 from goldrush_env.gold.kernel import _uniform
@@ -96,19 +96,18 @@ def rules(num_players: int) -> Rules:
     mover (seat 0 of the frame)."""
     check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
     k = num_kinds(num_players)
-    kinds = card_kinds(num_players, colour_owners(num_players))
+    owners = colour_owners(num_players)
+    kinds = card_kinds(num_players, owners)
     gold, strength, owner = np.zeros(k, np.int64), np.zeros(k, np.int64), np.full(k, -1, np.int64)
     for card, kind in enumerate(kinds):
         gold[kind] = VALUE[card] if IS_GOLD[card] else 0
-        strength[kind] = VALUE[card] if IS_MINER[card] else 0
-    for kind in range(5, k):
+    for kind in range(5, k):  # every miner kind, including those no card of this table size has
         seat = (kind - 5) // 4
         strength[kind] = 2 + (kind - 5) % 4
         owner[kind] = seat if seat < num_players else -1
     first_stays, second_stays = np.ones((k, k), np.bool_), np.ones((k, k), np.bool_)
     receiver, struck = np.full((k, k), -1, np.int64), np.zeros((k, k), np.int64)
     card_of = {kind: card for card, kind in enumerate(kinds)}  # a card of each kind the table has
-    owners = colour_owners(num_players)
     for a, first in card_of.items():
         for b, second in card_of.items():  # the engine's pair table, read for a card of each kind
             _, first_leaves, second_leaves, gold_card, colour = _PAIR[first * NUM_CARD_TYPES + second]
@@ -330,6 +329,19 @@ def count_leaves(known, unseen, face_up, rush, done, out):
         out[g] = 0 if done[g] else _count_leaves(known[g], unseen[g], face_up[g], rush[g])
 
 
+@numba.njit(cache=True, inline="always")
+def _next_frame(known, unseen, scores, golds, shift, to_known, to_unseen, to_scores, to_golds):
+    """A state's counts and standing, given in the mover's frame, written in the next seat's (the destinations
+    must not be the sources)."""
+    for kind in range(len(known)):
+        to_known[shift[kind]] = known[kind]
+        to_unseen[shift[kind]] = unseen[kind]
+    n = len(scores)
+    for j in range(n):
+        to_scores[(j - 1) % n] = scores[j]
+        to_golds[(j - 1) % n] = golds[j]
+
+
 @numba.njit(cache=True)
 def _leaf(known, unseen, scores, golds, rush, rush_at, shift, gold, strength, owner, feats, fixed, exact, row,
           states):
@@ -346,13 +358,8 @@ def _leaf(known, unseen, scores, golds, rush, rush_at, shift, gold, strength, ow
     _features(known, unseen, -1, scores, golds, rush, shift, 1, gold, strength, owner, feats, row)
     leaf_known, leaf_unseen, leaf_scores, leaf_golds, leaf_rush = states
     if len(leaf_rush) > row:
-        n = len(scores)
-        for kind in range(len(known)):
-            leaf_known[row, shift[kind]] = known[kind]
-            leaf_unseen[row, shift[kind]] = unseen[kind]
-        for j in range(n):
-            leaf_scores[row, (j - 1) % n] = scores[j]
-            leaf_golds[row, (j - 1) % n] = golds[j]
+        _next_frame(known, unseen, scores, golds, shift, leaf_known[row], leaf_unseen[row], leaf_scores[row],
+                    leaf_golds[row])
         leaf_rush[row] = rush
 
 
@@ -555,16 +562,9 @@ def _flip(known, unseen, face_up, scores, golds, rush, turn, seat, done, g, acti
         _turn_end(known[g], unseen[g], scores[g], golds[g], a, kind, first_stays, second_stays, receiver, struck, 1)
         face_up[g] = -1
     # the next seat moves: turn the frame one seat on
-    n = scores.shape[1]
-    kn, un = known[g].copy(), unseen[g].copy()
-    for c in range(k):
-        known[g, shift[c]] = kn[c]
-        unseen[g, shift[c]] = un[c]
-    sc, go = scores[g].copy(), golds[g].copy()
-    for j in range(n):
-        scores[g, (j - 1) % n] = sc[j]
-        golds[g, (j - 1) % n] = go[j]
-    seat[g] = (seat[g] + 1) % n
+    _next_frame(known[g].copy(), unseen[g].copy(), scores[g].copy(), golds[g].copy(), shift, known[g], unseen[g],
+                scores[g], golds[g])
+    seat[g] = (seat[g] + 1) % scores.shape[1]
     turn[g] += 1
     _start_turn(known, unseen, face_up, scores, golds, rush, turn, seat, done, g, gold, strength, rush_at)
 
@@ -639,6 +639,20 @@ def of_view(view: PlayerView) -> Games:
     return games
 
 
+def position_of(view: PlayerView, option: int, rng: np.random.Generator) -> int:
+    """A legal position of ``view`` realising ``option`` (a kind in the frame of the seat to move, or
+    ``num_kinds`` for an unseen card), drawn from ``rng``."""
+    legal = view.legal_positions
+    if option == num_kinds(view.num_players):
+        choices = [p for p in legal if view.cards[p] < 0]
+    else:
+        kinds = relative_kinds(view.num_players, view.current_player)
+        choices = [p for p in legal if view.cards[p] >= 0 and kinds[view.cards[p]] == option]
+    if not choices:
+        raise GoldRushError(f"option {option} has no legal position in this view")
+    return int(choices[rng.integers(len(choices))])
+
+
 class Search:
     """The one-turn expectimax of the module docstring over a batch of games at a table of ``num_players`` whose
     rush begins at ``rush_at`` cards. ``evaluate`` maps feature rows ``(m, num_features)`` (float32) to each
@@ -655,6 +669,7 @@ class Search:
         seat ``(b, options, num_players)``, seats from the mover, and its value to the mover ``(b, options)``;
         NaN where a game has no such option (or is over). ``depth`` 2 values each leaf by the next seat's own
         one-turn search (its best option for itself) instead of by ``evaluate``: two turns of lookahead."""
+        check_int("depth", depth, 1, 2)
         t, n = self.rules, self.num_players
         b, k = games.known.shape
         counts = np.zeros(b, np.int64)
@@ -714,5 +729,5 @@ class Search:
 
 
 __all__ = ["CHUNK_ROWS", "MAX_TURNS", "Games", "Rules", "Search", "box", "count_leaves", "expand", "num_actions",
-           "num_features", "num_kinds", "of_view", "options", "play", "relative_kinds", "rules", "shares",
-           "start_turns", "write_features"]
+           "num_features", "num_kinds", "of_view", "options", "play", "position_of", "relative_kinds", "rules",
+           "shares", "start_turns", "write_features"]

@@ -89,7 +89,7 @@ def test_td_lambda_targets_are_win_shares_that_end_at_the_result(num_players):
     """Each target is a share per seat summing to 1; a game's last decision with lambda 1 gets its result (seen
     from its mover); with lambda 0, the search's own value."""
     torch.manual_seed(1)
-    value = NumpyValue(make_net(16, num_players))
+    value = NumpyValue(make_net(16, num_players), num_players)
     search = Search(num_players, TABLES["quarter"].rush_at, value)
     for lam in (1.0, 0.0):
         batch = play_batch(search, "quarter", np.arange(8) % num_players, seed_streams(7, 8), explore=0.3,

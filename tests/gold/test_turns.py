@@ -110,6 +110,10 @@ def test_bad_values_are_refused_by_name():
         env.step_from_view(env.view(env.game.current_player).legal_positions[0])
     with pytest.raises(GoldRushError, match="the game is over: it has no seat to move"):
         of_view(env.view(0))
+    search = Search(2, TABLES["quarter"].rush_at, uniform(2))
+    for depth in (0, 3, 1.0):
+        with pytest.raises(GoldRushError, match=f"depth must be an int from 1 to 2, got {depth!r}"):
+            search.options(Games.new("quarter", 2, np.array([0])), depth)
 
 
 # --- the search against a plain recursion ----------------------------------------------------------------------------

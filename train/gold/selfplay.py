@@ -39,7 +39,7 @@ from goldrush_env.errors import GoldRushError
 from goldrush_env.gold.cards import TABLES
 from goldrush_env.gold.kernel import seed_streams
 
-from goldrush_agents.gold.selfplay import TABLE_MODELS, shipped_model
+from goldrush_agents.gold.selfplay import TABLE_MODELS, Network, shipped_model
 from goldrush_agents.gold.turns import Games, Search, num_actions, num_features, rules, shares, write_features
 from goldrush_train.cli import TRAIN_EXTRA, check_counts, command, minutes, open_run_dir
 
@@ -191,23 +191,18 @@ def export(net: Any, table: str, num_players: int) -> dict[str, np.ndarray]:
 
 
 class NumpyValue:
-    """The network's value head in numpy (each seat's win share), refreshed from the torch network after each
-    batch: the self-play games value their leaves with it."""
+    """The network's value head as the player computes it (:meth:`goldrush_agents.gold.selfplay.Network.value`, in
+    numpy), refreshed from the torch network after each batch: the self-play games value their leaves with it."""
 
-    def __init__(self, net: Any) -> None:
+    def __init__(self, net: Any, num_players: int) -> None:
+        self.num_players = num_players
         self.refresh(net)
 
     def refresh(self, net: Any) -> None:
-        state = {k: v.detach().numpy().astype(np.float32) for k, v in net.state_dict().items()}
-        self.w0, self.b0 = state["layer0.weight"].T.copy(), state["layer0.bias"]
-        self.w1, self.b1 = state["layer1.weight"].T.copy(), state["layer1.bias"]
-        self.wv, self.bv = state["value.weight"].T.copy(), state["value.bias"]
+        self.network = Network.of_arrays(export(net, "full", self.num_players), "the network in training")
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        h = np.tanh(np.tanh(x @ self.w0 + self.b0) @ self.w1 + self.b1)
-        z = (h @ self.wv + self.bv).astype(np.float64)
-        z = np.exp(z - z.max(axis=1, keepdims=True))
-        return z / z.sum(axis=1, keepdims=True)
+        return self.network.value(x)
 
 
 # --- the run ----------------------------------------------------------------------------------------------------------
@@ -237,7 +232,7 @@ def train(args: SelfPlay) -> dict[str, Any]:
     streams = seed_streams(args.seed, args.batch)
     net = make_net(args.width, n)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
-    value = NumpyValue(net)
+    value = NumpyValue(net, n)
     search = Search(n, TABLES[args.table].rush_at, value)
     xs = np.zeros((args.buffer, num_features(n)), dtype=np.float32)
     targets = np.zeros((args.buffer, n), dtype=np.float32)
