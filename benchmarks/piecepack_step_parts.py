@@ -1,11 +1,12 @@
 """Where a Gold Rush ``env()`` step goes: its parts timed one by one, against connect_four_v3 in the same run.
 
 The same random games (3 players, random legal actions drawn beforehand) are replayed through each layer, adding
-one part at a time:
+one part at a time, as ``env()`` takes them:
 
 * the rules alone (``Game.step_legal``);
-* and the legal mask (``Game.legal_mask``), as the environment asks for it every step;
-* and the acting seat's observation (``encoder.Observer``, as ``env.last()`` builds it);
+* and the compiled copy of the game following it (``kernel.step``, with the production roll of a new round);
+* and the legal mask (``kernel.legal_mask``), as the environment asks for it every step;
+* and the acting seat's observation (``kernel.observation``, as ``env.last()`` asks for it);
 * the whole AEC ``env()`` as ``benchmarks/bench.py`` plays it (random legal actions read from the mask,
   ``last()`` every step), and the same ``env()`` with the observation replaced by a copy of a fixed vector: what a
   step would cost if the observation cost nothing.
@@ -30,8 +31,9 @@ from unittest import mock
 import numpy as np
 from pettingzoo.classic import connect_four_v3
 
-from goldrush_env.piecepack import aec
-from goldrush_env.piecepack.encoder import OBSERVATION_SIZE, Observer
+from goldrush_env.piecepack import aec, kernel
+from goldrush_env.piecepack.actions import NUM_ACTIONS
+from goldrush_env.piecepack.encoder import OBSERVATION_SIZE
 from goldrush_env.piecepack.engine import Game
 
 
@@ -57,20 +59,25 @@ def random_games(games: int, seed: int) -> list[tuple[int, list[int]]]:
     return played
 
 
-def replay(played: list[tuple[int, list[int]]], mask: bool, observe: bool) -> float:
-    """Microseconds a step to deal and replay the games through the rules, with the mask and the observation of the
-    seat to act if asked."""
+PARTS = ("rules", "and the kernel's step", "and the mask", "and the observation")
+
+
+def replay(played: list[tuple[int, list[int]]], parts: int) -> float:
+    """Microseconds a step to deal and replay the games through the first ``parts`` of :data:`PARTS`."""
     steps = sum(len(actions) for _, actions in played)
+    mask = np.zeros(NUM_ACTIONS, dtype=bool)
     started = time.perf_counter()
     for seed, actions in played:
         game = Game.new(3, seed)
-        observer = Observer(game)
+        state = kernel.state_of(game) if parts > 1 else None
         for action in actions:
-            if mask:
-                game.legal_mask()
-            if observe:
-                observer(game.current_player)
+            if parts > 2:
+                kernel.legal_mask(state, mask)
+            if parts > 3:
+                kernel.observation(state, game.current_player)
             game.step_legal(action)
+            if parts > 1 and kernel.step(state, action, game.market_sum or 0):
+                kernel.roll(state, *game.dice)
     return 1e6 * (time.perf_counter() - started) / steps
 
 
@@ -80,7 +87,7 @@ def env_steps(steps: int, seed: int, observe: bool) -> float:
     if observe:
         return aec_steps(lambda: aec.env(num_players=3), steps, seed)
     fixed = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    with mock.patch.object(Observer, "__call__", lambda self, seat: fixed.copy()):
+    with mock.patch.object(kernel, "observation", lambda state, seat: fixed.copy()):
         return aec_steps(lambda: aec.env(num_players=3), steps, seed)
 
 
@@ -96,11 +103,10 @@ def main(argv: list[str] | None = None) -> None:
             parser.error(f"--{name} must be at least 1, got {getattr(args, name)}")
 
     played = random_games(args.games, args.seed)
-    parts = {"rules": (False, False), "rules and mask": (True, False), "rules, mask and observation": (True, True)}
     print(f"Gold Rush, 3 players: {sum(len(a) for _, a in played):,} steps of {args.games} random games, "
           f"median of {args.repeats} repeats")
-    for name, (mask, observe) in parts.items():
-        micros = statistics.median(replay(played, mask, observe) for _ in range(args.repeats))
+    for parts, name in enumerate(PARTS, 1):
+        micros = statistics.median(replay(played, parts) for _ in range(args.repeats))
         print(f"  {name:<44} {micros:8.2f} us a step")
     reference = statistics.median(aec_steps(connect_four_v3.env, args.steps, args.seed + r)
                                   for r in range(args.repeats))

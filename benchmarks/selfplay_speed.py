@@ -38,7 +38,7 @@ def network(num_players: int):
 def batched(num_players: int, games: int, seed: int) -> float:
     """Games a second of one batch of ``games`` self-play games."""
     from goldrush_env.gold.cards import TABLES
-    from goldrush_env.gold.kernel import seed_streams
+    from goldrush_env.streams import seed_streams
     from goldrush_agents.gold.turns import Search
     from goldrush_train.gold.selfplay import play_batch
 

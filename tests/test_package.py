@@ -222,8 +222,8 @@ def test_selfplay_speed_benchmark_prints_games_a_second_per_table_size():
 def test_piecepack_step_parts_benchmark_prints_each_part_and_the_ratios():
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "piecepack_step_parts.py"), "--games", "2",
                           "--steps", "200", "--repeats", "1"], capture_output=True, text=True, check=True).stdout
-    parts = re.findall(r"^  (rules.*?)\s+([\d.]+) us a step$", out, flags=re.M)
-    assert [name for name, _ in parts] == ["rules", "rules and mask", "rules, mask and observation"]
+    parts = re.findall(r"^  ((?:rules|and ).*?)\s+([\d.]+) us a step$", out, flags=re.M)
+    assert [name for name, _ in parts] == ["rules", "and the kernel's step", "and the mask", "and the observation"]
     rates = re.findall(r"^  (.+?)\s+([\d.]+) us a step\s+([\d,]+) steps/s  x([\d.]+)$", out, flags=re.M)
     assert [name for name, *_ in rates] == ["connect_four_v3 env() (reference)", "env()",
                                             "env(), the observation a fixed vector"]
@@ -235,6 +235,16 @@ def test_piecepack_step_parts_benchmark_prints_each_part_and_the_ratios():
     with pytest.raises(subprocess.CalledProcessError):
         subprocess.run([sys.executable, str(ROOT / "benchmarks" / "piecepack_step_parts.py"), "--games", "0"],
                        capture_output=True, check=True)
+
+
+def test_move_time_benchmark_times_each_player_of_either_game():
+    for argv, names in ((["--games", "1", "--agents", "greedy,random"], ["greedy", "random"]),
+                        (["--game", "piecepack", "--players", "4", "--games", "1", "--agents", "ppo,random"],
+                         ["ppo", "random"])):
+        out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "move_time.py"), *argv],
+                             capture_output=True, text=True, check=True).stdout
+        rows = re.findall(r"^\| (\S+) \| (\d+) \| ([\d.]+) \|$", out, flags=re.M)
+        assert [name for name, *_ in rows] == names and all(int(moves) > 10 for _, moves, _ in rows), out
 
 
 def test_web_load_benchmark_plays_whole_games_through_the_server():

@@ -41,7 +41,7 @@ from goldrush_env.errors import GoldRushError
 from goldrush_env.gold.cards import (GOLD_VALUES, IS_GOLD, MAX_PLAYERS, MIN_PLAYERS, NUM_CARD_TYPES, TABLES,
                                      VALUE, card_kinds)
 from goldrush_env.gold.engine import _PAIR, colour_owners
-from goldrush_env.gold.kernel import _uniform
+from goldrush_env.streams import uniform as _uniform
 from goldrush_env.gold.view import UNKNOWN, PlayerView
 
 MAX_TURNS = 200

@@ -44,6 +44,7 @@ from goldrush_env.gold.cards import (
 )
 from goldrush_env.gold.engine import Game, colour_owners
 from goldrush_env.gold.kernel import OUTCOMES
+from goldrush_env.streams import seed_streams
 
 __all__ = ["BatchedGames", "FlipBatch", "OUTCOMES", "NO_FLIP", "random_in_masks"]
 
@@ -113,7 +114,7 @@ class BatchedGames:
 
     def seed(self, seed: int | None) -> None:
         """Reseed every game's generator (``None``: fresh entropy)."""
-        self.rng[:] = kernel.seed_streams(seed, self.num_games)
+        self.rng[:] = seed_streams(seed, self.num_games)
         self._seeded = True
 
     def reset(self, seed: int | None = None, *, layouts: Any = None, first_player: int | Sequence[int] = 0,

@@ -45,7 +45,7 @@ the same table and seats the learner at the same seat on both (the deal is
 the AEC environment's own, from the env's generator); on the kernel path,
 the opponents' tie-breaks, the position a kind of card turns and the human
 memory's forgetting are drawn from the game's own stream
-(:class:`goldrush_env.gold.kernel.Stream`), seeded from the same
+(:class:`goldrush_env.streams.Stream`), seeded from the same
 generator. ``tests/gold/test_gym_kernel.py`` replays kernel-path episodes
 through the AEC path, flip for flip.
 

@@ -10,9 +10,10 @@ model the searches use (``goldrush_agents.gold.public``). :class:`~goldrush_env.
 
 The state of a batch is a tuple of arrays, one row per game (:func:`new_state` says which). Every random choice
 of a game (its deal, the position a kind of card turns, an opponent's tie-break, a seat forgetting) is drawn from
-that game's own generator, ``rng[g]``, a SplitMix64 stream: the same seed gives the same games however many
-threads run them. :class:`Stream` is the same generator in Python, so that a reference player handed a
-``Stream`` makes the choices the compiled player makes from the same state (``tests/gold/test_kernel.py``).
+that game's own generator, ``rng[g]``, a SplitMix64 stream (:mod:`goldrush_env.streams`): the same seed gives the
+same games however many threads run them. :class:`~goldrush_env.streams.Stream` is the same generator in Python,
+so that a reference player handed a ``Stream`` makes the choices the compiled player makes from the same state
+(``tests/gold/test_kernel.py``).
 
 What a seat knows is ``memo[g, seat, position]``: the clock tick at which it last saw the card there, -1 if it
 does not remember one (the face-up card is seen by all while it lies face up). Perfect memory never forgets;
@@ -45,8 +46,10 @@ from goldrush_env.gold.cards import (
 )
 from goldrush_env.gold.encoder import MAX_GOLD_CARDS, PLANES, SLICES, UNSEEN_SCALE
 from goldrush_env.gold.engine import _PAIR, Outcome
+from goldrush_env.streams import below as _below
+from goldrush_env.streams import uniform as _uniform
 
-__all__ = ["OUTCOMES", "Stream", "new_state", "seed_streams"]
+__all__ = ["OUTCOMES", "new_state"]
 
 OUTCOMES: tuple[Outcome, ...] = (Outcome.FIRST, Outcome.STRIKE, Outcome.DUEL, Outcome.DYNAMITE, Outcome.NOTHING,
                                  Outcome.RUSH_GOLD, Outcome.RUSH_DISCARD)
@@ -109,57 +112,6 @@ NUM_PARAMS = 8
 # Why advance() stopped in a game.
 LEARNER, FINISHED, WAITING = 0, 1, 2
 _CHUNK = 64  # games per task of a parallel loop that needs scratch space
-
-
-# --- the generator ---------------------------------------------------------------------------------------------
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_MASK64 = (1 << 64) - 1
-
-
-@numba.njit(cache=True, inline="always")
-def _uniform(rng, g):
-    """The next uniform float in [0, 1) of game ``g``'s stream (SplitMix64)."""
-    z = rng[g] + _GOLDEN
-    rng[g] = z
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    z = z ^ (z >> np.uint64(31))
-    return (z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@numba.njit(cache=True, inline="always")
-def _below(rng, g, n):
-    """A uniform int in [0, n) (n > 0) from game ``g``'s stream."""
-    return int(_uniform(rng, g) * n)
-
-
-class Stream:
-    """Game ``g``'s generator in Python: the compiled ``_uniform`` step for step. ``random()`` and
-    ``integers(n)`` draw as the kernel does, so it can stand in for a player's ``numpy`` generator."""
-
-    def __init__(self, state: int) -> None:
-        self.state = int(state) & _MASK64
-
-    def random(self, size: int | None = None):
-        if size is not None:
-            return np.array([self.random() for _ in range(size)])
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        z ^= z >> 31
-        return (z >> 11) * (1.0 / 9007199254740992.0)
-
-    def integers(self, n: int) -> int:
-        return int(self.random() * n)
-
-
-def seed_streams(seed: int | None, count: int) -> np.ndarray:
-    """``count`` independent stream states from one seed (``None``: fresh entropy)."""
-    return np.random.default_rng(seed).integers(0, 2**64, size=count, dtype=np.uint64)
 
 
 # --- the state -------------------------------------------------------------------------------------------------

@@ -27,9 +27,9 @@ Gold 3 and each Trade Route, Market and Warehouse 8 points at the end.
 A dict: `observation`, a float32 vector of exactly what the agent knows
 (docs/piecepack-rules.md §7), and `action_mask`. It is the encoding of
 `Game.known_to(seat)`, the public state plus the identities of the
-face-down pieces this seat assayed itself (kept up to date from step to
-step by `encoder.Observer`), so another seat's assay shows
-only as "that seat assayed this piece". Seats are relative to the observer
+face-down pieces this seat assayed itself (written by a compiled copy of
+the game that follows its steps, `goldrush_env.piecepack.kernel`), so
+another seat's assay shows only as "that seat assayed this piece". Seats are relative to the observer
 (relative seat 0 is the observer, 1 the next seat clockwise, ...). Plot
 planes run over plots `p = 6 row + col`, row 0 at the bottom
 (`goldrush_env.piecepack.encoder` has the slices by name).
@@ -194,17 +194,11 @@ from pettingzoo import AECEnv
 from goldrush_env.aec_base import SCORE_REWARD_SCALE, TableEnv  # noqa: F401  (re-exported)
 from goldrush_env.checks import is_int
 from goldrush_env.options import RENDER_MODES, REWARDS, Options
+from goldrush_env.piecepack import kernel
 from goldrush_env.piecepack import render as rendering
 from goldrush_env.piecepack.actions import NUM_ACTIONS
 from goldrush_env.piecepack.components import MAX_PLAYERS, MIN_PLAYERS
-from goldrush_env.piecepack.encoder import (
-    OBSERVATION_SIZE,
-    STATE_SIZE,
-    Observer,
-    observation_vector,
-    state_vector,
-    truth,
-)
+from goldrush_env.piecepack.encoder import OBSERVATION_SIZE, STATE_SIZE, observation_vector, truth
 from goldrush_env.piecepack.engine import Game
 from goldrush_env.piecepack.errors import PiecepackError
 from goldrush_env.policy import SeatView
@@ -280,8 +274,7 @@ class raw_env(TableEnv):
                                      f"is {record.get('players') if isinstance(record, dict) else record!r})")
             game = Game.from_record(record, rng=self._np_random)
         self.game = game
-        self._observer = Observer(game)
-        self._mask = game.legal_mask()
+        self.sync()
         self._deal(game, self._final_info)
 
     def step(self, action: int | None) -> None:
@@ -293,8 +286,18 @@ class raw_env(TableEnv):
             game.step_legal(int(action))  # the mask of this very state allows it: no need to ask the rules again
         else:
             game.step(action)  # refuses an illegal action, naming it and why, before anything changes
-        self._mask = game.legal_mask()
+        state = self._state
+        if kernel.step(state, int(action), game.market_sum or 0):  # a new round: the kernel takes its roll
+            kernel.roll(state, *game.dice)
+        kernel.legal_mask(state, self._mask)
         self._settle(agent, game, before)
+
+    def sync(self) -> None:
+        """Bring the masks and observations up to date with :attr:`game` after it was changed other than through
+        :meth:`step` (a position set up by hand, say): they come from a compiled copy of the game
+        (:mod:`goldrush_env.piecepack.kernel`) that follows its steps."""
+        self._state = kernel.state_of(self._require_game())
+        kernel.legal_mask(self._state, self._mask)
 
     def _final_info(self) -> dict[str, Any]:
         game = self.game
@@ -306,12 +309,13 @@ class raw_env(TableEnv):
         seat = self.agent_name_mapping[agent]
         game = self._require_game()
         mask = self._mask.view(np.int8).copy() if seat == game.current_player else np.zeros(NUM_ACTIONS, np.int8)
-        return {"observation": self._observer(seat), "action_mask": mask}
+        return {"observation": kernel.observation(self._state, seat), "action_mask": mask}
 
     def state(self) -> np.ndarray:
         """The global state (the module docstring's *State* table): every piece, absolute seats. For training
         a centralised critic, not for playing."""
-        return state_vector(self._require_game())
+        self._require_game()
+        return kernel.observation(self._state, -1)
 
     def action_mask(self, agent: str) -> np.ndarray:
         """The bool mask of the actions ``agent`` may take now (all False if it is not to act)."""

@@ -5,12 +5,10 @@ dictionary :meth:`Game.known_to(seat) <goldrush_env.piecepack.engine.Game.known_
 returns, which is the public state plus the identities of the face-down
 pieces this seat has assayed, and nothing else (:func:`observation_vector`
 reads that dictionary alone, so it cannot leak another seat's assay or a
-hidden piece). The environments use :class:`Observer`, which computes the
-same vector faster, from the game's public fields and
-:meth:`Game.identified_by(seat) <goldrush_env.piecepack.engine.Game.identified_by>`,
-and keeps what changes seldom between steps; tests check that the two agree
-for every seat at every step of many games, and that pieces a seat has not
-seen do not change what it observes. Seats are relative to the observer
+hidden piece). The environments write the same vector compiled
+(:func:`goldrush_env.piecepack.kernel.observe`); tests check that the two
+agree for every seat at every step of many games, and that pieces a seat has
+not seen do not change what it observes. Seats are relative to the observer
 (relative seat 0 is the observer, 1 the next seat clockwise, ...), so one
 policy can play any seat.
 
@@ -26,17 +24,14 @@ bottom, docs/piecepack-rules.md §1.2). Counts that have no upper bound in the r
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from goldrush_env.layout import markdown_table, slices_of
-from goldrush_env.piecepack.actions import END_DEVELOPMENT
 from goldrush_env.piecepack.components import (
     BOX,
-    COLUMNS,
     GOLD,
     MARKERS,
     MAX_LEVEL,
@@ -49,7 +44,6 @@ from goldrush_env.piecepack.components import (
     NUM_ROUNDS,
     ORE,
     RANKS,
-    ROW_SUIT,
     SCORING,
     parse_code,
 )
@@ -250,215 +244,6 @@ def _encode(known: dict[str, Any], observer: int | None) -> np.ndarray:
     out[where] = values
     out.put(ones, 1)
     return out
-
-
-def observation_of(game: Any, seat: int) -> np.ndarray:
-    """``observation_vector(game.known_to(seat))``, computed without building that dictionary: from the game's
-    public fields and :meth:`Game.identified_by(seat) <goldrush_env.piecepack.engine.Game.identified_by>`, the
-    pieces this seat can name, which are all it reads of the pieces. A test checks that the two agree for every
-    seat at every step of many games. :class:`Observer` keeps most of it from step to step."""
-    out = _board(game, seat)
-    _draw_round(out, game, seat, 0)
-    _fill_table(out, game, seat)
-    return out
-
-
-class Observer:
-    """Every seat's :func:`observation_of` one game, step after step, as an environment asks for them.
-
-    Most of an observation changes seldom, so it is kept per seat and brought up to date: the board's part
-    (owners, buildings, levels, the pieces the seat can name, who assayed what), which only claims and
-    Development actions change (the actions below ``END_DEVELOPMENT``; the plot each touched is drawn again),
-    and the round's dice, powered Mines and answered offers, which a round only adds to. The rest (holdings,
-    scores, whose turn ...) is written afresh every time. The game must change only through
-    :meth:`Game.step <goldrush_env.piecepack.engine.Game.step>` while it is observed."""
-
-    def __init__(self, game: Any) -> None:
-        self.game = game
-        self._kept: dict[int, list] = {}  # seat: [its kept part, the turn, round and offers logged it is drawn at]
-
-    def __call__(self, seat: int) -> np.ndarray:
-        game = self.game
-        history, log = game.history, game.offer_log
-        kept = self._kept.get(seat)
-        if kept is None:
-            board = _board(game, seat)
-            _draw_round(board, game, seat, 0)
-            kept = self._kept[seat] = [board, len(history), game.round, len(log)]
-        elif kept[1] < len(history):
-            board = kept[0]
-            touched = {action for action in history[kept[1]:] if action < END_DEVELOPMENT}
-            if touched:
-                claims = [plot for plot in touched if plot < NUM_PLOTS]  # a claim only fills in the owner
-                rows = _OWNER_ROWS[game.num_players][seat]
-                board[[rows[-1] + plot for plot in claims]] = 0
-                board[[rows[game.owner[plot]] + plot for plot in claims]] = 1
-                for plot in {_PLOT_OF[action] for action in touched if action >= NUM_PLOTS}:
-                    _redraw_plot(board, game, seat, plot)
-            if kept[2] != game.round:
-                board[_ROUND_CELLS] = 0
-                _draw_round(board, game, seat, 0)
-            elif kept[3] < len(log):
-                _draw_round(board, game, seat, kept[3])
-            kept[1:] = len(history), game.round, len(log)
-        out = kept[0].copy()
-        _fill_table(out, game, seat)
-        return out
-
-
-def _board(game: Any, seat: int) -> np.ndarray:
-    """A new observation vector holding the board's part of ``seat``'s observation, and its static fields."""
-    n = game.num_players
-    at = _AT
-    ones = [at["players"] + n - MIN_PLAYERS]
-    rows = _OWNER_ROWS[n][seat]
-    ones += [rows[owner] + plot for plot, owner in enumerate(game.owner)]
-    building_at = at["building"]
-    ones += [building_at + NUM_PLOTS * building + plot for plot, building in enumerate(game.building) if building >= 0]
-    ones += _COIN_SUITS
-    face_up = game.face_up
-    for piece, suit, rank in game.identified_by(seat):
-        ones += _IDENTITY[piece][suit][rank]
-        if face_up[piece]:
-            ones.append(_FACE_UP[piece])
-    assays = _ASSAYS[n][seat]
-    for piece, bits in enumerate(game.assayed):
-        if bits:
-            ones += assays[piece][bits]
-    ones += _SEATS[n]
-    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    out.put(ones, 1)
-    level_at = at["level"]
-    for plot, level in enumerate(game.level):
-        if level:
-            out[level_at + plot] = level / MAX_LEVEL
-    return out
-
-
-def _redraw_plot(out: np.ndarray, game: Any, seat: int, plot: int) -> None:
-    """Draw one plot's cells of the board's part of ``seat``'s observation again (:func:`_board` draws them all)."""
-    n = game.num_players
-    out[_PLOT_CELLS[plot]] = 0
-    owner, building = game.owner[plot], game.building[plot]
-    ones = [_OWNER_ROWS[n][seat][owner] + plot]
-    if building >= 0:
-        ones.append(_AT["building"] + NUM_PLOTS * building + plot)
-    bit, assays = 1 << seat, _ASSAYS[n][seat]
-    for piece in (plot, NUM_PLOTS + plot):
-        if game.face_up[piece] or game.assayed[piece] & bit:
-            suit, rank = game.piece(piece)
-            ones += _IDENTITY[piece][suit][rank]
-            if game.face_up[piece]:
-                ones.append(_FACE_UP[piece])
-        ones += assays[piece][game.assayed[piece]]
-    out.put(ones, 1)
-    out[_AT["level"] + plot] = game.level[plot] / MAX_LEVEL
-
-
-def _fill_table(out: np.ndarray, game: Any, seat: int) -> None:
-    """Write into ``out`` (zero there) the fields of ``seat``'s observation that are not the board's."""
-    n = game.num_players
-    rel = _RELATIVE[n][seat]
-    ones = [_ROUND_AT + game.round - 1, _PHASE_AT[game.phase], _START_AT + rel[game.start]]
-    if game.current_player is not None:
-        ones.append(_TO_PLAY_AT + rel[game.current_player])
-    if game.claims_this_round:
-        ones.append(_CLAIMS_AT)
-    # holdings, markers, scores, market_used and offers_made lie side by side: one row of 32, by relative seat
-    order, pad, scaled = _ORDER[n][seat], _PAD[n], _SCALED
-    holdings = [game.holdings[s] for s in order]
-    if _SCORING.isdisjoint(game.building):  # no 8-point building: the scores are Ore + 3 Gold (Game.scores)
-        points = [holding[ORE] + 3 * holding[GOLD] for holding in holdings]
-    else:
-        scores = game.scores()
-        points = [scores[s] for s in order]
-    markers, used, offers = game.markers, game.market_used, game.offers_made
-    out[_PER_SEAT] = ([scaled[units] if units < HOLDING_SCALE else 1.0 for holding in holdings for units in holding]
-                      + pad * 4 + [markers[s] / MARKERS for s in order] + pad
-                      + [p / SCORE_SCALE if p < SCORE_SCALE else 1.0 for p in points] + pad
-                      + [float(used[s]) for s in order] + pad + [offers[s] / MAX_OFFERS for s in order] + pad)
-    for r, s in enumerate(order):
-        food, energy = game.warehouse[s]
-        if food is not None:
-            ones.append(_WAREHOUSE_AT + 4 * r + (0 if food else 1))
-        if energy is not None:
-            ones.append(_WAREHOUSE_AT + 4 * r + (2 if energy else 3))
-    if game.market_sum is not None:
-        ones.append(_MARKET_SUM_AT + game.market_sum - MIN_MARKET_SUM)
-    if game.pending_offer is not None:
-        ones += _offer_cells(_PENDING_AT, game.pending_offer, seat, n)
-    out.put(ones, 1)
-
-
-def _draw_round(out: np.ndarray, game: Any, seat: int, logged: int) -> None:
-    """Draw this round's dice, powered Mines and the answered offers from entry ``logged`` on into ``out``."""
-    ones = [_POWERED_AT + plot for plot in game.powered] if logged == 0 else []
-    if logged == 0 and game.dice is not None:
-        ones += _DICE[game.dice]
-    n = game.num_players
-    for k in range(logged, len(game.offer_log)):
-        ones += _offer_cells(_LOG_AT + k * (OFFER_SIZE + 1), game.offer_log[k], seat, n)
-    out.put(ones, 1)
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _offer_cells(start: int, entry: tuple, seat: int, n: int) -> tuple[int, ...]:
-    """The cells set by one offer (a ``pending_offer``, or an ``offer_log`` entry with its answer) from ``start``:
-    the same few offers come up again and again, so they are remembered."""
-    ones: list[int] = []
-    _offer(ones, start, entry[:6], seat, n)
-    if len(entry) > 6 and entry[6]:
-        ones.append(start + OFFER_SIZE)
-    return tuple(ones)
-
-
-_RELATIVE = {n: [[(s - observer) % n for s in range(n)] for observer in range(n)]
-             for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
-"""``_RELATIVE[n][observer][seat]``: the seat's number relative to the observer."""
-_ORDER = {n: [[(observer + r) % n for r in range(n)] for observer in range(n)] for n in _RELATIVE}
-"""``_ORDER[n][observer]``: the seats in the order of their numbers relative to the observer."""
-_PAD = {n: [0.0] * (MAX_PLAYERS - n) for n in _RELATIVE}
-"""Zeros for the seats a table of ``n`` lacks, in each per-seat field."""
-_SCORING = frozenset(SCORING)
-_OWNER_ROWS = {n: [[_AT["owner"] + NUM_PLOTS * ((owner - observer) % n) for owner in range(n)]
-                   + [_AT["owner"] + NUM_PLOTS * MAX_PLAYERS] for observer in range(n)] for n in _RELATIVE}
-"""``_OWNER_ROWS[n][observer][owner]``: where the ``owner`` plane's row for that owner starts; the last entry,
-which the engine's owner -1 indexes, is the row of unoccupied plots."""
-_COIN_SUITS = [_AT["coin_suit"] + NUM_PLOTS * ROW_SUIT[plot // COLUMNS] + plot for plot in range(NUM_PLOTS)]
-"""The coin-suit plane, the same in every game: each row's coins are of one suit (P6)."""
-_IDENTITY = [[[(_AT["tile_suit"] + NUM_PLOTS * suit + piece, _AT["tile_rank"] + NUM_PLOTS * rank + piece)
-               if piece < NUM_PLOTS else (_AT["coin_rank"] + NUM_PLOTS * rank + piece - NUM_PLOTS,)
-               for rank in RANKS] for suit in range(NUM_SUITS)] for piece in range(NUM_PIECES)]
-"""``_IDENTITY[piece][suit][rank]``: the indices set where a seat knows that piece to be that (suit, rank)."""
-_FACE_UP = [_AT["tile_face_up"] + piece if piece < NUM_PLOTS else _AT["coin_face_up"] + piece - NUM_PLOTS
-            for piece in range(NUM_PIECES)]
-_ASSAYS = {n: [[[tuple(_AT["tile_assayed" if piece < NUM_PLOTS else "coin_assayed"]
-                       + NUM_PLOTS * ((s - observer) % n) + piece % NUM_PLOTS for s in range(n) if bits >> s & 1)
-                 for bits in range(1 << n)] for piece in range(NUM_PIECES)] for observer in range(n)]
-           for n in _RELATIVE}
-"""``_ASSAYS[n][observer][piece][bits]``: the indices set where the seats of the bit set ``bits`` assayed the piece."""
-_SCALED = [units / HOLDING_SCALE for units in range(HOLDING_SCALE)]
-_SEATS = {n: list(range(_AT["seats"], _AT["seats"] + n)) for n in _RELATIVE}
-_PLOT_OF = [action % NUM_PLOTS for action in range(END_DEVELOPMENT)]
-"""The plot a claim or Development action touches (their index formulas all end in ``+ p``, with blocks of 24)."""
-_PLOT_CELLS = [np.array([SLICES[name].start + NUM_PLOTS * row + plot
-                         for name in ("owner", "building", "level", "tile_face_up", "coin_face_up", "tile_suit",
-                                      "tile_rank", "coin_rank", "tile_assayed", "coin_assayed")
-                         for row in range(int(np.prod(SHAPES[name][:-1])))])
-               for plot in range(NUM_PLOTS)]
-"""Each plot's cells of the board's planes (all but the coin suit, which never changes)."""
-_PER_SEAT = slice(SLICES["holdings"].start, SLICES["offers_made"].stop)
-"""Holdings, markers, scores, market_used and offers_made: side by side in the layout, written as one row."""
-assert [SLICES[name].start - _PER_SEAT.start for name in ("markers", "scores", "market_used", "offers_made")] \
-    == [16, 20, 24, 28] and _PER_SEAT.stop - _PER_SEAT.start == 32  # as _fill_table writes them: 4 seats each
-_ROUND_AT, _START_AT, _TO_PLAY_AT, _CLAIMS_AT, _WAREHOUSE_AT, _POWERED_AT, _MARKET_SUM_AT, _PENDING_AT, _LOG_AT = (
-    _AT[name] for name in ("round", "start", "to_play", "claims_this_round", "warehouse", "powered", "market_sum",
-                           "pending_offer", "offer_log"))
-_PHASE_AT = {phase: _AT["phase"] + index for index, phase in enumerate(PHASES)}
-_DICE = {faces: [_AT["dice"] + die * NUM_RANKS + face for die, face in enumerate(faces)]
-         for faces in np.ndindex(*(NUM_RANKS,) * 4)}
-"""The cells of each of the 6^4 production rolls."""
-_ROUND_CELLS = np.r_[SLICES["dice"], SLICES["powered"], SLICES["offer_log"]]
 
 
 def _offer(ones: list[int], start: int, offer: Sequence[int], shift: int, n: int) -> None:

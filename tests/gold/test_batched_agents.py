@@ -2,7 +2,7 @@
 
 Positions come from random games (2-5 players) at every phase: first and
 second flips, and the rush. For each, ``GreedyAgent`` or ``ExpertAgent`` is
-asked with the game's stream (a :class:`~goldrush_env.gold.kernel.Stream` at
+asked with the game's stream (a :class:`~goldrush_env.streams.Stream` at
 the state the compiled player starts from) as its generator: it must choose
 the same position and leave the stream where the compiled player leaves it,
 so every tie-break and exploration draw is the same.
@@ -18,7 +18,8 @@ from goldrush_agents.gold.batched import compiled_expert, compiled_greedy, batch
 from goldrush_agents.gold.expert import ExpertAgent
 from goldrush_agents.gold.greedy import GreedyAgent
 from goldrush_env.gold.batched import BatchedGames
-from goldrush_env.gold.kernel import EXPERT, EXPERT_PARAMS, Stream
+from goldrush_env.gold.kernel import EXPERT, EXPERT_PARAMS
+from goldrush_env.streams import Stream
 from goldrush_env.gold.vector import KernelPlayer
 from goldrush_env.gold.view import UNKNOWN
 

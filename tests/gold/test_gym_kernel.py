@@ -3,7 +3,7 @@
 Where every opponent has a compiled form and nothing is rendered, :class:`GoldEnv` plays its game on the kernel.
 Each test episode is played there with random learner actions, then again on the AEC path (the same players
 asked in Python through :class:`conftest.InPython`), all of them handed one
-:class:`~goldrush_env.gold.kernel.Stream` standing for the game's stream at the deal: ``RandomPolicy``,
+:class:`~goldrush_env.streams.Stream` standing for the game's stream at the deal: ``RandomPolicy``,
 ``GreedyAgent`` and ``ExpertAgent`` draw from it what the compiled players draw, and so does the AEC environment
 where the learner's kind of card turns a position. Every observation, mask, reward, end, info and view must be
 equal, the replayed ``game_env`` must hold the flips made, and the stream must end where the kernel's did.
@@ -22,7 +22,7 @@ from goldrush_env import RandomPolicy
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_env.gold import GoldEnv
 from goldrush_env.gold.engine import Game
-from goldrush_env.gold.kernel import Stream
+from goldrush_env.streams import Stream
 from goldrush_env.gold.variants import ACTION_TYPES
 from conftest import BACKGROUND, POSITIONS, VERSION_0, InPython, layout_of
 

@@ -4,7 +4,7 @@ A :class:`GoldVectorEnv` plays random learner flips against compiled
 ``greedy``, ``expert`` or a mix of both. Every episode of each of its games is
 then played again in :class:`goldrush_env.gold.GoldEnv` against
 ``GreedyAgent`` and ``ExpertAgent``, all of them handed one
-:class:`~goldrush_env.gold.kernel.Stream` standing for the game's stream, which
+:class:`~goldrush_env.streams.Stream` standing for the game's stream, which
 runs on from one episode to the next as the vector env's does: each deal is
 redone from it (the layout and the learner's seat must come out the same, and
 the mix's draw says which player holds each seat), then the learner's flips are
@@ -23,7 +23,7 @@ from goldrush_agents.gold.expert import ExpertAgent
 from goldrush_agents.gold.greedy import GreedyAgent
 from goldrush_env.gold.batched import random_in_masks
 from goldrush_env.gold.cards import EMPTY, NUM_POSITIONS
-from goldrush_env.gold.kernel import Stream
+from goldrush_env.streams import Stream
 from goldrush_env.gold.vector import GoldVectorEnv
 from conftest import InPython, replays_as_recorded
 

@@ -14,16 +14,17 @@ from goldrush_agents.gold.batched import PerGame, batched_policy, compiled_exper
 from goldrush_agents.gold.expert import ExpertAgent
 from goldrush_agents.gold.greedy import GreedyAgent
 
+from goldrush_env import streams
 from goldrush_env.errors import IllegalFlipError
 from goldrush_env.gold import kernel
 from goldrush_env.gold.batched import BatchedGames
 from goldrush_env.gold.cards import DYNAMITE, EMPTY, IS_GOLD, IS_MINER, NUM_POSITIONS, VALUE, category_table
 from goldrush_env.gold.encoder import OBSERVATION_SIZE
 from goldrush_env.gold.engine import Game
-from goldrush_env.gold.kernel import Stream
 from goldrush_env.gold.variants import _GAINS, ACTION_TYPES, OBSERVATION_TYPES
 from goldrush_env.gold.vector import GoldVectorEnv
 from goldrush_env.gold.view import UNKNOWN
+from goldrush_env.streams import Stream, seed_streams
 
 NEVER = ACTION_TYPES["kinds"].names.index("miner_opponent_3_5")  # no such seat at a table of two
 
@@ -57,18 +58,18 @@ def test_the_stream_in_python_is_the_kernels():
         state = np.array([seed], dtype=np.uint64)
         stream = Stream(seed)
         for n in (1, 2, 7, 64, 10**9):
-            assert [kernel._below(state, 0, n) for _ in range(50)] == [stream.integers(n) for _ in range(50)]
-        drawn = [kernel._uniform(state, 0) for _ in range(50)]
+            assert [streams.below(state, 0, n) for _ in range(50)] == [stream.integers(n) for _ in range(50)]
+        drawn = [streams.uniform(state, 0) for _ in range(50)]
         assert drawn == list(stream.random(50)) and all(0.0 <= x < 1.0 for x in drawn)
         assert stream.state == int(state[0])
     assert len({Stream(seed).random() for seed in range(100)}) == 100
 
 
 def test_seed_streams_are_a_seeds_own_and_spread():
-    streams = kernel.seed_streams(7, 1000)
+    streams = seed_streams(7, 1000)
     assert streams.shape == (1000,) and streams.dtype == np.uint64
-    assert np.array_equal(streams, kernel.seed_streams(7, 1000))
-    assert not np.array_equal(streams, kernel.seed_streams(8, 1000))
+    assert np.array_equal(streams, seed_streams(7, 1000))
+    assert not np.array_equal(streams, seed_streams(8, 1000))
     assert len(set(streams.tolist())) == 1000 and int(streams.max()) > 2**63  # the whole 64-bit range
 
 

@@ -8,7 +8,7 @@ import pytest
 from goldrush_env.errors import GoldRushError
 from goldrush_env.gold import raw_env
 from goldrush_env.gold.cards import TABLES
-from goldrush_env.gold.kernel import seed_streams
+from goldrush_env.streams import seed_streams
 from goldrush_agents import make_agent
 from goldrush_agents.gold.selfplay import TABLE_MODELS, Network, SelfPlayAgent, shipped_model
 from goldrush_agents.gold.turns import Search

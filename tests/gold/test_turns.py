@@ -8,7 +8,7 @@ from goldrush_env.errors import GoldRushError
 from goldrush_env.gold import raw_env
 from goldrush_env.gold.cards import EMPTY, GOLD_RUSH_THRESHOLD, IS_GOLD, NUM_CARD_TYPES, TABLES, VALUE
 from goldrush_env.gold.engine import _PAIR, Game, colour_owners
-from goldrush_env.gold.kernel import seed_streams
+from goldrush_env.streams import seed_streams
 from goldrush_agents.gold.turns import (Games, Search, count_leaves, num_features, num_kinds, of_view, relative_kinds,
                                         rules, start_turns, write_features)
 

@@ -37,7 +37,7 @@ import numpy as np
 from goldrush_env.checks import check_int, check_number
 from goldrush_env.errors import GoldRushError
 from goldrush_env.gold.cards import TABLES
-from goldrush_env.gold.kernel import seed_streams
+from goldrush_env.streams import seed_streams
 
 from goldrush_agents.gold.selfplay import TABLE_MODELS, Network, shipped_model
 from goldrush_agents.gold.turns import Games, Search, num_actions, num_features, rules, shares, write_features
