@@ -51,14 +51,20 @@ TARGETS = {  # name: (files to mutate, test modules run on them, in tests/; test
                          ["piecepack/test_piecepack_vectors", "piecepack/test_piecepack_rules",
                           "piecepack/test_piecepack_engine_edges", "piecepack/test_piecepack_properties",
                           "piecepack/test_piecepack_events", "piecepack/test_piecepack_encoder",
-                          "piecepack/test_piecepack_noninterference", "piecepack/test_piecepack_search"],
+                          "piecepack/test_piecepack_noninterference", "piecepack/test_piecepack_search",
+                          "piecepack/test_piecepack_kernel"],
                          "not wins_alone_more_often and not clairvoyant_ceiling"),
+    # Gold Rush's compiled step, run as Python likewise: the lockstep tests compare it with the engine and the encoder.
+    "piecepack-kernel": (["goldrush_env/piecepack/kernel.py"],
+                         ["piecepack/test_piecepack_kernel", "piecepack/test_piecepack_encoder",
+                          "piecepack/test_piecepack_noninterference"], ""),
     "gold-encoder": (["goldrush_env/gold/encoder.py"],
                      ["gold/test_encoder", "gold/test_noninterference", "gold/test_memory"], ""),
     # PyTorch in a process mutmut forks can hang: the test that trains is left out.
     "piecepack-encoder": (["goldrush_env/piecepack/encoder.py"],
-                          ["piecepack/test_piecepack_encoder", "piecepack/test_piecepack_noninterference",
-                           "piecepack/test_piecepack_env"], "not maskable_ppo_trains"),
+                          ["piecepack/test_piecepack_encoder", "piecepack/test_piecepack_kernel",
+                           "piecepack/test_piecepack_noninterference", "piecepack/test_piecepack_env"],
+                          "not maskable_ppo_trains"),
     # The web server's privacy boundary: what each game's state for a seat contains (the plain part's and each game's
     # own seat_state and what they send of the game), run by the tests of every game's API. The replay test prints
     # through the command line's stdout, which mutmut closes while it collects; the fuzz looks for 500s, not leaks.
@@ -81,7 +87,7 @@ BOUNDARY = {
             "goldrush_agents.piecepack.web.x_events_json__mutmut_*"],
 }
 """Targets run on some of their mutants only, by mutmut's names of them (the functions they are in)."""
-AS_PYTHON = {"gold-kernel"}
+AS_PYTHON = {"gold-kernel", "piecepack-kernel"}
 """Targets whose numba functions are run as Python: decorators dropped, NUMBA_DISABLE_JIT=1."""
 TIMEOUT_MULTIPLIER = 15.0
 """mutmut's default: a mutant's run may take ``2 * multiplier * (its tests' time + 1 s)`` of CPU, then it is

@@ -10,9 +10,9 @@ alone, never the game.
 * ``economist``: a readable heuristic economy, :class:`~goldrush_agents.piecepack.economist.PiecepackEconomist`.
 * ``search``: a Monte Carlo search over the dice and the pieces the seat has not seen, at the claims and the
   Development turns (:class:`~goldrush_agents.piecepack.search.PiecepackSearch`; ``search[rollouts=16]``).
-* ``ppo``: the shipped trained model for the game's number of players (a network fitted to the search
-  player's decisions), :class:`~goldrush_agents.piecepack.trained.PiecepackTrained`; a ``.npz`` written by
-  ``python -m goldrush_train.piecepack.ppo`` plays by its path.
+* ``ppo``: the shipped trained model for the game's number of players (a network fitted by expert iteration to
+  the search's choices in the positions of its own games), :class:`~goldrush_agents.piecepack.trained.PiecepackTrained`;
+  a ``.npz`` written by ``python -m goldrush_train.piecepack.expert`` or ``...ppo`` plays by its path.
 
 ``goldrush_agents.make_agent("economist", game="piecepack", seed=1)`` builds one by name.
 """

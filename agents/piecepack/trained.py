@@ -14,15 +14,15 @@ from goldrush_env.policy import SeededPolicy
 
 def shipped_model(num_players: int) -> Path:
     """Where the package keeps its trained model for ``num_players`` (3 or 4) seats, which ``python -m
-    goldrush_train.piecepack.ppo --num-players N ... --ship`` writes."""
+    goldrush_train.piecepack.expert --num-players N ... --ship`` writes (or ``goldrush_train.piecepack.ppo``)."""
     return Path(__file__).with_name("models") / f"piecepack_{num_players}p.npz"
 
 
 class PiecepackTrained(SeededPolicy):
     """A trained policy network played in numpy: the most likely legal action.
 
-    ``path`` is a ``.npz`` written by ``python -m goldrush_train.piecepack.ppo`` (linear layers ``actor.0``,
-    ``actor.2``, ... with tanh between them, from the 1,443 observation values to the 488 logits), or
+    ``path`` is a ``.npz`` written by ``python -m goldrush_train.piecepack.expert`` or ``...ppo`` (linear layers
+    ``actor.0``, ``actor.2``, ... with tanh between them, from the 1,443 observation values to the 488 logits), or
     ``None`` for the shipped model for the game's number of players, chosen at each game's first action. A file
     played at another number of players than it records (``config.num_players``) plays on with a
     :class:`~goldrush_agents.weights.ModelSizeWarning`, once per number of players.
