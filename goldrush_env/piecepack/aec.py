@@ -29,8 +29,9 @@ A dict: `observation`, a float32 vector of exactly what the agent knows
 `Game.known_to(seat)`, the public state plus the identities of the
 face-down pieces this seat assayed itself (written by a compiled copy of
 the game that follows its steps, `goldrush_env.piecepack.kernel`), so
-another seat's assay shows only as "that seat assayed this piece". Seats are relative to the observer
-(relative seat 0 is the observer, 1 the next seat clockwise, ...). Plot
+another seat's assay shows only as "that seat assayed this piece". Seats
+are relative to the observer (relative seat 0 is the observer, 1 the next
+seat clockwise, ...). Plot
 planes run over plots `p = 6 row + col`, row 0 at the bottom
 (`goldrush_env.piecepack.encoder` has the slices by name).
 

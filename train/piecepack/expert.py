@@ -110,7 +110,7 @@ def play(job: tuple) -> dict[str, np.ndarray]:
     layers = _LAYERS
     rng = np.random.default_rng(seed)
     network_seats = [seat == 0 or rng.random() < self_play for seat in range(num_players)]
-    network_seats = list(np.roll(network_seats, int(rng.integers(num_players))))  # the first network seat moves
+    network_seats = list(np.roll(network_seats, int(rng.integers(num_players))))  # the sure one at any seat
     economists = [make_agent("economist", game="piecepack", seed=int(rng.integers(2**63)))
                   for _ in range(num_players)]
     teacher = PiecepackSearch(seed=int(rng.integers(2**63)), rollouts=rollouts, compiled=True)
@@ -172,8 +172,10 @@ def network(hidden: int) -> Any:
 
 def fit(net: Any, data: dict[str, np.ndarray], args: Args, rng: np.random.Generator) -> dict[str, float]:
     """``--epochs`` passes of Adam over ``data``: cross-entropy of the masked logits against the teacher's best
-    actions, shared among ties. A twentieth of the decisions is held out; returns how often the network's most
-    likely legal action is one of the teacher's best, on the fitted decisions and on those held out."""
+    actions, shared among ties. A twentieth of the decisions, drawn afresh each round, is held out of this fit
+    (from the second round on, some of them were fitted in an earlier round); returns how often the network's most
+    likely legal action is one of the teacher's best, on the fitted decisions (the first 50,000) and on those held
+    out."""
     import torch
 
     order = rng.permutation(len(data["best"]))
@@ -252,9 +254,9 @@ def train(args: Args) -> dict[str, Any]:
                        "economist_score": row.opponent_points})
         print(f"round {round_index + 1}: {len(played['best']):,} new decisions ({minutes(play_seconds)}), fitted "
               f"on {fitted['decisions']:,} ({minutes(fit_seconds)}): the search's choice "
-              f"{fitted['agreement_fitted']:.1%} ({fitted['agreement_held_out']:.1%} held out); alone among economists {row.win_share:.3f} "
-              f"[{row.low:.3f}, {row.high:.3f}] of {args.eval_games}, score {row.model_points:.2f} vs "
-              f"{row.opponent_points:.2f}", flush=True)
+              f"{fitted['agreement_fitted']:.1%} ({fitted['agreement_held_out']:.1%} held out); alone among "
+              f"economists {row.win_share:.3f} [{row.low:.3f}, {row.high:.3f}] of {args.eval_games}, score "
+              f"{row.model_points:.2f} vs {row.opponent_points:.2f}", flush=True)
         torch.save(net.state_dict(), run_dir / "network.pt")
     summary = {"args": dataclasses.asdict(args), "rounds": rounds}
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
