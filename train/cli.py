@@ -194,6 +194,14 @@ def open_run_dir(run_dir: str | None, prefix: str, args: Any) -> Path:
     return path
 
 
+def ship(model: Path, to: Path) -> None:
+    """Copy a run's ``model`` into the package as the shipped model ``to`` (what ``--ship`` does), and say so."""
+    import shutil
+
+    shutil.copyfile(model, to)
+    print(f"shipped as {to}", flush=True)
+
+
 def minutes(seconds: float) -> str:
     """A duration for a person: ``42 s``, ``3.5 min``, ``1.2 h``."""
     if seconds < 100:

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,7 +43,17 @@ from goldrush_agents.gold.trained import shipped_model
 from goldrush_env.gold.cards import table_size
 from goldrush_env.checks import check_int, check_number
 from goldrush_env.errors import GoldRushError
-from goldrush_train.cli import TRAIN_EXTRA, Heartbeat, check_agents, check_counts, command, doing, minutes, open_run_dir
+from goldrush_train.cli import (
+    TRAIN_EXTRA,
+    Heartbeat,
+    check_agents,
+    check_counts,
+    command,
+    doing,
+    minutes,
+    open_run_dir,
+    ship,
+)
 
 PROGRESS_EVERY = 30.0
 """Seconds between progress lines."""
@@ -442,9 +451,7 @@ def train(args: Args) -> dict[str, Any]:
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
     plot(evaluations, [], run_dir / "curves.png", f"PPO from scratch, seed {args.seed}")
     if args.ship:
-        shipped = shipped_model(args.num_players, "scratch")
-        shutil.copyfile(run_dir / "model.npz", shipped)
-        print(f"shipped as {shipped}")
+        ship(run_dir / "model.npz", shipped_model(args.num_players, "scratch"))
     print(f"trained {step:,} steps in {minutes(elapsed)} (" + ", ".join(f"{k} {minutes(v)}" for k, v in spent.items())
           + f"); outputs in {run_dir}/")
     return summary

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from goldrush_train.cli import TRAIN_EXTRA, command, minutes, open_run_dir
+from goldrush_train.cli import TRAIN_EXTRA, command, minutes, open_run_dir, ship
 
 from goldrush_env.checks import check_int, check_number
 
@@ -263,8 +263,7 @@ def train(args: Args) -> dict[str, Any]:
     if args.ship:
         from goldrush_agents.piecepack import shipped_model
 
-        shutil.copyfile(run_dir / "model.npz", shipped_model(args.num_players))
-        print(f"shipped as {shipped_model(args.num_players)}")
+        ship(run_dir / "model.npz", shipped_model(args.num_players))
     print(f"outputs in {run_dir}/")
     return summary
 

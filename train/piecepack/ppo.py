@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import shutil
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -47,7 +46,7 @@ import numpy as np
 from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldRushError
 from goldrush_env.policy import SeededPolicy
-from goldrush_train.cli import TRAIN_EXTRA, command, minutes, open_run_dir
+from goldrush_train.cli import TRAIN_EXTRA, command, minutes, open_run_dir, ship
 
 
 EVAL_OPPONENTS = ("random", "economist")
@@ -320,8 +319,7 @@ def train(args: Args) -> dict[str, Any]:
     if args.ship:
         from goldrush_agents.piecepack import shipped_model
 
-        shutil.copyfile(run_dir / "model.npz", shipped_model(args.num_players))
-        print(f"shipped as {shipped_model(args.num_players)}")
+        ship(run_dir / "model.npz", shipped_model(args.num_players))
     print(f"outputs in {run_dir}/")
     return summary
 
