@@ -2,6 +2,7 @@
 
 ``goldrush_env.piecepack.engine.Game`` holds the rules alone;
 ``goldrush_env.piecepack.actions`` the 488 action indices;
+``goldrush_env.piecepack.kernel`` the same game compiled, which writes the environments' masks and observations;
 ``goldrush_env.piecepack.env()`` is the PettingZoo AEC environment (:mod:`~goldrush_env.piecepack.aec`) and
 :class:`~goldrush_env.piecepack.gym_env.PiecepackEnv` the Gymnasium one. Importing this package loads none of
 them: the names below are fetched on first use.
