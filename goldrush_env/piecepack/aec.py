@@ -199,7 +199,7 @@ from goldrush_env.piecepack import kernel
 from goldrush_env.piecepack import render as rendering
 from goldrush_env.piecepack.actions import NUM_ACTIONS
 from goldrush_env.piecepack.components import MAX_PLAYERS, MIN_PLAYERS
-from goldrush_env.piecepack.encoder import OBSERVATION_SIZE, STATE_SIZE, observation_vector, truth
+from goldrush_env.piecepack.encoder import OBSERVATION_SIZE, STATE_SIZE, truth
 from goldrush_env.piecepack.engine import Game
 from goldrush_env.piecepack.errors import PiecepackError
 from goldrush_env.policy import SeatView
@@ -337,9 +337,8 @@ class raw_env(TableEnv):
         seat = self.agent_name_mapping[agent] if isinstance(agent, str) else int(agent)
         game = self._require_game()
         knowledge = game.known_to(seat)
-        return SeatView(seat=seat, knowledge=knowledge,
-                             action_mask=self.action_mask(self.possible_agents[seat]),
-                             observation=observation_vector(knowledge))
+        return SeatView(seat=seat, knowledge=knowledge, action_mask=self.action_mask(self.possible_agents[seat]),
+                        observation=kernel.observation(self._state, seat))
 
     # --- rendering ------------------------------------------------------------------
 

@@ -81,9 +81,6 @@ STATE_LENGTH = sum(size for _, size in FIELDS)
 (_N, _ROUND, _START, _PHASE, _CUR, _POS, _MSUM, _LOGGED, _DICE, _PEND, _FACE_UP, _OWNER, _BUILDING, _LEVEL,
  _ASSAYED, _SUIT, _RANK, _HOLD, _MARKERS, _MUSED, _OFFERS, _WARE, _POWERED, _LOG) = (_AT[name] for name, _ in FIELDS)
 
-CURRENT = _CUR
-"""Where the seat to act (-1: none) lies in a state array."""
-
 (_WAREHOUSE_FOOD, _WAREHOUSE_ENERGY, _FREE_TRADE_TURN, _OFFER_RESPONSE, _MARKET_SELL, _CLAIM, _DEVELOPMENT_TURN,
  _GAME_OVER) = (PHASES.index(phase) for phase in (Phase.WAREHOUSE_FOOD, Phase.WAREHOUSE_ENERGY,
                                                   Phase.FREE_TRADE_TURN, Phase.OFFER_RESPONSE, Phase.MARKET_SELL,
@@ -104,14 +101,9 @@ _O = {name: SLICES[name].start for name in SLICES}  # where each slice of an obs
                                   "market_sum", "pending_offer", "offer_log"))
 
 
-def new_state() -> np.ndarray:
-    """An empty state array (all zero); :func:`state_of` fills one from a game."""
-    return np.zeros(STATE_LENGTH, dtype=np.int32)
-
-
 def state_of(game: Game) -> np.ndarray:
     """The state array of ``game`` as it stands (at any decision point, or over)."""
-    s = new_state()
+    s = np.zeros(STATE_LENGTH, dtype=np.int32)
     n = game.num_players
     s[_N], s[_ROUND], s[_START], s[_PHASE] = n, game.round, game.start, PHASES.index(game.phase)
     s[_CUR] = -1 if game.current_player is None else game.current_player

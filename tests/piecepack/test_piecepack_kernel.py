@@ -82,7 +82,8 @@ def test_a_sampled_game_loads_and_plays_on_in_step():
 
 
 def test_the_env_plays_the_engine_s_game():
-    """The env hands every action to both: its records replay, and its observations are the encoder's."""
+    """The env hands every action to both: its records replay, and its observations (and its views') are the
+    encoder's."""
     env = raw_env(num_players=4)
     rng = np.random.default_rng(0)
     for seed in range(3):
@@ -92,6 +93,9 @@ def test_the_env_plays_the_engine_s_game():
             seat = env.agent_name_mapping[agent]
             observed = env.observe(agent)
             np.testing.assert_array_equal(observed["observation"], observation_vector(env.game.known_to(seat)))
+            for other in range(env.game.num_players):  # a player's view carries the same encoding
+                np.testing.assert_array_equal(env.view(other).observation,
+                                              observation_vector(env.game.known_to(other)))
             np.testing.assert_array_equal(observed["action_mask"], env.game.legal_mask().astype(np.int8))
             env.step(int(rng.choice(np.flatnonzero(observed["action_mask"]))))
         replayed = Game.from_record(env.game.to_record())

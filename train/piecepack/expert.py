@@ -131,7 +131,7 @@ def play(job: tuple) -> dict[str, np.ndarray]:
             chosen[legal[totals >= totals.max() - 1e-9]] = True
         else:
             chosen[economists[seat].act(view)] = True
-        observation = env.observe(env.possible_agents[seat])["observation"]
+        observation = view.observation
         observations.append(observation)
         masks.append(mask)
         best.append(chosen)
