@@ -126,6 +126,9 @@ class GameSpec:
     """What breaks a tie of scores (:attr:`goldrush_env.protocol.Result.tiebreak`), as a column name."""
     match: str = ""
     """``match_winners(scores_of_games)``, if the game scores a match of several games."""
+    chance: str = ""
+    """The game with its chance made explicit, a :class:`goldrush_env.chance.ChanceGame` subclass, if the game
+    offers one (:mod:`goldrush_env.openspiel` makes an OpenSpiel game of it)."""
 
     def __post_init__(self) -> None:
         for name in ("name", "title", "rules"):

@@ -33,6 +33,7 @@ GAME = GameSpec(
     action_text="goldrush_env.gold.render:action_text", is_record="goldrush_env.gold.engine:is_record",
     record_names="players",
     tiebreak="gold_cards", match="goldrush_env.gold.match:match_winners",
+    chance="goldrush_env.gold.chance:GoldChance",
 )
 """Gold in the registry of games (:mod:`goldrush_env.games`; pyproject.toml declares it)."""
 

@@ -81,8 +81,7 @@ class ObservationEncoder:
         self.max_turns = max_turns
         self.category = category_table(num_players, owners)
         self.buffers = np.zeros((num_players, OBSERVATION_SIZE), dtype=np.float32)
-        self.board = self.buffers[:, _BOARD].reshape(num_players, len(PLANES), NUM_POSITIONS)
-        self.unseen = self.buffers[:, SLICES["unseen"]]
+        self._views()
         # Whether each seat has each position in view (seen now or remembered),
         # and how many cards of each category it cannot place (kept exact as ints).
         self.shown = [[False] * NUM_POSITIONS for _ in range(num_players)]
@@ -91,6 +90,21 @@ class ObservationEncoder:
         template = [0.0] * (_STANDING.stop - _STANDING.start)
         template[_AT["seats"]: _AT["seats"] + num_players] = [1.0] * num_players
         self._standing_template = template
+
+    def _views(self) -> None:
+        """``board`` and ``unseen``: views of parts of ``buffers``, by which they are written."""
+        self.board = self.buffers[:, _BOARD].reshape(self.num_players, len(PLANES), NUM_POSITIONS)
+        self.unseen = self.buffers[:, SLICES["unseen"]]
+
+    def __getstate__(self) -> dict:
+        # A copy or a pickle holds the buffers alone: copied views would no longer write into them.
+        state = dict(self.__dict__)
+        del state["board"], state["unseen"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._views()
 
     def reset(self, table: Sequence[int]) -> None:
         """Start from a table on which every seat knows nothing."""

@@ -21,6 +21,7 @@ GAME = GameSpec(
     text="goldrush_env.piecepack.render:to_text", picture="goldrush_env.piecepack.render:to_rgb",
     action_text="goldrush_env.piecepack.words:action_words",
     is_record="goldrush_env.piecepack.engine:is_record", tiebreak="food",
+    chance="goldrush_env.piecepack.chance:PiecepackChance",
 )
 """The piecepack game in the registry of games (:mod:`goldrush_env.games`; pyproject.toml declares it)."""
 

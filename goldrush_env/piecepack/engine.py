@@ -346,6 +346,35 @@ class Game:
         game.history, game.events, game.rounds = [], [], []
         return game
 
+    def exchange(self, a: int, b: int) -> None:
+        """Swap two face-down pieces that could lie in each other's place: two tiles, or two coins of one row (their
+        backs show the same suit). Nothing public changes, since a face-down piece is worth the same whatever it is
+        (§2.3); a seat that assayed one of them knows the other in its place, so a caller swaps pieces no seat it
+        cares about has assayed. What lets a game decide a piece only when it is first seen
+        (:mod:`goldrush_env.piecepack.chance`). Any other pair raises :class:`PiecepackError`."""
+        for piece in (a, b):
+            check_int("piece", piece, 0, NUM_PIECES - 1, error=PiecepackError)
+            if self.face_up[piece]:
+                raise PiecepackError(f"{piece_name(piece)} is face up: only face-down pieces can be exchanged")
+        if (a < NUM_PLOTS) != (b < NUM_PLOTS) or a >= NUM_PLOTS and a // COLUMNS != b // COLUMNS:
+            raise PiecepackError(f"{piece_name(a)} and {piece_name(b)} cannot change places: two tiles, or two coins "
+                                 "of one row, can")
+        pieces = self._tiles if a < NUM_PLOTS else self._coins
+        i, j = a % NUM_PLOTS, b % NUM_PLOTS
+        pieces[i], pieces[j] = pieces[j], pieces[i]
+
+    def queue_rolls(self, dice: Sequence[Sequence[int]] = (), market_rolls: Sequence[Sequence[int]] = ()) -> None:
+        """Add production rolls ``[moon, sun, arms, crown]`` (faces 0-5) and Market rolls ``[a, b]`` (1-6) after
+        those this game has yet to use, checked as the constructor checks its own: for a game whose dice are decided
+        only when they are needed (:mod:`goldrush_env.piecepack.chance`)."""
+        rolls = [_roll(f"dice[{i}]", roll, 4, 0, 5) for i, roll in enumerate(dice)]
+        if len(self._dice_used) + len(self._dice_queue) + len(rolls) > NUM_ROUNDS:
+            raise SetupError(f"a game has {NUM_ROUNDS} production rolls: {len(self._dice_used)} used and "
+                             f"{len(self._dice_queue)} queued leave no room for {len(rolls)} more")
+        markets = [_roll(f"market_rolls[{i}]", roll, 2, 1, 6) for i, roll in enumerate(market_rolls)]
+        self._dice_queue.extend(rolls)
+        self._market_queue.extend(markets)
+
     def copy(self) -> Game:
         """An independent copy (its rng too, so both go on to draw the same dice)."""
         new = object.__new__(Game)
