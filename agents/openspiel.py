@@ -50,4 +50,16 @@ class EntrantBot(pyspiel.Bot):
         return False
 
 
-__all__ = ["EntrantBot"]
+def play_out(state: Any, bots: list[Any], chance: Any) -> Any:
+    """Play ``state`` to its end: each seat's move from its bot (``bots[seat].step(state)``), each chance outcome
+    drawn with its probability from ``chance``, a ``numpy.random.Generator``. Returns the final state."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes())
+            state.apply_action(int(chance.choice(outcomes, p=probabilities)))
+        else:
+            state.apply_action(int(bots[state.current_player()].step(state)))
+    return state
+
+
+__all__ = ["EntrantBot", "play_out"]

@@ -71,15 +71,10 @@ def play(job: tuple[str, dict, str, str, int, int, int, int]) -> tuple[float, fl
     seat = i % n
     bots = [make_bot(alone if s == seat else field, game, s, seed + 1000 * i + s, simulations, rollouts)
             for s in range(n)]
-    chance = np.random.default_rng(seed + i)
-    state = game.new_initial_state()
+    from goldrush_agents.openspiel import play_out
+
     start = time.perf_counter()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probabilities = zip(*state.chance_outcomes())
-            state.apply_action(int(chance.choice(outcomes, p=probabilities)))
-        else:
-            state.apply_action(int(bots[state.current_player()].step(state)))
+    state = play_out(game.new_initial_state(), bots, np.random.default_rng(seed + i))
     winners = state.position.env.game.result().winners
     share = 1.0 / len(winners) if seat in winners else 0.0
     return share, state.returns()[seat], time.perf_counter() - start

@@ -30,11 +30,11 @@ from goldrush_env.chance import CHANCE, TERMINAL, ChanceGame, Position
 from goldrush_env.errors import GoldRushError
 from goldrush_env.gold.aec import raw_env
 from goldrush_env.gold.cards import (
-    CODE, DEFAULT_MAX_TURNS, EMPTY, MAX_PLAYERS, MIN_PLAYERS, NUM_CARD_TYPES, NUM_POSITIONS, TABLES, VALUE,
+    CODE, DEFAULT_MAX_TURNS, EMPTY, IS_GOLD, MAX_PLAYERS, MIN_PLAYERS, NUM_CARD_TYPES, NUM_POSITIONS, TABLES, VALUE,
     square_name,
 )
 from goldrush_env.gold.config import EnvConfig, MEMORIES
-from goldrush_env.gold.encoder import SLICES, describe
+from goldrush_env.gold.encoder import OBSERVATION_SIZE, SLICES, describe
 from goldrush_env.gold.engine import Game
 from goldrush_env.gold.memory import HumanMemory
 from goldrush_env.aec_base import SCORE_REWARD_SCALE
@@ -91,7 +91,7 @@ class GoldChance(ChanceGame):
         forgetting = config.memory == "human" and config.forget_prob > 0
         capacity = min(config.memory_capacity, size.num_cards)
         self.max_chance_nodes = size.num_cards + (config.max_turns * n * capacity if forgetting else 0)
-        gold = sum(VALUE[card] for card in self.box if card < 4)
+        gold = sum(VALUE[card] for card in self.box if IS_GOLD[card])
         if config.reward == "win":
             self.min_utility, self.max_utility = -1.0, 1.0
             self.utility_sum = 0.0 if n == 2 else None  # 1 and -1, or 0 and 0; with more seats the sum varies
@@ -101,8 +101,7 @@ class GoldChance(ChanceGame):
             self.utility_sum = 0.0
         self.perfect_information = config.memory == "perfect"
         self.terminal_rewards = config.reward == "win"
-        self.observation_size = raw_env(num_players=n, observation="plain", action="positions") \
-            .observation_spaces["player_0"]["observation"].shape[0]
+        self.observation_size = OBSERVATION_SIZE  # the "plain" vector
 
     def new_position(self) -> GoldPosition:
         return GoldPosition(self)
