@@ -7,7 +7,8 @@ value network and search, from its own games alone), ``imitation`` (a teacher's 
 ``holdout`` (the warm start scored on games it never saw), ``rllib_ppo`` (Ray RLlib's PPO in self-play),
 ``sb3_stock``, ``cleanrl_stock``, ``tianshou_stock``, ``torchrl_stock`` (each library's stock setup),
 ``pettingzoo_tutorial``, ``gymnasium_tutorial`` (PettingZoo's SB3 tutorial and SB3's quick start, as they stand),
-``curves`` (the learning curves of several runs in one picture).
+``openspiel_learner`` (OpenSpiel's own NFSP, DQN or A2C in self-play on the quarter table, measured against the
+greedy player), ``curves`` (the learning curves of several runs in one picture).
 
 Library: ``network`` (GoldNet and its SB3 policy), ``decisions`` (data sets of a teacher's decisions, and the fit
 to them), ``opponents`` (the curriculum and the league), ``vec_env`` (SB3's view of the batched vector env),
