@@ -83,16 +83,22 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 def temporary_files_stay_in_the_tests_folder(tmp_path_factory):
     """Libraries that write to the system's temporary folder (Stable-Baselines3 makes an empty ``SB3-<time>``
     folder there for every model left without a logger) write into this session's pytest folder instead, in
-    this process and in the processes the tests start."""
+    this process and in the processes the tests start. Ray gets a short folder of its own: its socket paths must
+    fit in 107 bytes, which a worker's pytest folder (``.../pytest-N/popen-gwK/tmp0/ray/session_<time>/...``)
+    does not leave them."""
     folder = tmp_path_factory.mktemp("tmp")
-    before = tempfile.tempdir, os.environ.get("TMPDIR")
-    tempfile.tempdir, os.environ["TMPDIR"] = str(folder), str(folder)
+    ray_folder = tempfile.mkdtemp(prefix="goldrush-ray-")
+    saved = {name: os.environ.get(name) for name in ("TMPDIR", "RAY_TMPDIR")}
+    before = tempfile.tempdir
+    tempfile.tempdir, os.environ["TMPDIR"], os.environ["RAY_TMPDIR"] = str(folder), str(folder), ray_folder
     yield folder
-    tempfile.tempdir = before[0]
-    if before[1] is None:
-        del os.environ["TMPDIR"]
-    else:
-        os.environ["TMPDIR"] = before[1]
+    tempfile.tempdir = before
+    for name, value in saved.items():
+        if value is None:
+            del os.environ[name]
+        else:
+            os.environ[name] = value
+    shutil.rmtree(ray_folder, ignore_errors=True)
 
 
 def unpaced(env):
@@ -271,10 +277,19 @@ def require_browser() -> None:
         pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True)
 
 
+BROWSER_PATIENCE_MS = 120_000
+"""How long a browser test waits for what it expects (a text shown, a button enabled) before it fails. Every wait
+is on a condition and ends as soon as it holds, so this bound costs nothing when the page works; it is long
+because a shared machine may take seconds to answer a request that takes milliseconds when it is idle."""
+
+
 @contextlib.contextmanager
 def chromium():
-    """Debian's Chromium, headless, driven by Playwright."""
-    from playwright.sync_api import sync_playwright
+    """Debian's Chromium, headless, driven by Playwright; every ``expect`` waits up to :data:`BROWSER_PATIENCE_MS`
+    (Playwright's default is 5 s, which a loaded machine has missed)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=BROWSER_PATIENCE_MS)
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"], headless=True)

@@ -20,12 +20,12 @@ does not remember one (the face-up card is seen by all while it lies face up). P
 human memory (:class:`goldrush_env.gold.memory.HumanMemory`) forgets what it has not seen in a turn with
 ``forget_prob`` and holds at most ``capacity`` places, the one seen longest ago going first.
 
-Compiled functions are cached on disk, so only the first use on a machine pays for compilation.
+Compiled functions are cached on disk, so only the first use on a machine pays for compilation
+(:mod:`goldrush_env.streams` says when it happens).
 """
 
 from __future__ import annotations
 
-import sys
 from contextlib import contextmanager
 
 import numba
@@ -1200,27 +1200,5 @@ def card_owners(owners: np.ndarray) -> np.ndarray:
     return np.array([owners[COLOUR[card]] if IS_MINER[card] else -2 for card in range(NUM_CARD_TYPES)],
                     dtype=np.int64)
 
-
-def _is_cached(function) -> bool:
-    """Whether numba's on-disk cache holds compiled code of ``function`` for this source; False if that cannot be
-    told."""
-    try:
-        return bool(function._cache._cache_file._load_index())
-    except Exception:  # numba's cache internals differ between versions: assume a compilation is coming
-        return False
-
-
-def _cache_dir(function) -> str:
-    try:
-        return function._cache._cache_path
-    except AttributeError:
-        return "numba's cache directory"
-
-
-if not all(_is_cached(f) for f in (step, deal, random_positions)):
-    # Numba caches next to this file, or, where an installed package cannot write, in the user's cache
-    # directory (~/.cache/numba on Linux; NUMBA_CACHE_DIR overrides both).
-    print("goldrush_env: compiling Gold's kernel, once (up to a few minutes on a busy machine); it is cached in "
-          f"{_cache_dir(step)}", file=sys.stderr, flush=True)
 
 assert MAX_PLAYERS == 5 and _P_SIZE == SLICES["unseen"].stop

@@ -215,15 +215,16 @@ def test_to_game_continues_like_the_batch():
 
 def test_the_first_numba_compilation_is_announced_once(tmp_path):
     """A process that has to compile says so in one line naming the cache; the next one, finding the cache,
-    says nothing."""
-    code = ("import numpy as np; from goldrush_env.gold.batched import BatchedGames; "
-            "g = BatchedGames(4, 2); g.reset(seed=0); "
-            "g.step(g.random_positions(np.random.default_rng(0)))")
+    says nothing, and neither does one that only imports the kernel with nothing cached (it compiles nothing)."""
+    importing = "import goldrush_env.gold.kernel, goldrush_env.piecepack.kernel"
+    playing = ("import numpy as np; from goldrush_env.gold.batched import BatchedGames; "
+               "g = BatchedGames(4, 2); g.reset(seed=0); "
+               "g.step(g.random_positions(np.random.default_rng(0)))")
     environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     runs = [subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True)
-            for _ in range(2)]
-    assert all(run.returncode == 0 for run in runs), runs[0].stderr
-    lines = runs[0].stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("goldrush_env: compiling Gold's kernel") and \
-        str(tmp_path) in lines[0]
-    assert runs[1].stderr == ""
+            for code in (importing, playing, playing)]
+    assert all(run.returncode == 0 for run in runs), [run.stderr for run in runs]
+    said = [[line for line in run.stderr.splitlines() if line.startswith("goldrush_env: compiling")] for run in runs]
+    assert said[0] == [], runs[0].stderr
+    assert len(said[1]) == 1 and str(tmp_path) in said[1][0], runs[1].stderr
+    assert said[2] == [], runs[2].stderr

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from conftest import chromium, require_browser, served
+from conftest import BROWSER_PATIENCE_MS, chromium, require_browser, served
 
 require_browser()
 
@@ -21,7 +21,6 @@ from playwright.sync_api import expect  # noqa: E402
 from goldrush_agents import cli  # noqa: E402
 from goldrush_agents.web import create_app  # noqa: E402
 
-TIMEOUT_MS = 20_000
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +51,7 @@ def browser():
 def page(browser, url):
     context = browser.new_context(viewport={"width": 1000, "height": 750})
     page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
+    page.set_default_timeout(BROWSER_PATIENCE_MS)
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(url)
@@ -377,7 +376,7 @@ def test_8_a_square_typed_while_the_agents_flip_is_refused_with_a_message(page):
     expect(page.get_by_test_id("error")).to_contain_text("wait for your turn: the agents are still flipping "
                                                          "(a1 was not flipped)")
     expect(page.get_by_test_id("square-input")).to_have_value("a1")  # kept for when it is your turn
-    expect(page.locator("body")).to_have_attribute("data-busy", "false", timeout=30_000)
+    expect(page.locator("body")).to_have_attribute("data-busy", "false")
     square = page.locator(".cell.legal").first.get_attribute("data-square")  # a1 may have left the table
     page.get_by_test_id("square-input").fill(square)
     page.keyboard.press("Enter")
@@ -490,7 +489,7 @@ def test_the_index_leads_to_a_game_without_a_page_of_its_own_played_to_the_end_o
 
     context = browser.new_context(viewport={"width": 1000, "height": 750}, accept_downloads=True)
     page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
+    page.set_default_timeout(BROWSER_PATIENCE_MS)
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(root + "/")

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from conftest import chromium, require_browser, served
+from conftest import BROWSER_PATIENCE_MS, chromium, require_browser, served
 
 require_browser()
 
@@ -25,7 +25,6 @@ from goldrush_env.piecepack.components import RESOURCES  # noqa: E402
 from goldrush_env.piecepack.engine import Game  # noqa: E402
 from goldrush_env.piecepack.words import event_words  # noqa: E402
 
-TIMEOUT_MS = 30_000
 ENGINE_NAME = re.compile(r"[A-Z]{2,}|_|=")
 """What only the engine writes in a choice or a log line: an ALL_CAPS kind (``OFFER(``, ``END_FREE_TRADE``),
 ``dice=(...)``."""
@@ -54,7 +53,7 @@ def browser():
 def page(browser, url):
     context = browser.new_context(viewport={"width": 1100, "height": 800}, accept_downloads=True)
     page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
+    page.set_default_timeout(BROWSER_PATIENCE_MS)
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(url)
@@ -168,7 +167,7 @@ def test_a_watched_game_steps_to_its_end_showing_every_piece(page):
     page.click("[data-testid=watch-step]")
     assert all("?" not in text for text in shown_pieces(page).values())  # nobody sits at the table
     page.click("[data-testid=watch-play]")
-    expect(page.locator("[data-testid=end-screen]")).to_be_visible(timeout=120_000)
+    expect(page.locator("[data-testid=end-screen]")).to_be_visible()
     assert page.locator("[data-testid=holdings] tbody tr").count() == 4
     in_words(page)
     expect(page.locator("[data-testid=log] li").first).to_contain_text("The game is over. Scores: economist ")
