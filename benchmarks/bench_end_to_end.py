@@ -21,7 +21,7 @@ Prints the median of the repeats; it asserts nothing.
 
     python benchmarks/bench_end_to_end.py                       # training against greedy
     python benchmarks/bench_end_to_end.py --opponents expert    # expert is played game by game in every case
-    python benchmarks/bench_end_to_end.py --quick               # a few seconds, for CI
+    python benchmarks/bench_end_to_end.py --quick               # a few seconds, for CI (smaller cases)
 """
 
 from __future__ import annotations
@@ -33,14 +33,15 @@ import time
 ROLLOUT = 2048
 
 
-def steps_per_second(vec_env: str, num_envs: int, opponents: str, steps: int, seed: int) -> float:
+def steps_per_second(vec_env: str, num_envs: int, opponents: str, steps: int, seed: int,
+                     rollout: int = ROLLOUT) -> float:
     import torch
     from sb3_contrib import MaskablePPO
 
     from goldrush_train.gold.network import MaskableGoldPolicy
     from goldrush_train.gold.ppo import Args, make_vec_env
 
-    args = Args(vec_env=vec_env, num_envs=num_envs, n_steps=ROLLOUT // num_envs, seed=seed)
+    args = Args(vec_env=vec_env, num_envs=num_envs, n_steps=rollout // num_envs, seed=seed)
     torch.set_num_threads(args.threads)  # as train/gold/ppo.py: one with subprocesses, every core otherwise
     venv = make_vec_env(args, {opponents: 1.0})
     try:
@@ -95,17 +96,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--games", type=int, default=1000, help="tournament games per pairing")
     parser.add_argument("--cleanrl-steps", type=int, default=16 * 8192, help="steps of each CleanRL run")
-    parser.add_argument("--quick", action="store_true", help="one rollout, one repeat, 20 tournament games")
+    parser.add_argument("--quick", action="store_true",
+                        help="a smoke run: one rollout of 512 steps, 2 environments in subprocesses (each one a "
+                             "fresh interpreter) instead of 8, one repeat, 20 tournament games")
     args = parser.parse_args(argv)
+    rollout, cases = ROLLOUT, [("subproc", 8), ("batched", 8), ("batched", 64)]
     if args.quick:
-        args.steps, args.repeats, args.games, args.cleanrl_steps = ROLLOUT, 1, 20, 8192
+        rollout, cases = 512, [("subproc", 2), ("batched", 8), ("batched", 64)]
+        args.steps, args.repeats, args.games, args.cleanrl_steps = rollout, 1, 20, 8192
 
-    cases = [("subproc", 8), ("batched", 8), ("batched", 64)]
     print(f"MaskablePPO training against {args.opponents}, {args.steps:,} steps x {args.repeats} repeats, "
-          f"rollouts of {ROLLOUT} steps (median, min, max)")
+          f"rollouts of {rollout} steps (median, min, max)")
     reference = None
     for vec_env, num_envs in cases:
-        samples = [steps_per_second(vec_env, num_envs, args.opponents, args.steps, args.seed + r)
+        samples = [steps_per_second(vec_env, num_envs, args.opponents, args.steps, args.seed + r, rollout)
                    for r in range(args.repeats)]
         median = statistics.median(samples)
         reference = reference or median

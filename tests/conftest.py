@@ -74,6 +74,12 @@ _HYPOTHESIS_HOME = tempfile.mkdtemp(prefix="goldrush-hypothesis-")
 atexit.register(shutil.rmtree, _HYPOTHESIS_HOME, ignore_errors=True)
 hypothesis.configuration.set_hypothesis_home_dir(_HYPOTHESIS_HOME)
 
+# OpenMP's worker threads (numba's parallel kernels, PyTorch) wait for their next task by spinning on a core by
+# default: between the many small kernel calls of the tests they kept both cores busy doing nothing, and the
+# tests run two at a time. Passive threads sleep instead. Read when OpenMP loads, after this line, and inherited
+# by the processes the tests start.
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+
 # render_mode="human" opens a pygame window: the tests draw it with SDL's dummy driver, headless.
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")

@@ -11,16 +11,38 @@ import pytest
 from goldrush_agents.cli import build_parser, main
 from goldrush_env.games import specs
 
+from conftest import typist
+
 
 def goldrush(*args, stdin=""):
+    """``goldrush args`` as a user types it, in a process of its own. Each command runs so at least once here; the
+    other checks run it in this process (``run``, ``main``), which spares starting Python for each."""
     return subprocess.run([sys.executable, "-m", "goldrush_agents.cli", *args], input=stdin, capture_output=True,
                           text=True, timeout=300)
 
 
+def run(*argv, read=None):
+    """Run a command in-process, as ``goldrush`` would (``read`` answers play's prompts); its stdout as a string."""
+    args = build_parser().parse_args(list(argv))
+    out = io.StringIO()
+    assert args.run(args, out=out, **({"read": read} if read else {})) == 0
+    return out.getvalue()
+
+
+def refused(capsys, *argv):
+    """The exit status and stderr of ``goldrush argv`` in this process (a bad option: argparse exits)."""
+    try:
+        status = main(list(argv))
+    except SystemExit as stop:
+        status = stop.code
+    return status, capsys.readouterr().err
+
+
 @pytest.mark.parametrize("command", ["play", "watch", "replay", "tournament", "serve"])
-def test_every_command_has_help(command):
-    result = goldrush(command, "--help")
-    assert result.returncode == 0 and "usage: goldrush " + command in result.stdout
+def test_every_command_has_help(command, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main([command, "--help"])
+    assert stop.value.code == 0 and "usage: goldrush " + command in capsys.readouterr().out
 
 
 def test_watch_saves_a_game_that_replays_exactly(tmp_path):
@@ -36,17 +58,17 @@ def test_watch_saves_a_game_that_replays_exactly(tmp_path):
     assert data["players"] == ["greedy", "expert", "random"] and len(data["events"]) == len(data["flips"])
 
 
-def test_replay_refuses_a_tampered_or_missing_record(tmp_path):
+def test_replay_refuses_a_tampered_or_missing_record(tmp_path, capsys):
     record = tmp_path / "game.json"
-    assert goldrush("watch", "--agents", "greedy,random", "--save", str(record)).returncode == 0
+    run("watch", "--agents", "greedy,random", "--save", str(record))
     data = json.loads(record.read_text())
     data["events"][1] = "duel" if data["events"][1] != "duel" else "nothing"
     record.write_text(json.dumps(data))
-    result = goldrush("replay", str(record))
-    assert result.returncode == 2 and "flip #1 replays as" in result.stderr
-    missing = goldrush("replay", str(tmp_path / "none.json"))
-    assert missing.returncode == 2
-    assert missing.stderr == f"goldrush replay: there is no file {str(tmp_path / 'none.json')!r}\n"
+    status, error = refused(capsys, "replay", str(record))
+    assert status == 2 and "flip #1 replays as" in error
+    status, error = refused(capsys, "replay", str(tmp_path / "none.json"))
+    assert status == 2
+    assert error == f"goldrush replay: there is no file {str(tmp_path / 'none.json')!r}\n"
 
 
 @pytest.mark.parametrize("content, complaint", [
@@ -76,31 +98,29 @@ def test_play_reprompts_on_bad_input_and_quits_cleanly():
 def test_play_a_whole_game_to_the_end(tmp_path):
     squares = [f"{c}{r}" for r in range(1, 9) for c in "abcdefgh"]
     # Offer every square in turn, over and over: illegal ones are refused, the game goes on to its end.
-    answers = "\n".join(squares * 60) + "\n"
     record = tmp_path / "mine.json"
-    result = goldrush("play", "--opponents", "random", "--memory-mode", "real", "--save", str(record), stdin=answers)
-    assert result.returncode == 0, result.stderr
-    assert any(line in result.stdout for line in ("you win!", "you lose", "a shared victory"))
-    assert goldrush("replay", str(record)).returncode == 0
+    out = run("play", "--opponents", "random", "--memory-mode", "real", "--save", str(record),
+              read=typist(squares * 60))
+    assert any(line in out for line in ("you win!", "you lose", "a shared victory"))
+    assert "game over" in run("replay", str(record))
 
 
-def test_bad_arguments_give_clear_errors():
-    result = goldrush("watch", "--agents", "greedy")
-    assert result.returncode == 2 and "--agents needs 2 to 5 names" in result.stderr
-    result = goldrush("play", "--players", "3", "--opponents", "greedy,expert,random")
-    assert result.returncode == 2
+def test_bad_arguments_give_clear_errors(capsys):
+    status, error = refused(capsys, "watch", "--agents", "greedy")
+    assert status == 2 and "--agents needs 2 to 5 names" in error
+    status, error = refused(capsys, "play", "--players", "3", "--opponents", "greedy,expert,random")
+    assert status == 2
     assert ("--opponents needs one name for both opponents of a 3-player game, or 2 names (one per opponent), "
-            "got 3: ['greedy', 'expert', 'random']") in result.stderr
-    result = goldrush("tournament", "--agents", "greedy,wizard", "--games", "2")
-    assert result.returncode == 2 and "unknown agent 'wizard'" in result.stderr
-    result = goldrush("tournament", "--agents", "greedy,ismcts[iterations=-1]", "--games", "2")
-    assert result.returncode == 2 and "iterations must be an int >= 1, got -1" in result.stderr
+            "got 3: ['greedy', 'expert', 'random']") in error
+    status, error = refused(capsys, "tournament", "--agents", "greedy,wizard", "--games", "2")
+    assert status == 2 and "unknown agent 'wizard'" in error
+    status, error = refused(capsys, "tournament", "--agents", "greedy,ismcts[iterations=-1]", "--games", "2")
+    assert status == 2 and "iterations must be an int >= 1, got -1" in error
 
 
 def test_an_entrant_takes_options_on_the_command_line():
-    result = goldrush("watch", "--agents", "ismcts[iterations=5,horizon=0],greedy", "--seed", "1")
-    assert result.returncode == 0, result.stderr
-    assert "ismcts[iterations=5,horizon=0] (seat 0) flips" in result.stdout
+    out = run("watch", "--agents", "ismcts[iterations=5,horizon=0],greedy", "--seed", "1")
+    assert "ismcts[iterations=5,horizon=0] (seat 0) flips" in out
 
 
 def test_tournament_command_writes_its_outputs(tmp_path):
@@ -111,13 +131,13 @@ def test_tournament_command_writes_its_outputs(tmp_path):
     assert (tmp_path / "results.json").exists() and (tmp_path / "chart.png").exists()
 
 
-def test_batched_tournament_command(tmp_path):
-    result = goldrush("tournament", "--agents", "random,greedy,ppo", "--games", "20", "--no-progress",
-                      "--batched", "--out", str(tmp_path))
-    assert result.returncode == 0, result.stderr
-    assert "greedy vs ppo" in result.stdout and len((tmp_path / "games.csv").read_text().splitlines()) == 1 + 60
-    refused = goldrush("tournament", "--agents", "random,greedy", "--games", "2", "--batched", "--memory", "human")
-    assert refused.returncode != 0 and "perfect memory" in refused.stderr
+def test_batched_tournament_command(tmp_path, capsys):
+    out = run("tournament", "--agents", "random,greedy,ppo", "--games", "20", "--no-progress", "--batched",
+              "--out", str(tmp_path))
+    assert "greedy vs ppo" in out and len((tmp_path / "games.csv").read_text().splitlines()) == 1 + 60
+    status, error = refused(capsys, "tournament", "--agents", "random,greedy", "--games", "2", "--batched",
+                            "--memory", "human")
+    assert status != 0 and "perfect memory" in error
 
 
 def test_play_against_the_shipped_model_and_watch_it():
@@ -125,28 +145,16 @@ def test_play_against_the_shipped_model_and_watch_it():
 
     if not SHIPPED_MODEL.is_file():
         pytest.fail(f"the package ships no model at {SHIPPED_MODEL}")
-    result = goldrush("play", "--opponents", "ppo", "--seed", "2", stdin="a1\nb1\nq\n")
-    assert result.returncode == 0, result.stderr
-    assert "ppo (seat 1) flips" in result.stdout
-    watched = goldrush("watch", "--agents", "ppo,expert", "--seed", "3")
-    assert watched.returncode == 0 and "seat 0 ppo, seat 1 expert" in watched.stdout
+    assert "ppo (seat 1) flips" in run("play", "--opponents", "ppo", "--seed", "2", read=typist(["a1", "b1", "q"]))
+    assert "seat 0 ppo, seat 1 expert" in run("watch", "--agents", "ppo,expert", "--seed", "3")
 
 
 def test_play_against_the_model_learned_from_scratch():
-    result = goldrush("play", "--opponents", "scratch", "--seed", "2", stdin="a1\nb1\nq\n")
-    assert result.returncode == 0, result.stderr
-    assert "scratch (seat 1) flips" in result.stdout
+    out = run("play", "--opponents", "scratch", "--seed", "2", read=typist(["a1", "b1", "q"]))
+    assert "scratch (seat 1) flips" in out
 
 
 # --- the rough edges a new user meets, mostly checked in-process (fast) --------------------------------------------
-
-
-def run(*argv):
-    """Run a command in-process, as ``goldrush`` would; its stdout as a string."""
-    args = build_parser().parse_args(list(argv))
-    out = io.StringIO()
-    assert args.run(args, out=out) == 0
-    return out.getvalue()
 
 
 def printed_seed(text):
@@ -227,15 +235,19 @@ def test_players_is_checked_the_same_way_in_play_and_watch(command, capsys):
 
 
 def test_watch_seats_one_name_at_every_seat_of_players(capsys):
-    watched = goldrush("watch", "--players", "3", "--agents", "random", "--seed", "2")
-    assert watched.returncode == 0 and "seat 0 random, seat 1 random, seat 2 random" in watched.stdout
+    assert "seat 0 random, seat 1 random, seat 2 random" in run("watch", "--players", "3", "--agents", "random",
+                                                                "--seed", "2")
     assert main(["watch", "--players", "3", "--agents", "random,greedy"]) == 2
     assert "--players 3 but --agents names 2 seats" in capsys.readouterr().err
 
 
-def test_help_is_plain_text_with_no_markup():
-    for command in ([], ["play"], ["watch"], ["replay"], ["tournament"], ["serve"]):
-        text = goldrush(*command, "--help").stdout
+def test_help_is_plain_text_with_no_markup(capsys):
+    texts = {"": goldrush("--help").stdout}  # as a user sees it
+    for command in ("play", "watch", "replay", "tournament", "serve"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        texts[command] = capsys.readouterr().out
+    for command, text in texts.items():
         assert text.startswith("usage: goldrush") and not re.search(r"``|:mod:|:func:|:class:", text), command
 
 

@@ -1,8 +1,9 @@
 """Every game of the registry in OpenSpiel (goldrush_env.openspiel): OpenSpiel's own checks, on combinations of
-each game's few-valued options that hold every pair of their values, and what the bridge promises of the game
-types, the parameters and our bots."""
+each game's few-valued options that hold every value of each, and what the bridge promises of the game types (on
+combinations that hold every pair of values), the parameters and our bots."""
 
 import itertools
+import random
 
 import numpy as np
 import pytest
@@ -44,6 +45,7 @@ def covering(spec):
 
 
 CASES = [(spec.name, params) for spec in GAMES for params in pairwise(spec)]
+COVERING = [(spec.name, params) for spec in GAMES for params in covering(spec)]
 
 
 def test_every_game_of_the_registry_with_explicit_chance_is_registered():
@@ -57,8 +59,10 @@ def test_every_game_of_the_registry_with_explicit_chance_is_registered():
         assert game.get_type().max_num_players == spec.max_players
 
 
-@pytest.mark.parametrize("name, params", CASES, ids=[f"{name}-{params}" for name, params in CASES])
+@pytest.mark.parametrize("name, params", COVERING, ids=[f"{name}-{params}" for name, params in COVERING])
 def test_random_games_pass_openspiel_checks_with_serialization(name, params):
+    """On combinations that hold every value of every option: the check clones and serializes the state at every
+    step, slow on the big tables; every pair of values plays in test_the_game_type_says_what_the_game_is."""
     game = bridge.load(name, **params)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
@@ -97,7 +101,14 @@ def _api_case(name, params):
     game = bridge.load(name, **params)
 
     def set_up_class(cls):
-        api_test.EnforceAPIOnPartialTreeBase.setUpClass.__func__(cls)
+        # OpenSpiel samples its states with the global `random`, unseeded: seeded here, every run checks the same
+        # states, and a failure repeats.
+        before = random.getstate()
+        random.seed(0)
+        try:
+            api_test.EnforceAPIOnPartialTreeBase.setUpClass.__func__(cls)
+        finally:
+            random.setstate(before)
         cls.some_states = cls.some_states + curious_states(cls.game)
 
     return type("EnforceAPI", (api_test.EnforceAPIOnPartialTreeBase,), {

@@ -206,11 +206,11 @@ def test_play_game_names_the_agent_that_flips_illegally():
 def test_small_ladder_greedy_beats_random_and_expert_beats_random():
     from goldrush_agents.tournament import run_tournament
 
-    result = run_tournament(["greedy", "random"], games=100, seed=7, workers=1)
+    result = run_tournament(["greedy", "random"], games=40, seed=7, workers=1)
     (pairing,) = result.pairings
-    assert pairing.alone == "greedy" and pairing.interval[0] > 0.5
-    result = run_tournament(["expert", "random"], games=40, seed=7, workers=1)
-    assert result.pairings[0].interval[0] > 0.5
+    assert pairing.alone == "greedy" and pairing.interval[0] > 0.5  # measured: 40 wins of 40, from 0.91
+    result = run_tournament(["expert", "random"], games=20, seed=7, workers=1)
+    assert result.pairings[0].interval[0] > 0.5  # measured: 20 wins of 20, from 0.84
 
 
 @pytest.mark.parametrize("name", ["greedy", "expert"])

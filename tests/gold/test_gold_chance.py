@@ -136,14 +136,14 @@ def test_the_first_card_turned_is_distributed_as_a_shuffled_box():
     chance = GoldChance(players=2, table="quarter")
     rng = np.random.default_rng(0)
     counts = np.zeros(25)
-    for _ in range(4000):
+    for _ in range(2000):
         position = chance.new_position()
         position.apply(int(rng.integers(16)))
         counts[position.draw(rng.random)] += 1
     box = np.bincount(TABLES["quarter"].box(), minlength=25) / 16
-    expected = 4000 * box
+    expected = 2000 * box
     chi2 = sum((counts[k] - expected[k]) ** 2 / expected[k] for k in range(25) if expected[k])
-    assert chi2 < 40  # about 11 degrees of freedom: the 99.9th percentile is 31.3
+    assert chi2 < 40  # 14 degrees of freedom (15 kinds): the 99.9th percentile is 36.1; measured 9.0
 
 
 def replay(chance, history, altered=None):

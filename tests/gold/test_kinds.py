@@ -13,13 +13,13 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from conftest import layout_of
-from goldrush_agents import make_agent
 from goldrush_agents.gold.batched import batched_policy
 
 import goldrush_env
 import goldrush_env.gold
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_env.gold import kernel
+from goldrush_env.gold.batched import BatchedGames
 from goldrush_env.gold.cards import EMPTY, category_table
 from goldrush_env.gold.encoder import OBSERVATION_SIZE
 from goldrush_env.gold.variants import _GAINS, ACTION_TYPES, OBSERVATION_TYPES, UNKNOWN_ACTION
@@ -178,37 +178,39 @@ def test_the_index_table_is_in_the_env_docstring():
     assert KINDS_VECTOR.from_plain(np.zeros((2, 2102))).shape == (2, KINDS_VECTOR.size)
 
 
-class KindsOf:
-    """A positions player made to choose kinds: its flip, told as the kind of card it turns."""
-
-    def __init__(self, player):
-        self.player, self.name = player, f"kinds({player.name})"
-
-    def reset(self, seed=None):
-        self.player.reset(seed)
-
-    def act(self, view):
-        return kind_by_view(view, self.player.act(view))
-
-
-def share_as_kinds(name: str, games: int) -> tuple[float, float]:
+def share_as_kinds(name: str, games: int, chunk: int = 200) -> tuple[float, float]:
     """``name`` choosing kinds at one seat against ``name`` choosing positions, seats and start rotated; its
-    win share (a shared win counts half) and the half-width of its 95% interval."""
+    win share (a shared win counts half) and the half-width of its 95% interval.
+
+    Each game is played in an AEC env taking kinds, and beside it in a batch of kernel games: the compiled form of
+    ``name`` (which flips what the Python player flips, tests/gold/test_batched_agents.py) chooses a position for
+    every game at once; at the kinds seat it is told to the env as the kind of card the seat's view shows there,
+    the env draws the position among those of that kind, and the batch makes the flip the env made."""
+    player = batched_policy(name)
+    envs = [goldrush_env.gold.raw_env(action="kinds") for _ in range(min(chunk, games))]
     wins = 0.0
-    for game in range(games):
-        kinds_seat = game % 2
-        players = [make_agent(name), make_agent(name)]
-        players[kinds_seat] = KindsOf(players[kinds_seat])
-        env = goldrush_env.gold.raw_env(action="kinds")
-        env.reset(seed=game, options={"first_player": (game // 2) % 2})
-        for seat, player in enumerate(players):
-            player.reset(seed=1000 * game + seat)
-        while not env.game.is_finished:
-            seat = env.game.current_player
-            action = players[seat].act(env.view(seat))
-            (env.step if seat == kinds_seat else env.step_from_view)(action)
-        winners = env.game.winners
-        wins += (kinds_seat in winners) / len(winners)
+    for start in range(0, games, chunk):
+        count = min(chunk, games - start)
+        batch = BatchedGames(count, 2)
+        batch.reset(seed=start, first_player=((start + np.arange(count)) // 2) % 2)
+        kinds_seat = (start + np.arange(count)) % 2
+        for g, env in enumerate(envs[:count]):
+            env.reset(seed=start + g, options={"layout": batch.table[g].tolist(),
+                                               "first_player": int(batch.current_player[g])})
+        while not batch.is_finished.all():
+            chosen = player.act(batch, batch.known(), ~batch.is_finished, None)
+            for g in np.flatnonzero(~batch.is_finished):
+                env, seat = envs[g], int(batch.current_player[g])
+                if seat == kinds_seat[g]:
+                    env.step(kind_by_view(env.view(seat), int(chosen[g])))
+                    chosen[g] = env.game.history[-1].position
+                else:
+                    env.step_from_view(int(chosen[g]))
+            batch.step(chosen)
+        for g, env in enumerate(envs[:count]):
+            winners = env.game.winners
+            assert np.flatnonzero(batch.leaders()[g]).tolist() == list(winners)  # the twins played one game
+            wins += (kinds_seat[g] in winners) / len(winners)
     share = wins / games
     return share, NormalDist().inv_cdf(0.975) * (0.25 / games) ** 0.5
 

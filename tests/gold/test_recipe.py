@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import shlex
 
 import numpy as np
 import pytest
@@ -22,9 +23,23 @@ TINY = ["--teacher", TEACHER, "--search-seeds", "2", "--search-games", "1", "--e
         "--agents", "random", "--workers", "1"]
 
 
-def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monkeypatch):
+@pytest.fixture
+def fits_here(monkeypatch):
+    """The recipe's fits (``python -m goldrush_train.gold.ppo`` in a process of its own) run in this process: the
+    same command, without a fresh interpreter importing torch for each. Call it to switch; the first test's first
+    fit stays a real process, whose weights the in-process ppo.main must match."""
+    def run_here(label, module, argv):
+        assert module == "goldrush_train.gold.ppo"
+        print(f"{label}: {shlex.join(['python', '-m', module, *argv])}", flush=True)
+        ppo_main(list(argv))
+
+    return lambda: monkeypatch.setattr("goldrush_train.gold.recipe.run_script", run_here)
+
+
+def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monkeypatch, fits_here):
     data = tmp_path / "data"
-    summary = main(["--run-dir", str(tmp_path / "a"), "--data-dir", str(data)] + TINY)
+    summary = main(["--run-dir", str(tmp_path / "a"), "--data-dir", str(data)] + TINY)  # fitted in its own process
+    fits_here()
     path = data / "ismcts-2.npz"
     with np.load(path) as stored:
         assert json.loads(str(stored["about"])) == {"teacher": TEACHER, "games": 1, "num_players": 2, "seed": 2,
@@ -119,7 +134,8 @@ def test_a_used_run_folder_is_refused_before_collecting(tmp_path, capsys):
     assert not (tmp_path / "data").exists()
 
 
-def test_dagger_fits_a_student_collects_its_games_once_and_refits(tmp_path, capsys):
+def test_dagger_fits_a_student_collects_its_games_once_and_refits(tmp_path, capsys, fits_here):
+    fits_here()
     data = tmp_path / "data"
     dagger = ["--expert-games", "0", "--dagger-seeds", "7", "--dagger-games", "2", "--dagger-opponents", "random"]
     summary = main(["--run-dir", str(tmp_path / "a"), "--data-dir", str(data)] + TINY + dagger)

@@ -148,11 +148,12 @@ def test_the_stock_sb3_setup_runs_and_evaluates(tmp_path):
 
 
 def test_the_smallest_table_is_learned_from_scratch(tmp_path):
-    """A real learning check, on fixed seeds: on the 16-card table, 60k steps of PPO from scratch against random
-    (about a minute on two cores) take the policy from the fair share to a clear win against random."""
+    """A real learning check, on fixed seeds: on the 16-card table, 30k steps of PPO from scratch against random
+    (seconds) take the policy from the fair share to a clear win against random (0.83 of 200 games, interval
+    from 0.77, when written; 60k steps and 400 games gave 0.81 from 0.77)."""
     summary = scratch.main(["--run-dir", str(tmp_path / "q"), "--tables", "quarter", "--eval-table", "quarter",
                             "--opponents", "random", "--eval-agents", "random", "--num-envs", "64", "--num-steps",
-                            "32", "--total-timesteps", "61440", "--eval-every", "0", "--final-games", "400",
+                            "32", "--total-timesteps", "30720", "--eval-every", "0", "--final-games", "200",
                             "--seed", "1"])
     (final,) = summary["final"]
     assert final["low"] > 0.55, final

@@ -33,7 +33,7 @@ def tiny_run(tmp_path_factory):
     return folder / "run" / "model.npz", untrained, summary
 
 
-def _value_error(path, games=256):
+def _value_error(path, games=128):
     """The mean squared error of the network's value (the mover's share) against the results of new games it
     played itself."""
     network = Network(path)
@@ -46,20 +46,21 @@ def _value_error(path, games=256):
 
 
 def test_a_tiny_run_learns_its_values_on_the_quarter_table(tiny_run):
-    """After 1,024 of its own games the value head predicts the results of 256 new games far better than the same
-    network untrained."""
+    """After 1,024 of its own games the value head predicts the results of 128 new games far better than the same
+    network untrained (a squared error of 0.03 against 0.25 when written)."""
     model, untrained, _ = tiny_run
     assert _value_error(model) < _value_error(untrained) - 0.05
 
 
 def test_a_tiny_run_learns_a_policy_on_the_quarter_table(tiny_run):
     """The network alone (no search) beats random by more than it did untrained (intervals apart), and beats its
-    untrained self head to head."""
+    untrained self head to head. Over 100 games, when written: 0.71 [0.615, 0.79] against random, untrained 0.46
+    [0.37, 0.557]; 0.715 [0.62, 0.79] against its untrained self."""
     model, untrained, _ = tiny_run
-    trained, before = [evaluate(f"selfplay[path='{path}',depth=0]", ["random"], games=200, seed=5, table="quarter",
+    trained, before = [evaluate(f"selfplay[path='{path}',depth=0]", ["random"], games=100, seed=5, table="quarter",
                                 workers=1)[0] for path in (model, untrained)]
     assert trained.low > before.high, (trained, before)
-    duel = evaluate(f"selfplay[path='{model}',depth=0]", [f"selfplay[path='{untrained}',depth=0]"], games=200, seed=5,
+    duel = evaluate(f"selfplay[path='{model}',depth=0]", [f"selfplay[path='{untrained}',depth=0]"], games=100, seed=5,
                     table="quarter", workers=1)[0]
     assert duel.low > 0.5, duel
 
@@ -75,13 +76,18 @@ def test_a_run_writes_its_curve_and_summary(tiny_run):
     assert all(e["games"] == 40 and e["opponent"] == "greedy" for e in summary["final"])
 
 
-def test_the_same_seed_trains_the_same_network(tiny_run, tmp_path):
-    model, _, _ = tiny_run
-    train(SelfPlay(**TINY, run_dir=str(tmp_path / "again")))
-    with np.load(model) as first, np.load(tmp_path / "again" / "model.npz") as second:
+def test_the_same_seed_trains_the_same_network(tmp_path):
+    # Two batches of games, the second played by the network the first trained; a small evaluation at the end.
+    short = {**TINY, "games": 128, "batch": 64, "eval_every": 128, "eval_games": 4, "final_games": 4}
+    for name in ("first", "again"):
+        train(SelfPlay(**short, run_dir=str(tmp_path / name)))
+    torch.manual_seed(0)  # as train() seeds its network
+    start = export(make_net(128, 2), "quarter", 2)
+    with np.load(tmp_path / "first" / "model.npz") as first, np.load(tmp_path / "again" / "model.npz") as second:
         assert first.files == second.files
         for key in first.files:
             assert np.array_equal(first[key], second[key]), key
+        assert not np.array_equal(first["value.weight"], start["value.weight"])  # trained, not as it started
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 5])

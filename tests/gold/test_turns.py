@@ -119,23 +119,25 @@ def test_bad_values_are_refused_by_name():
 # --- the search against a plain recursion ----------------------------------------------------------------------------
 
 def decode(features, n):
-    """The state a feature row shows (counts, points and gold cards are written exactly)."""
+    """The state a feature row shows, or each of a batch of rows (counts, points and gold cards are written
+    exactly)."""
     k = num_kinds(n)
     at = 3 * k
-    return (np.rint(features[:k] * 4).astype(int), np.rint(features[k:2 * k] * 4).astype(int),
-            np.rint(features[at:at + n] * 20).astype(int), np.rint(features[at + n:at + 2 * n] * 10).astype(int))
+    return (np.rint(features[..., :k] * 4).astype(int), np.rint(features[..., k:2 * k] * 4).astype(int),
+            np.rint(features[..., at:at + n] * 20).astype(int),
+            np.rint(features[..., at + n:at + 2 * n] * 10).astype(int))
 
 
 def made_up_value(n, seed):
-    """A fixed value function of a state (known, unseen, points, gold cards; the mover's frame): a softmax of
-    random weights, so that every leaf has its own value."""
+    """A fixed value function of a state (known, unseen, points, gold cards; the mover's frame), or of a batch of
+    states row by row: a softmax of random weights, so that every leaf has its own value."""
     k = num_kinds(n)
     w = np.random.default_rng(seed).normal(size=(n, 2 * k + 2 * n)) * 0.3
 
     def value(known, unseen, scores, golds):
-        z = w @ np.concatenate([known, unseen, scores, golds])
-        z = np.exp(z - z.max())
-        return z / z.sum()
+        z = np.concatenate([known, unseen, scores, golds], axis=-1) @ w.T
+        z = np.exp(z - z.max(axis=-1, keepdims=True))
+        return z / z.sum(axis=-1, keepdims=True)
 
     return value
 
@@ -265,7 +267,7 @@ def test_the_search_agrees_with_a_plain_recursion(num_players):
     recursion = Recursion(n, value)
     checked = 0
     for table in ("quarter", "half"):
-        search = Search(n, TABLES[table].rush_at, lambda x: np.stack([value(*decode(row, n)) for row in x]))
+        search = Search(n, TABLES[table].rush_at, lambda x: value(*decode(x, n)))  # a batch at once: quick
         games = Games.new(table, n, np.arange(4) % n)
         streams = seed_streams(n, 4)
         step = 0
@@ -317,6 +319,9 @@ class TwoTurns(Recursion):
         super().__init__(n, value)
         self.rush_at = rush_at
         self.rush_now = False
+        self.valued = {}
+        """Leaf values by state: a leaf is reached again and again (the same cards in another order, the same
+        state at a later decision), and the plain recursion would value it each time."""
 
     def stalemate(self, counts):
         """D3: no dynamite, at most one strength of miner, and every miner weaker than every gold."""
@@ -327,6 +332,12 @@ class TwoTurns(Recursion):
         return not dynamite and len(miners) <= 1 and (not miners or not golds or max(miners) < min(golds))
 
     def leaf(self, known, unseen, scores, golds):
+        key = (tuple(known), tuple(unseen), tuple(scores), tuple(golds), self.deep, self.rush_now)
+        if key not in self.valued:
+            self.valued[key] = self.deeper_leaf(known, unseen, scores, golds)
+        return self.valued[key]
+
+    def deeper_leaf(self, known, unseen, scores, golds):
         exact = Recursion.leaf(self, known, unseen, scores, golds)
         if not self.deep:
             return exact
@@ -364,15 +375,17 @@ def test_two_turns_of_search_agree_with_the_recursion_one_turn_deeper(num_player
     rush_at = TABLES["quarter"].rush_at
     recursion = TwoTurns(n, value, rush_at)
     recursion.deep = False
-    search = Search(n, rush_at, lambda x: np.stack([value(*decode(row, n)) for row in x]))
+    search = Search(n, rush_at, lambda x: value(*decode(x, n)))
     games = Games.new("quarter", n, np.arange(6) % n)
     streams = seed_streams(20 + n, 6)
     checked = 0
     while not games.done.all():
         counts = np.zeros(len(games.done), np.int64)
         count_leaves(games.known, games.unseen, games.face_up, games.rush, games.done, counts)
-        option_values, option_mover = search.options(games, depth=2)
-        for g in np.flatnonzero(~games.done & (counts <= 30)):
+        check = np.flatnonzero(~games.done & (counts <= 30))
+        if len(check):  # only when a game is small enough to check; then the whole batch, big games too
+            option_values, option_mover = search.options(games, depth=2)
+        for g in check:
             want = recursion.two_turns(games.known[g].tolist(), games.unseen[g].tolist(), int(games.face_up[g]),
                                        games.scores[g].tolist(), games.golds[g].tolist(), bool(games.rush[g]))
             assert sorted(want) == np.flatnonzero(~np.isnan(option_mover[g])).tolist()

@@ -422,38 +422,6 @@ def test_an_agent_that_fails_gives_a_json_error_that_tells_nothing(monkeypatch):
     assert response.json() == {"error": "the server failed on this request: its log has the details"}
 
 
-def test_goldrush_serve_serves_the_page_and_the_api():
-    """The README's command, as a user runs it: a server on a free port answering the page and the API."""
-    import socket
-    import subprocess
-    import sys
-    import time
-    import urllib.request
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "goldrush_agents.cli", "serve", "--port", str(port)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline, page = time.monotonic() + 60, None
-        while page is None:
-            assert server.poll() is None, server.stderr.read()
-            assert time.monotonic() < deadline, "goldrush serve did not answer within 60 s"
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
-                    page = response.read().decode()
-            except OSError:
-                time.sleep(0.2)
-        assert "<html" in page.lower() and "data-testid" in page
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/gold/agents", timeout=5) as response:
-            assert "ppo" in json.loads(response.read())["agents"]
-    finally:
-        server.terminate()
-        out, _ = server.communicate(timeout=30)
-    assert f"at http://127.0.0.1:{port}/" in out
-
-
 def test_goldrush_serve_refuses_a_bad_port(capsys):
     assert cli.main(["serve", "--port", "70000"]) == 2
     assert "--port must be an int from 0 to 65535, got 70000" in capsys.readouterr().err

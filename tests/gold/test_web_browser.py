@@ -105,7 +105,7 @@ def test_play_a_whole_game_by_clicking_until_the_winners_are_shown(page):
         expect(page.locator("body")).to_have_attribute("data-busy", "false")
         if end.is_visible():
             break
-        cell = page.locator(".cell.legal").first
+        cell = page.locator(".cell.legal").last  # the last card offered: 14 flips of seed 3 where the first take 32
         square = cell.get_attribute("data-square")
         cell.click()
         flips += 1
@@ -123,7 +123,9 @@ def test_play_a_whole_game_by_clicking_until_the_winners_are_shown(page):
 
 
 def test_a_whole_game_on_the_full_table_against_ppo_with_the_mouse(page):
-    """What a new user does: the default table, the shipped model, a click on a face-down card each turn."""
+    """What a new user does: the default table, the shipped model, a click on a face-down card each turn. The last
+    card offered each time, not the first: flipping the first cards again and again runs to the turn limit (200
+    turns), where this game ends with its last card, in 45 flips."""
     instant(page)
     deal(page, opponents="ppo", seed=1, table="full")
     assert page.locator(".cell.down").count() == 64
@@ -132,11 +134,12 @@ def test_a_whole_game_on_the_full_table_against_ppo_with_the_mouse(page):
     while not end.is_visible():
         expect(page.locator("body")).to_have_attribute("data-busy", "false")
         if not end.is_visible():
-            page.locator(".cell.legal").first.click()
+            page.locator(".cell.legal").last.click()
             flips += 1
             assert flips < 400
     assert page.get_by_test_id("end-title").inner_text() in ("You win!", "You lose", "A shared victory")
     expect(page.get_by_test_id("winners")).to_contain_text("Winner")
+    expect(page.get_by_test_id("cards-left")).to_have_text("0")  # the whole game: every card taken
 
 
 def test_the_first_card_stays_face_up_and_outcomes_are_told(page):
@@ -330,6 +333,7 @@ def test_8_a_reload_returns_to_the_game_in_play(page):
     page.reload()
     expect(page.get_by_test_id("turn-text")).to_have_text(turn)
     assert board(page) == before
+    instant(page)  # a reload sets the Speed control back to its default
     page.locator(".cell.legal").first.click()  # and the game goes on
     expect(page.locator("body")).to_have_attribute("data-busy", "false")
     assert board(page) != before
@@ -363,8 +367,8 @@ def test_8_a_reload_returns_to_the_watched_game_and_the_replay(page):
 
 
 def test_8_a_square_typed_while_the_agents_flip_is_refused_with_a_message(page):
-    page.fill("[data-testid=speed]", "0")  # slow: the agents' opening flips take seconds to show
-    page.dispatch_event("[data-testid=speed]", "input")
+    page.clock.install(time=0)
+    page.clock.pause_at(3600)  # the page's time stands still: the agents' opening flips show until the test moves it
     page.select_option("[data-testid=table]", "quarter")
     page.select_option("[data-testid=seat]", "1")
     page.fill("[data-testid=opponents]", "greedy")
@@ -376,6 +380,8 @@ def test_8_a_square_typed_while_the_agents_flip_is_refused_with_a_message(page):
     expect(page.get_by_test_id("error")).to_contain_text("wait for your turn: the agents are still flipping "
                                                          "(a1 was not flipped)")
     expect(page.get_by_test_id("square-input")).to_have_value("a1")  # kept for when it is your turn
+    instant(page)
+    page.clock.resume()  # the flip shown waits out its time, the rest none
     expect(page.locator("body")).to_have_attribute("data-busy", "false")
     square = page.locator(".cell.legal").first.get_attribute("data-square")  # a1 may have left the table
     page.get_by_test_id("square-input").fill(square)

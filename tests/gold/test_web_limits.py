@@ -159,14 +159,23 @@ def wait_for(port: int, process: subprocess.Popen) -> None:
 
 
 def test_2_the_server_stops_on_sigterm_while_agents_search():
-    """SIGTERM during the heaviest games a request may ask for: the server stops as it should (it once needed
-    SIGKILL), saying what it dropped, and passes the signal on (uvicorn's way: the exit status says SIGTERM).
-    The minute allowed is for a loaded machine: the shutdown waits a few seconds at most."""
+    """``goldrush serve``, the README's command, as a user runs it: a server on a free port that says where it is
+    and answers the page and the API. Then SIGTERM during the heaviest games a request may ask for: the server
+    stops as it should (it once needed SIGKILL), saying what it dropped, and passes the signal on (uvicorn's way:
+    the exit status says SIGTERM). The minute allowed is for a loaded machine: the shutdown waits a few seconds at
+    most."""
+    import urllib.request
+
     port = free_port()
     process = subprocess.Popen([sys.executable, "-m", "goldrush_agents.cli", "serve", "--port", str(port)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         wait_for(port, process)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=60) as response:
+            page = response.read().decode()
+        assert "<html" in page.lower() and "data-testid" in page
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/gold/agents", timeout=60) as response:
+            assert "ppo" in json.loads(response.read())["agents"]
         body = json.dumps({"players": 5, "seat": 4, "opponents": "ismcts[iterations=10000,horizon=None]"})
 
         def heavy():
@@ -190,6 +199,7 @@ def test_2_the_server_stops_on_sigterm_while_agents_search():
             process.kill()
             process.communicate()
     assert process.returncode in (0, -signal.SIGTERM), errors
+    assert f"at http://127.0.0.1:{port}/" in output, (output, errors)
     assert "stopped: " in output and "games in play" in output, (output, errors)
     assert "Traceback" not in errors, errors
 
@@ -563,8 +573,8 @@ def test_memory_stays_bounded_past_the_cap():
     assert refused_bytes < 1_000_000, refused_bytes
     for game_id in list(client.app.state.store.live)[:5]:
         client.delete(f"/api/gold/games/{game_id}")
-    for _ in range(30):  # watched games to their end: only the newest 10 finished ones are kept
-        watch_to_the_end(client, {"agents": "random,random", "table": "quarter"})
+    for _ in range(30):  # watched games to their end (the turn limit's, at once): only the newest 10 are kept
+        watch_to_the_end(client, {"agents": "random,random", "table": "quarter", "max_turns": 1})
     store = client.app.state.store
     assert len(store.live) == 5 and len(store.ended) == 10
 

@@ -70,9 +70,18 @@ def shown_pieces(page) -> dict[int, str]:
 
 def click_and_wait(page, locator):
     """Click, and wait until the page has drawn the state the server answered with."""
-    drawn = page.locator("body").get_attribute("data-drawn") or ""
-    locator.click()
-    expect(page.locator("body")).not_to_have_attribute("data-drawn", drawn)
+    drawn_after(page, locator.click)
+
+
+def drawn_after(page, act) -> None:
+    """Do ``act``, and wait until the page has drawn a state again (the first, if it had drawn none)."""
+    body = page.locator("body")
+    drawn = body.get_attribute("data-drawn")
+    act()
+    if drawn is None:
+        expect(body).to_have_attribute("data-drawn", re.compile("."))
+    else:
+        expect(body).not_to_have_attribute("data-drawn", drawn)
 
 
 def texts(page, test_id: str) -> list[str]:
@@ -159,18 +168,79 @@ def test_a_picked_plot_narrows_the_choices(page, app):
     expect(page.locator(f"[data-testid=plot-{free}]")).to_have_class(re.compile("owned0"))
 
 
+def at_speed(page, value: int) -> None:
+    """Move the Watch tab's Speed control to ``value`` (0 slow to 4 instant), as a person dragging it would."""
+    page.fill("[data-testid=speed]", str(value))
+    page.dispatch_event("[data-testid=speed]", "input")
+
+
 def test_a_watched_game_steps_to_its_end_showing_every_piece(page):
     page.click("[data-testid=tab-watch]")
+    at_speed(page, 4)  # instant: the game plays as fast as the server answers
+    expect(page.locator("#speed-name")).to_have_text("instant")
     page.fill("[data-testid=watch-agents]", "economist,random,random,ppo")
     page.fill("[data-testid=watch-seed]", "2")
-    page.click("[data-testid=watch-start]")
-    page.click("[data-testid=watch-step]")
-    assert all("?" not in text for text in shown_pieces(page).values())  # nobody sits at the table
+    click_and_wait(page, page.locator("[data-testid=watch-start]"))
+    click_and_wait(page, page.locator("[data-testid=watch-step]"))
+    pieces = shown_pieces(page)
+    assert len(pieces) == 48 and all("?" not in text for text in pieces.values())  # nobody sits at the table
     page.click("[data-testid=watch-play]")
     expect(page.locator("[data-testid=end-screen]")).to_be_visible()
     assert page.locator("[data-testid=holdings] tbody tr").count() == 4
     in_words(page)
     expect(page.locator("[data-testid=log] li").first).to_contain_text("The game is over. Scores: economist ")
+
+
+def test_the_speed_control_sets_the_pace_of_a_watched_game(page):
+    """Play waits the Speed control's time between steps (slow 1800 ms, fast 250, instant 0), read at each step,
+    and Pause stops it. The page's clock is Playwright's: time moves only when the test moves it, so each count
+    of steps asked below is exact, whatever the machine's load."""
+    page.click("[data-testid=tab-watch]")
+    page.fill("[data-testid=watch-agents]", "economist,random,random")
+    page.fill("[data-testid=watch-seed]", "5")
+    click_and_wait(page, page.locator("[data-testid=watch-start]"))
+    page.clock.install(time=0)
+    page.clock.pause_at(3600)  # from here the page's time moves only by run_for
+    page.evaluate("""() => {  // count the steps the page asks the server for, as it asks
+        const fetched = window.fetch;
+        document.body.dataset.steps = "0";
+        window.fetch = (path, ...rest) => {
+            if (String(path).endsWith("/step")) document.body.dataset.steps = String(+document.body.dataset.steps + 1);
+            return fetched(path, ...rest);
+        };
+    }""")
+    body = page.locator("body")
+
+    def steps() -> int:
+        return int(body.get_attribute("data-steps"))
+
+    at_speed(page, 0)
+    expect(page.locator("#speed-name")).to_have_text("slow")
+    drawn_after(page, lambda: page.click("[data-testid=watch-play]"))  # the first step at once
+    assert steps() == 1
+    page.clock.run_for(1799)
+    assert steps() == 1
+    drawn_after(page, lambda: page.clock.run_for(1))
+    assert steps() == 2
+    at_speed(page, 3)  # read at the next step: this wait is still the slow one
+    expect(page.locator("#speed-name")).to_have_text("fast")
+    page.clock.run_for(1799)
+    assert steps() == 2
+    drawn_after(page, lambda: page.clock.run_for(1))
+    assert steps() == 3
+    page.clock.run_for(249)
+    assert steps() == 3
+    at_speed(page, 4)
+    drawn_after(page, lambda: page.clock.run_for(1))
+    assert steps() == 4
+    drawn_after(page, lambda: page.clock.run_for(0))  # instant: the next step waits for no time at all
+    assert steps() == 5
+    page.click("[data-testid=watch-play]")
+    expect(page.locator("[data-testid=watch-play]")).to_have_text("Play")
+    page.clock.run_for(60_000)
+    assert steps() == 5  # paused
+    expect(page.locator("[data-testid=end-screen]")).to_be_hidden()
+    expect(page.locator("[data-testid=watch-step]")).to_be_enabled()
 
 
 def test_a_bad_record_is_refused_in_words(page):

@@ -11,8 +11,8 @@ learner at a random seat against ``greedy`` in every other seat, and, once the f
 quarter of those seats played by frozen snapshots of itself. The reward is the score reward (after each
 flip, the learner's gain less the others' mean, / 10), which at any number of players points where winning does.
 
-Evaluations during the run (400 games against ``greedy``) and at the end (``final_games``) report both
-directions: the model alone against the field, and one ``greedy`` alone against the model. ``--ship``
+Evaluations during the run (``eval_games``, 400 games against ``greedy``) and at the end (``final_games``)
+report both directions: the model alone against the field, and one ``greedy`` alone against the model. ``--ship``
 copies the model to :func:`goldrush_agents.gold.trained.shipped_model`, where the entrant ``ppo`` finds it.
 Like goldrush_train.gold.recipe, it runs the training script by its command line, printed first, so that the
 step can be rerun alone.
@@ -53,7 +53,11 @@ class Sizes:
     start_from: str = str(SHIPPED_MODEL)
     """The GoldNet model (observation "plain") PPO starts from."""
     eval_every: int = 250_000
-    """Steps between the 400-game evaluations against greedy."""
+    """Steps between the evaluations against greedy."""
+    eval_games: int = 400
+    """Games of each evaluation during the run (each direction)."""
+    num_envs: int = 128
+    """Games played at once; a rollout is 64 steps of each (the shipped models': 128, rollouts of 8,192 steps)."""
     final_games: int = 2000
     """Games of the final evaluation against greedy (each direction)."""
     torch_threads: int = 1
@@ -69,7 +73,8 @@ class Sizes:
         check_int("--num-players", self.num_players, 3, 5, note="the 2-player model is goldrush_train.gold.recipe's")
         if self.total_timesteps is None:
             self.total_timesteps = STEPS[self.num_players]
-        check_counts(self, "total_timesteps", "eval_every", "final_games", "torch_threads")
+        check_counts(self, "total_timesteps", "eval_every", "eval_games", "num_envs", "final_games",
+                     "torch_threads")
         if not Path(self.start_from).is_file():
             raise GoldRushError(f"--start-from {self.start_from!r} is not a file")
 
@@ -77,9 +82,9 @@ class Sizes:
         """The command line of goldrush_train.gold.scratch that this recipe is."""
         return ["--run-dir", run_dir, "--seed", str(self.seed), "--num-players", str(self.num_players),
                 "--init-from", self.start_from, "--network", "goldnet", "--action", "positions", "--observation",
-                "plain", "--num-envs", "128", "--num-steps", "64", "--total-timesteps",
+                "plain", "--num-envs", str(self.num_envs), "--num-steps", "64", "--total-timesteps",
                 str(self.total_timesteps), "--reward", "score", "--opponents", "greedy", "--self-play", "0.25",
-                "--eval-every", str(self.eval_every), "--eval-games", "400", "--eval-agents", "greedy",
+                "--eval-every", str(self.eval_every), "--eval-games", str(self.eval_games), "--eval-agents", "greedy",
                 "--final-games", str(self.final_games), "--torch-threads", str(self.torch_threads),
                 "--play-by", "move"]
 

@@ -6,7 +6,6 @@
 const $ = (id) => document.getElementById(id);
 const COLS = "abcdefgh";
 const COLOUR_NAMES = ["red", "blue", "purple", "orange", "grey"];
-const SPEEDS = [[1800, "slow"], [1100, "normal"], [600, "quick"], [250, "fast"], [0, "instant"]];
 const LARGEST_SEED = Number.MAX_SAFE_INTEGER;  // the largest seed a browser's numbers hold exactly
 const square = (p) => COLS[p % 8] + (Math.floor(p / 8) + 1);
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
@@ -24,8 +23,6 @@ const ui = {
 };
 
 const icon = (name) => $("icon-" + name).content.firstElementChild.cloneNode(true);
-
-function delay() { return SPEEDS[+$("speed").value][0]; }
 
 function showError(error) { const box = $("error"); box.textContent = error.message || String(error); box.classList.remove("hidden"); }
 function hideError() { $("error").classList.add("hidden"); }
@@ -455,8 +452,7 @@ function init() {
   $("replay-last").addEventListener("click", () => showFrame(Infinity));
   $("replay-slider").addEventListener("input", () => showFrame(+$("replay-slider").value));
   $("square-form").addEventListener("submit", typedSquare);
-  const speedName = () => { $("speed-name").textContent = SPEEDS[+$("speed").value][1]; };
-  $("speed").addEventListener("input", speedName); speedName();
+  nameSpeeds();
   $("play-again").addEventListener("click", () => {
     $("end").classList.add("hidden");
     if (ui.mode === "watch") startWatch(); else if (ui.mode === "play") startPlay(); });

@@ -9,7 +9,8 @@ const BUILDINGS = ["Farm", "Windmill", "Mine", "Gold Mine", "Trade Route", "Mark
 const RESOURCES = ["Food", "Energy", "Ore", "Gold"];
 const RANKS = ["Null", "Ace", "2", "3", "4", "5"];
 const DICE = ["Moon", "Sun", "Arms", "Crown"];  // the production dice, in resource order (the rule sheet's names)
-const ui = { mode: "play", play: null, watch: null, replay: null, picked: null, busy: false };
+const ui = { mode: "play", play: null, watch: null, replay: null, picked: null, busy: false,
+  watching: false, wake: null };  // watching: a Play loop is under way; wake: ends its wait between steps
 
 function showError(error) { $("error").textContent = error.message || String(error); $("error").classList.remove("hidden"); }
 function hideError() { $("error").classList.add("hidden"); }
@@ -181,14 +182,22 @@ async function stepWatch() {
   $("watch-play").disabled = $("watch-step").disabled = ui.watch.over;
 }
 
+// Play steps the watched game at the pace of the Speed control, read at every step (a change tells at the next one);
+// Pause stops it at once, even in the middle of a slow wait between steps.
 async function toggleWatch() {
   if (!ui.watch) return;
   ui.watch.playing = !ui.watch.playing;
   $("watch-play").textContent = ui.watch.playing ? "Pause" : "Play";
-  while (ui.watch.playing && !ui.watch.over && ui.mode === "watch") {
-    try { await stepWatch(); } catch (error) { showError(error); ui.watch.playing = false; }
-    await new Promise((done) => setTimeout(done, 250));
-  }
+  if (ui.wake) ui.wake();  // a loop waiting between steps looks again now
+  if (!ui.watch.playing || ui.watching) return;  // a loop still under way goes on
+  ui.watching = true;
+  try {
+    while (ui.watch.playing && !ui.watch.over && ui.mode === "watch") {
+      try { await stepWatch(); } catch (error) { showError(error); ui.watch.playing = false; }
+      await new Promise((done) => { ui.wake = done; setTimeout(done, delay()); });
+      ui.wake = null;
+    }
+  } finally { ui.watching = false; }
   $("watch-play").textContent = "Play";
 }
 
@@ -267,6 +276,7 @@ function init() {
   $("watch-form").addEventListener("submit", startWatch);
   $("watch-step").addEventListener("click", () => busy(stepWatch));
   $("watch-play").addEventListener("click", toggleWatch);
+  nameSpeeds();
   for (const tab of document.querySelectorAll("nav button")) tab.addEventListener("click", () => setMode(tab.dataset.mode));
   $("replay-load").addEventListener("click", () => loadReplay($("replay-input").value));
   $("replay-file").addEventListener("change", async () => {

@@ -29,3 +29,15 @@ async function api(method, path, body, asText = false) {
   if (typeof hideError === "function") hideError();  // the page's error box: an answer clears the last error
   return asText ? text : data;
 }
+
+// The Speed control of a page that shows agents moving (a range input "speed", 0 to 4, and "speed-name" beside it):
+// the milliseconds a page waits between moves at each value, slowest first, and the word shown for it.
+const SPEEDS = [[1800, "slow"], [1100, "normal"], [600, "quick"], [250, "fast"], [0, "instant"]];
+function delay() { return SPEEDS[+document.getElementById("speed").value][0]; }
+
+// Keep the word beside the Speed control in step with it.
+function nameSpeeds() {
+  const control = document.getElementById("speed");
+  const show = () => { document.getElementById("speed-name").textContent = SPEEDS[+control.value][1]; };
+  control.addEventListener("input", show); show();
+}
