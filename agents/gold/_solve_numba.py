@@ -35,13 +35,16 @@ def _look(values, c, mover, lead, cards_lead, gold_left, max_lead, max_cards):
 
 
 @njit(cache=True)
-def solve(order, kn_of, un_of, digit, stride, n, gold, is_dyn, miner, stay_a, stay_b, strike, receiver, rush_at,
-          values):
-    """Fill ``values`` (configs x 2 x (2 max_lead + 1) x (2 max_cards + 1), float32) in ``order``. Arrays per
-    kind present: ``n`` counts, ``gold`` values (0 if not gold), ``is_dyn``, ``miner`` strengths (0 if not a
-    miner); per pair of kinds (first, second): ``stay_a``/``stay_b`` (the card goes back face down), ``strike``
-    (the gold's value struck, 0 if none), ``receiver`` (0, 1, or -1 for the mover); ``kn_of``/``un_of``: per kind
-    and digit, the remembered and unseen counts; ``digit``: their inverse."""
+def solve(order, configs, kinds, pairs, rush_at, values):
+    """Fill ``values`` (configs x 2 x (2 max_lead + 1) x (2 max_cards + 1), float32) in ``order``. ``configs``:
+    ``(kn_of, un_of, digit, stride)``, per kind and digit the remembered and unseen counts, their inverse, and each
+    kind's stride in a configuration's index; ``kinds``: arrays per kind present, ``(n, gold, is_dyn, miner)``:
+    counts, gold values (0 if not gold), dynamite, miner strengths (0 if not a miner); ``pairs``: per pair of kinds
+    (first, second), ``(stay_a, stay_b, strike, receiver)``: whether each card goes back face down, the gold's value
+    struck (0 if none), and who takes it (0, 1, or -1 for the mover)."""
+    kn_of, un_of, digit, stride = configs
+    n, gold, is_dyn, miner = kinds
+    stay_a, stay_b, strike, receiver = pairs
     num_kinds = len(n)
     max_lead = (values.shape[2] - 1) // 2
     max_cards = (values.shape[3] - 1) // 2

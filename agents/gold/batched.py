@@ -24,17 +24,16 @@ import numpy as np
 from goldrush_env.errors import GoldRushError
 from goldrush_env.gold import kernel
 from goldrush_env.gold.batched import BatchedGames
-from goldrush_env.gold.cards import DYNAMITE, EMPTY, IS_GOLD, NUM_CARD_TYPES, NUM_POSITIONS, VALUE, category_table
+from goldrush_env.gold.cards import DYNAMITE, EMPTY, IS_GOLD, NUM_CARD_TYPES, NUM_POSITIONS, VALUE
 from goldrush_env.gold.encoder import OBSERVATION_SIZE
 from goldrush_env.gold.engine import colour_owners
-from goldrush_env.gold.kernel import EXPERT, EXPERT_PARAMS, GREEDY
-from goldrush_env.gold.variants import _GAINS
 from goldrush_env.gold.vector import BatchedPolicy, BatchedRandom, KernelPlayer
 from goldrush_env.gold.view import UNKNOWN, PlayerView
 from goldrush_env.policy import Policy
 
 from goldrush_agents import make_agent
 from goldrush_agents.arena import GameResult
+from goldrush_agents.gold.compiled import ENGINE, EXPERT, EXPERT_PARAMS, GREEDY
 from goldrush_agents.gold.expert import OWN_CHANCE_WEIGHT, TIE_TOLERANCE
 from goldrush_agents.gold.knowledge import Knowledge
 from goldrush_agents.gold.selfplay import SelfPlayAgent
@@ -81,7 +80,7 @@ must then do to add its expectations to the same bits."""
 
 def expert_params(num_players: int) -> list[float]:
     """The compiled expert's constants at a table of ``num_players``, in the order of
-    :data:`goldrush_env.gold.kernel.EXPERT_PARAMS`: those :class:`~goldrush_agents.gold.expert.ExpertAgent`
+    :data:`goldrush_agents.gold.compiled.EXPERT_PARAMS`: those :class:`~goldrush_agents.gold.expert.ExpertAgent`
     plays with."""
     values = {"opponent_weight": _knowing_nothing(0, num_players).opponent_weight,
               "own_chance_weight": OWN_CHANCE_WEIGHT, "tie": TIE_TOLERANCE,
@@ -93,14 +92,14 @@ def compiled_greedy() -> KernelPlayer:
     """``greedy`` for every game of a batch, compiled into the kernel: a
     :class:`goldrush_env.gold.vector.KernelPlayer` reading the worth of each pair from
     :meth:`Knowledge.pair_value` (tabulated by :func:`worth_tables`)."""
-    return KernelPlayer("greedy", GREEDY, worth_tables)
+    return KernelPlayer("greedy", GREEDY, worth_tables, engine=ENGINE)
 
 
 def compiled_expert() -> KernelPlayer:
     """``expert`` for every game of a batch, compiled into the kernel: a
     :class:`goldrush_env.gold.vector.KernelPlayer` reading the worth of each pair from :func:`worth_tables`
     and its constants from :func:`expert_params`."""
-    return KernelPlayer("expert", EXPERT, worth_tables, params=expert_params)
+    return KernelPlayer("expert", EXPERT, worth_tables, params=expert_params, engine=ENGINE)
 
 
 def batched_policy(spec: str | BatchedPolicy, seed: int | None = None) -> BatchedPolicy:
@@ -144,9 +143,9 @@ class _Adapter:
     def observations(self, games: BatchedGames, rows: np.ndarray) -> np.ndarray:
         """The plain observation vectors of the seats to play in games ``rows``, written by the kernel."""
         out = np.empty((len(rows), OBSERVATION_SIZE), dtype=np.float32)
-        category = np.array(category_table(games.num_players, games.owners.tolist()), dtype=np.int64)
-        kernel.observe(games.state, category, np.ascontiguousarray(_GAINS), games.limit, games.max_turns or 0,
-                       games.current_player[rows].astype(np.int64), rows.astype(np.int64), kernel.OBS_PLAIN, out)
+        with kernel.threads_for(len(rows)):
+            kernel.observe(games.state, games.constants, games.current_player[rows].astype(np.int64),
+                           rows.astype(np.int64), kernel.OBS_PLAIN, out)
         return out
 
 

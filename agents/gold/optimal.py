@@ -120,8 +120,9 @@ class ExactTable:
             return
         self.values = np.zeros(shape, dtype=np.float32)
         started = time.perf_counter()
-        solve(order, kn_of, un_of, self.digit, self.stride, n, gold, IS_DYNAMITE[self.kinds],
-              MINER_VALUE[self.kinds], stay_a, stay_b, strike, receiver, int(rush_at), self.values)
+        kinds = (n, gold, IS_DYNAMITE[self.kinds], MINER_VALUE[self.kinds])
+        solve(order, (kn_of, un_of, self.digit, self.stride), kinds, (stay_a, stay_b, strike, receiver), int(rush_at),
+              self.values)
         self.seconds = time.perf_counter() - started
         if cache is not None:
             Path(cache).parent.mkdir(parents=True, exist_ok=True)

@@ -27,7 +27,7 @@ stay idle, but in the last):
 * ``"economist"``: the economist in every seat (slower still).
 
 With ``compiled=True`` (idle rollouts only) the rollouts run in the compiled kernel
-(:func:`goldrush_env.piecepack.kernel.idle_rollouts`), about 25 times faster a decision; each sampled game's dice
+(:func:`goldrush_agents.piecepack.idle.idle_rollouts`), about 25 times faster a decision; each sampled game's dice
 then come from a SplitMix stream (:mod:`goldrush_env.streams`) rather than numpy's generator, so the choices are
 those of the same rule on other dice (tests hold the two equal on the same dice).
 
@@ -53,6 +53,7 @@ from goldrush_env.piecepack.engine import Game, Phase
 from goldrush_env.policy import SeededPolicy
 
 from goldrush_agents.piecepack.economist import PiecepackEconomist
+from goldrush_agents.piecepack.idle import idle_rollouts
 
 SEARCHED = (Phase.CLAIM, Phase.DEVELOPMENT_TURN)
 """The decision points the search plays; the economist plays the others."""
@@ -158,7 +159,7 @@ class PiecepackSearch(SeededPolicy):
         if self.compiled:  # the same rollouts in the kernel, the dice from a SplitMix stream per seed
             samples = np.stack([kernel.state_of(self._game(known, int(seed))) for seed in seeds])
             out = np.zeros(len(legal))
-            kernel.idle_rollouts(samples, seeds.astype(np.uint64), legal.astype(np.int64), seat, self.score_weight,
+            idle_rollouts(samples, seeds.astype(np.uint64), legal.astype(np.int64), seat, self.score_weight,
                                  out)
             return out
         samples = [(self._game(known, int(seed)), int(seed)) for seed in seeds]

@@ -42,14 +42,12 @@ from goldrush_env.gold.cards import (
     parse_layout,
     table_size,
 )
+from goldrush_env.gold.config import EnvConfig
 from goldrush_env.gold.engine import Game, colour_owners
-from goldrush_env.gold.kernel import OUTCOMES
+from goldrush_env.gold.kernel import NO_FLIP, OUTCOMES
 from goldrush_env.streams import seed_streams
 
 __all__ = ["BatchedGames", "FlipBatch", "OUTCOMES", "NO_FLIP", "random_in_masks"]
-
-NO_FLIP = -1
-"""The outcome code of a game that took no flip (it had finished)."""
 
 
 class FlipBatch(NamedTuple):
@@ -87,26 +85,39 @@ class BatchedGames:
     """
 
     def __init__(self, num_games: int, num_players: int, *, max_turns: int | None = DEFAULT_MAX_TURNS,
-                 table: str = "full") -> None:
+                 table: str = "full", memory: str = "perfect", forget_prob: float = 0.1,
+                 memory_capacity: int | None = 12) -> None:
         num_games = check_int("num_games", num_games, 1)
         num_players = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
         max_turns = check_int("max_turns", max_turns, 1, none="no limit")
         size = table_size(table)
+        config = EnvConfig.from_kwargs(num_players=num_players, table=table, max_turns=max_turns, memory=memory,
+                                       forget_prob=forget_prob, memory_capacity=memory_capacity)
         self.num_games, self.num_players, self.max_turns = num_games, num_players, max_turns
         self.table_name = size.name
         """The table shuffled games are dealt (:data:`~goldrush_env.gold.cards.TABLES`)."""
         self.rush_at = size.rush_at
         """The rush begins at the start of a turn with this many cards or fewer."""
         self.box = np.array(size.box(), dtype=np.int8)
-        self.limit = np.iinfo(np.int32).max if max_turns is None else self.max_turns
+        """The cards a shuffled deal lays."""
+        self.owners = np.array(colour_owners(num_players), dtype=np.int8)
+        self.constants = kernel.constants(config)
+        """The kernel's :data:`~goldrush_env.gold.kernel.CONSTANTS` of these games: the seats' memories as
+        ``memory`` says (with ``forget_prob`` and ``memory_capacity`` for ``"human"``), as the environments'."""
+        self.limit = int(self.constants[0]["limit"])
         """``max_turns`` as the kernel takes it (a turn count no game reaches where there is no limit)."""
-        self.owners = np.array(colour_owners(self.num_players), dtype=np.int8)
-        self.state = kernel.new_state(num_games, num_players)
-        """The kernel's arrays (:func:`goldrush_env.gold.kernel.new_state`); the attributes below are views of
-        them."""
-        (self.table, self.initial, self.face_up, self.current_player, self.first_player, self.turn, self.gold_rush,
-         self.gold_rush_from_turn, self.scores, self.gold_cards, self.cards_left, _, self.rng, self.memo,
-         _) = self.state
+        self.state = kernel.new_games(num_games)
+        """The games, :data:`~goldrush_env.gold.kernel.GAME` records; the attributes below are views of them."""
+        games, seats = self.state, slice(0, num_players)
+        self.table, self.initial, self.face_up = games["table"], games["initial"], games["face_up"]
+        self.current_player, self.first_player, self.turn = games["current_player"], games["first_player"], \
+            games["turn"]
+        self.gold_rush, self.gold_rush_from_turn = games["gold_rush"], games["rush_from"]
+        self.scores, self.gold_cards = games["scores"][:, seats], games["gold_cards"][:, seats]
+        self.cards_left, self.rng, self.memo = games["cards_left"], games["rng"][:, 0], games["memo"][:, seats]
+        self._players = kernel.players()
+        self._turns = kernel.new_turns(num_games)
+        self._nothing = np.empty((num_games, 0), dtype=np.float32), np.empty((num_games, 0), dtype=bool)
         self._seeded = False
         self._arange = np.arange(num_games)
 
@@ -139,9 +150,9 @@ class BatchedGames:
             self.seed(seed)
         first = first.astype(np.int8)
         if tables is None:
-            kernel.deal(self.state, self.box, self.rush_at, picked, first)
+            kernel.deal(self.state, self.constants, picked, first)
         else:
-            kernel.lay(self.state, self.rush_at, picked, tables, first)
+            kernel.lay(self.state, self.constants, picked, tables, first)
 
     def _pick(self, games: Any) -> np.ndarray:
         if games is None:
@@ -187,13 +198,14 @@ class BatchedGames:
 
     def leaders(self) -> np.ndarray:
         """bool (num_games, num_players): the seats that would win now (D5): most points, then most gold cards."""
-        key = self.scores * 100 + self.gold_cards  # at most 24 gold cards, so the points decide first
-        return key == key.max(axis=1, keepdims=True)
+        out = np.zeros((self.num_games, MAX_PLAYERS), dtype=bool)
+        kernel.leaders_of(self.state, self.constants, out)
+        return out[:, :self.num_players]
 
     def random_positions(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal position per game (-1 where the game has finished)."""
         out = np.empty(self.num_games, dtype=np.int64)
-        kernel.random_positions(self.state, self.limit, rng.random(self.num_games), out)
+        kernel.random_positions(self.state, self.constants, rng.random(self.num_games), out)
         return out
 
     def to_game(self, index: int) -> Game:
@@ -226,17 +238,20 @@ class BatchedGames:
                 raise GoldRushError(f"where must be a bool mask of shape ({self.num_games},), got {where!r}")
             active &= where
         positions = positions.astype(np.int64, copy=False)
-        if kernel.first_illegal(self.table, self.face_up, positions, active) >= 0:
+        player = self.current_player.copy()
+        turns = self._turns
+        turns["active"] = active
+        turns["action"] = np.where(active, positions, -1)
+        with kernel.threads_for(self.num_games):
+            bad = kernel.advance(self.state, self.constants, self._players, turns, *self._nothing, self._nothing[0])
+        if bad >= 0:
             self.check_flips(positions, active)  # raises, naming the game
-        n = self.num_games
-        out = FlipBatch(
-            outcome=np.full(n, NO_FLIP, dtype=np.int8), position=np.where(active, positions, -1),
-            card=np.full(n, EMPTY, dtype=np.int8), player=self.current_player.copy(),
-            receiver=np.full(n, -1, dtype=np.int8), partner=np.full(n, -1, dtype=np.int8),
-            partner_left=np.zeros(n, dtype=bool), card_left=np.zeros(n, dtype=bool),
-            rush_begins=np.zeros(n, dtype=bool))
-        kernel.step(self.state, self.owners, self.rush_at, positions, active, out.outcome, *out[2:3], *out[4:])
-        return out
+        return FlipBatch(
+            outcome=np.where(active, turns["outcome"], NO_FLIP).astype(np.int8),
+            position=np.where(active, positions, -1), card=np.where(active, turns["card"], EMPTY).astype(np.int8),
+            player=player, receiver=np.where(active, turns["receiver"], -1).astype(np.int8),
+            partner=np.where(active, turns["partner"], -1).astype(np.int8), partner_left=active & turns["partner_left"],
+            card_left=active & turns["card_left"], rush_begins=active & turns["rush_begins"])
 
     def check_flips(self, positions: np.ndarray, active: np.ndarray) -> None:
         """Raise :class:`~goldrush_env.errors.IllegalFlipError` naming the first game whose flip is illegal."""

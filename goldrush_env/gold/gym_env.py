@@ -27,7 +27,7 @@ outside the action space always raises.
 
 When every opponent has a compiled form and nothing is rendered
 (``render_mode=None``), the game is played on Gold's compiled kernel
-(:func:`goldrush_env.gold.kernel.one_learner`: one call per step plays the
+(:func:`goldrush_env.gold.kernel.advance_one`: one call per step plays the
 learner's flip and the opponents' up to its next turn), four to twelve
 times as fast as through the AEC environment (``benchmarks/bench.py``). The compiled forms: the default
 opponents (``None``) and any :class:`~goldrush_env.policy.RandomPolicy`
@@ -71,11 +71,11 @@ from gymnasium.utils import seeding
 
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_env.gold import kernel
-from goldrush_env.gold.aec import SCORE_REWARD_SCALE, new_game, raw_env
-from goldrush_env.gold.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS, TABLES, category_table
+from goldrush_env.gold.aec import new_game, raw_env
+from goldrush_env.gold.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS, TABLES
 from goldrush_env.gold.engine import Game
-from goldrush_env.gold.variants import _GAINS, observation_type
-from goldrush_env.gold.vector import _KERNEL_OBSERVATIONS, _KERNEL_SIZES, BatchedRandom, KernelPlayer, _no_tables
+from goldrush_env.gold.variants import observation_type
+from goldrush_env.gold.vector import BatchedRandom, KernelPlayer, _players_of, engine_of
 from goldrush_env.gold.view import UNKNOWN, PlayerView
 from goldrush_env.learner import OneLearnerEnv
 from goldrush_env.policy import Policy, RandomPolicy
@@ -234,43 +234,29 @@ class GoldEnv(OneLearnerEnv):
 
 
 class _CompiledGame:
-    """:class:`GoldEnv`'s game on the compiled kernel: game 0 of a batch of one, the constants the kernel reads,
-    the buffers it writes and the flips so far."""
+    """:class:`GoldEnv`'s game on the compiled kernel: a batch of one, the constants the kernel reads, the buffers it
+    writes and the flips so far."""
 
     def __init__(self, aec: raw_env) -> None:
         config = self.config = aec.config
-        n = config.num_players
         self.observation_type, self.action_type = aec.observation_type, aec.action_type
         self.positional = self.action_type.positional
         self.num_actions = self.action_type.size
         self.owners = np.array(aec.owners, dtype=np.int8)
         self.rush_at = TABLES[config.table].rush_at
-        self.limit = np.iinfo(np.int32).max if config.max_turns is None else config.max_turns
-        human = config.memory == "human"
-        forget = float(config.forget_prob) if human else 0.0
-        capacity = -1 if not human or config.memory_capacity is None else int(config.memory_capacity)
-        self.category = np.array(category_table(n, aec.owners), dtype=np.int64)
-        self.gains = np.ascontiguousarray(_GAINS)
-        self.card_owner = kernel.card_owners(self.owners)
-        self.state = kernel.new_state(1, n)
+        self.constants = kernel.constants(config)
+        self.limit = int(self.constants[0]["limit"])
+        self.games = kernel.new_games(1)
+        self.game = self.games[0]
+        self.turns = kernel.new_turns(1)
+        self.turn = self.turns[0]
         # The kernel writes the observation types it knows; another registered type is read off the plain vector.
-        self.derive = self.observation_type.name not in _KERNEL_OBSERVATIONS
-        obs_code = _KERNEL_OBSERVATIONS.get(self.observation_type.name, kernel.OBS_PLAIN)
-        self.observations = np.zeros((1, _KERNEL_SIZES[obs_code]), dtype=np.float32)
+        self.derive = self.observation_type.name not in kernel.OBSERVATIONS
+        self.observations = np.zeros((1, kernel.SIZES[int(self.constants[0]["observation"])]), dtype=np.float32)
         self.mask = np.zeros((1, self.num_actions), dtype=bool)
         self.observation_row, self.mask_row = self.observations[0], self.mask[0]
-        # Every flip of the game, for game_env's replay: a turn flips at most twice, so a turn limit bounds it.
-        self.unbounded = config.max_turns is None
-        self.log = np.zeros(64 if self.unbounded else 2 * config.max_turns + 2, dtype=np.int64)
-        self.room = 2 * n  # the most flips one step makes, and one to spare
-        act_code = kernel.ACT_POSITIONS if self.positional else kernel.ACT_KINDS
-        self.constants = (self.state, self.owners, self.rush_at, self.limit, config.max_turns or 0, forget, capacity,
-                          self.category, self.gains)
-        self.outputs = (act_code, config.reward == "score", SCORE_REWARD_SCALE, obs_code)
-        self.arguments: tuple = ()
-        self.outside: tuple = ()
-        self.programs = np.zeros(n, dtype=np.int64)
-        self.worth, self.params = _no_tables(n), np.zeros((kernel.PROGRAMS, kernel.NUM_PARAMS))
+        self.log: list[int] = []  # every flip of the game, for game_env's replay
+        self.players, self.engine = kernel.players(), kernel.ENGINE
         self.forms: list[KernelPlayer] = []
         self.episode, self.replayed = 0, (-1, 0)
         self.layout: tuple[int, ...] = ()
@@ -278,18 +264,14 @@ class _CompiledGame:
 
     def prepare(self, forms: list[KernelPlayer]) -> bool:
         """Make ready to play these opponents (one per seat after the learner's) from the next :meth:`start`;
-        False if they cannot share a game in the kernel (its scripted players read one worth table)."""
+        False if they cannot share a game in the kernel (one engine, one worth table)."""
         if [id(form) for form in forms] == [id(form) for form in self.forms]:
             return True  # the same players again (a mix that changes the opponents at every reset)
-        n = self.config.num_players
-        tables = [form.tables(n) for form in forms if form.program != kernel.RANDOM]
-        worth = tables[0] if tables else _no_tables(n)
-        if any(table is not worth and not np.array_equal(table, worth) for table in tables):
+        try:
+            self.players = _players_of(forms, np.ones(len(forms)), self.config.num_players)
+            self.engine = engine_of(forms)
+        except GoldRushError:
             return False
-        self.worth = worth
-        self.params = np.zeros((kernel.PROGRAMS, kernel.NUM_PARAMS))
-        for form in forms:
-            self.params[form.program] = form.params(n)
         self.forms = forms
         return True
 
@@ -297,26 +279,30 @@ class _CompiledGame:
         """Lay ``game``'s table in the kernel with the game's ``stream`` and play up to the learner's first turn
         at ``seat``. Returns whether the game has already finished."""
         n = self.config.num_players
-        for k, form in enumerate(self.forms, start=1):
-            self.programs[(seat + k) % n] = form.program
-        self.programs[seat] = kernel.EXTERNAL
+        self.turn["seat"] = seat
+        for k in range(1, n):
+            self.turn["entrants"][(seat + k) % n] = k - 1
         self.layout, self.first_player, self.game_seed = game.table, game.first_player, game_seed
         self.episode += 1
+        self.log = []
         with kernel.threads_for(1):
-            kernel.lay(self.state, self.rush_at, np.zeros(1, dtype=np.int64),
-                       np.array([game.table], dtype=np.int8), np.array([game.first_player], dtype=np.int8))
-        self.state[12][0] = stream
-        self.log[0] = 0
-        self.arguments = (*self.constants, self.worth, self.params, self.card_owner, self.programs, seat)
-        self.outside = (*self.outputs, self.log, self.observations, self.mask)
+            kernel.lay(self.games, self.constants, np.zeros(1, dtype=np.int64), np.array([game.table], dtype=np.int8),
+                       np.array([game.first_player], dtype=np.int8))
+        self.game["rng"][0] = stream
         return self.play(-1)[2] != 0
 
     def play(self, action: int) -> tuple[int, float, int]:
-        """:func:`goldrush_env.gold.kernel.one_learner` with the learner's ``action`` (-1: none)."""
-        if self.unbounded and self.log[0] + self.room >= len(self.log):
-            self.log = np.concatenate([self.log, np.zeros_like(self.log)])
-            self.outside = (*self.outputs, self.log, self.observations, self.mask)
-        return kernel.one_learner(*self.arguments, action, *self.outside)
+        """One step of the kernel: the learner's ``action`` (-1: none), then the opponents up to its next turn.
+        Returns the position the action turned (-1 for none, -2 if the rules refuse it: then nothing changed), the
+        learner's reward and how the game stands (0 in play, 1 over, 2 truncated)."""
+        self.turn["action"] = action
+        if self.engine.advance_one(self.games, self.constants, self.players, self.turns, self.observations,
+                                   self.mask, self.observations) >= 0:
+            return -2, 0.0, 0
+        turn = self.turn
+        self.log.extend(turn["flips"][:turn["flip_count"]].tolist())
+        end = 0 if turn["status"] != kernel.FINISHED else (1 if turn["terminated"] else 2)
+        return int(turn["position"]) if action >= 0 else -1, float(turn["reward"]), end
 
     def observation(self) -> np.ndarray:
         """The learner's observation, a new array."""
@@ -325,21 +311,21 @@ class _CompiledGame:
         return self.observation_row.copy()
 
     def finished(self) -> bool:
-        return bool(self.state[10][0] == 0 or self.state[5][0] >= self.limit)
+        return bool(self.game["cards_left"] == 0 or self.game["turn"] >= self.limit)
 
     def truncated(self) -> bool:
-        return bool(self.state[10][0] > 0 and self.state[5][0] >= self.limit)
+        return bool(self.game["cards_left"] > 0 and self.game["turn"] >= self.limit)
 
     def result(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The scores and the winners (D5: most points, then most gold cards), as the engine's ``result()``."""
-        scores, gold_cards = self.state[8][0].tolist(), self.state[9][0].tolist()
-        best = max(zip(scores, gold_cards))
-        return tuple(scores), tuple(s for s, key in enumerate(zip(scores, gold_cards)) if key == best)
+        """The scores and the winners (D5, as the kernel found them at the end)."""
+        n = self.config.num_players
+        return (tuple(self.turn["final_scores"][:n].tolist()),
+                tuple(np.flatnonzero(self.turn["final_winners"][:n]).tolist()))
 
     def legal_positions(self, seat: int) -> np.ndarray:
         """The int8 mask of the positions ``seat`` may flip now (none if it is not to play)."""
-        table, face_up = self.state[0][0], int(self.state[2][0])
-        if self.finished() or int(self.state[3][0]) != seat:
+        table, face_up = self.game["table"], int(self.game["face_up"])
+        if self.finished() or int(self.game["current_player"]) != seat:
             return np.zeros(NUM_POSITIONS, dtype=np.int8)
         legal = (table >= 0).astype(np.int8)
         if face_up >= 0:
@@ -348,19 +334,18 @@ class _CompiledGame:
 
     def vector(self, seat: int, kind: str) -> np.ndarray:
         """``seat``'s observation vector of the type called ``kind``, a new array."""
-        code = _KERNEL_OBSERVATIONS.get(kind, kernel.OBS_PLAIN)
-        out = np.zeros((1, _KERNEL_SIZES[code]), dtype=np.float32)
+        code = kernel.OBSERVATIONS.get(kind, kernel.OBS_PLAIN)
+        out = np.zeros((1, kernel.SIZES[code]), dtype=np.float32)
         with kernel.threads_for(1):
-            kernel.observe(self.state, self.category, self.gains, self.limit, self.config.max_turns or 0,
-                           np.array([seat]), np.zeros(1, dtype=np.int64), code, out)
-        return out[0] if kind in _KERNEL_OBSERVATIONS else observation_type(kind).seat_vector(out[0])
+            kernel.observe(self.games, self.constants, np.array([seat]), np.zeros(1, dtype=np.int64), code, out)
+        return out[0] if kind in kernel.OBSERVATIONS else observation_type(kind).seat_vector(out[0])
 
     def view(self, seat: int) -> PlayerView:
         """``seat``'s view, built from the kernel's state as ``raw_env.view`` builds it from the game."""
-        state = self.state
-        table = state[0][0]
-        face_up = int(state[2][0])
-        known = state[13][0, seat] >= 0
+        game, n = self.game, self.config.num_players
+        table = game["table"]
+        face_up = int(game["face_up"])
+        known = game["memo"][seat] >= 0
         if face_up >= 0:
             known[face_up] = True
         cards = np.where(table == EMPTY, EMPTY, np.where(known, table, UNKNOWN))
@@ -368,18 +353,18 @@ class _CompiledGame:
         kind = self.observation_type if self.observation_type.positional else observation_type("plain")
         finished = self.finished()
         return PlayerView(
-            seat=seat, num_players=self.config.num_players, cards=tuple(cards.tolist()),
+            seat=seat, num_players=n, cards=tuple(cards.tolist()),
             face_up=None if face_up < 0 else face_up, owners=tuple(self.owners.tolist()),
-            scores=tuple(state[8][0].tolist()), gold_cards=tuple(state[9][0].tolist()),
-            current_player=None if finished else int(state[3][0]), gold_rush=bool(state[6][0]),
-            turn=int(state[5][0]), max_turns=self.config.max_turns,
+            scores=tuple(game["scores"][:n].tolist()), gold_cards=tuple(game["gold_cards"][:n].tolist()),
+            current_player=None if finished else int(game["current_player"]), gold_rush=bool(game["gold_rush"]),
+            turn=int(game["turn"]), max_turns=self.config.max_turns,
             unseen=tuple(np.bincount(hidden, minlength=NUM_CARD_TYPES).tolist()),
             action_mask=self.legal_positions(seat), observation=self.vector(seat, kind.name), rush_at=self.rush_at)
 
     def refusal(self, action: int, aec: raw_env) -> IllegalFlipError:
         """The error the AEC path raises for the learner's illegal ``action``, in its words: the engine's for a
         position, the kinds action's for a kind."""
-        seat = int(self.state[3][0])
+        seat = int(self.game["current_player"])
         try:
             if self.positional:
                 self.replay_into(aec)
@@ -393,11 +378,11 @@ class _CompiledGame:
 
     def replay_into(self, aec: raw_env) -> None:
         """Bring ``aec`` to this game: its table dealt, then the flips so far (only those it has not seen)."""
-        count = int(self.log[0])
+        count = len(self.log)
         episode, done = self.replayed
         if episode != self.episode or done > count:
             aec.reset(seed=self.game_seed, options={"layout": list(self.layout), "first_player": self.first_player})
             done = 0
-        for position in self.log[1 + done: 1 + count].tolist():
+        for position in self.log[done:count]:
             aec.step_from_view(position)
         self.replayed = (self.episode, count)

@@ -59,20 +59,13 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from goldrush_env.checks import is_int
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_env.gold import kernel
-from goldrush_env.gold.aec import SCORE_REWARD_SCALE
 from goldrush_env.gold.batched import BatchedGames, FlipBatch
-from goldrush_env.gold.cards import NUM_CARD_TYPES, category_table
 from goldrush_env.gold.config import EnvConfig
-from goldrush_env.gold.encoder import OBSERVATION_SIZE
-from goldrush_env.gold.variants import _GAINS, action_type, observation_type
+from goldrush_env.gold.variants import action_type, observation_type
 
 __all__ = ["GoldVectorEnv", "BatchedPolicy", "BatchedRandom", "KernelPlayer", "step_entrants"]
 
-_KERNEL_OBSERVATIONS = {"plain": kernel.OBS_PLAIN, "pairs": kernel.OBS_PAIRS, "kinds": kernel.OBS_KINDS}
-_KERNEL_ACTIONS = {"positions": kernel.ACT_POSITIONS, "kinds": kernel.ACT_KINDS}
-_KERNEL_SIZES = {kernel.OBS_PLAIN: OBSERVATION_SIZE, kernel.OBS_PAIRS: kernel.PAIRS_SIZE,
-                 kernel.OBS_KINDS: kernel.KINDS_SIZE}
-"""The length of each observation the kernel writes, by its code."""
+_KERNEL_OBSERVATIONS, _KERNEL_ACTIONS = kernel.OBSERVATIONS, kernel.ACTIONS
 
 
 @runtime_checkable
@@ -88,16 +81,21 @@ class BatchedPolicy(Protocol):
 
 
 class KernelPlayer:
-    """A scripted player compiled into the kernel (``RANDOM``, ``GREEDY``, ``EXPERT`` of
-    :mod:`goldrush_env.gold.kernel`): the vector env plays it inside its step, drawing its random choices from each
-    game's stream. ``tables(num_players)`` gives the arrays its program reads (``worth[seat, threat, a, b]``, the
-    worth of turning cards ``a`` and ``b`` together) and ``params(num_players)`` its constants (at most
-    :data:`~goldrush_env.gold.kernel.NUM_PARAMS`); :meth:`act` plays it as a :class:`BatchedPolicy`."""
+    """A player compiled into Gold's kernel: program ``program`` of ``engine``'s choose function (the kernel's own
+    engine plays :data:`~goldrush_env.gold.kernel.RANDOM`; a players' package offers its own, with its programs,
+    such as ``goldrush_agents.gold.compiled.ENGINE``). The vector and Gymnasium environments play it inside their
+    step, drawing its random choices from each game's stream. ``tables(num_players)`` gives the table its program
+    reads (``worth[seat, threat, a, b]``, the worth of turning cards ``a`` and ``b`` together) and
+    ``params(num_players)`` its constants (at most :data:`~goldrush_env.gold.kernel.NUM_PARAMS`); :meth:`act` plays
+    it as a :class:`BatchedPolicy`."""
 
-    def __init__(self, name: str, program: int, tables: Any = None, params: Any = None) -> None:
+    def __init__(self, name: str, program: int, tables: Any = None, params: Any = None, engine: Any = None) -> None:
         self.name, self.program = name, program
+        self.engine = kernel.ENGINE if engine is None else engine
+        if program not in self.engine.programs:
+            raise GoldRushError(f"program {program} is not one of {self.engine.name}'s: {self.engine.programs}")
         self._tables_of, self._params_of = tables, params
-        self._tables: dict[int, np.ndarray] = {}
+        self._tables: dict[Any, np.ndarray] = {}  # by table size: its worth table, and itself as PLAYERS
 
     def tables(self, num_players: int) -> np.ndarray:
         if num_players not in self._tables:
@@ -113,14 +111,19 @@ class KernelPlayer:
             out[:len(values)] = values
         return out
 
+    def players(self, num_players: int) -> np.ndarray:
+        """This player alone as the kernel's :data:`~goldrush_env.gold.kernel.PLAYERS`."""
+        if ("players", num_players) not in self._tables:
+            self._tables[("players", num_players)] = _players_of([self], np.ones(1), num_players)
+        return self._tables[("players", num_players)]
+
     def act(self, games: BatchedGames, known: np.ndarray, where: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """The program's flips for every ``where`` game, read from the games' state (each seat's memory) and
         drawn from the games' streams (``known`` and ``rng`` are not needed)."""
         out = np.empty(games.num_games, dtype=np.int64)
-        params = np.zeros((kernel.PROGRAMS, kernel.NUM_PARAMS))
-        params[self.program] = self.params(games.num_players)
-        kernel.choose(self.program, games.state, games.limit, self.tables(games.num_players), params,
-                      kernel.card_owners(games.owners), np.asarray(where, dtype=bool), out)
+        with kernel.threads_for(games.num_games):
+            self.engine.choose_all(self.program, games.state, games.constants, self.players(games.num_players),
+                                   np.asarray(where, dtype=bool), out)
         return out
 
     def __repr__(self) -> str:
@@ -128,7 +131,34 @@ class KernelPlayer:
 
 
 def _no_tables(num_players: int) -> np.ndarray:
-    return np.zeros((num_players, 6, NUM_CARD_TYPES + 1, NUM_CARD_TYPES + 1))
+    return np.zeros((num_players, *kernel.WORTH_SHAPE[1:]))
+
+
+def _players_of(entrants: list[Any], weights: np.ndarray, num_players: int) -> np.ndarray:
+    """The kernel's :data:`~goldrush_env.gold.kernel.PLAYERS` for a mix of entrants (Python policies play as
+    :data:`~goldrush_env.gold.kernel.EXTERNAL`): their programs, the mix's weights, the scripted ones' shared worth
+    table and their constants."""
+    compiled = [entrant for entrant in entrants if isinstance(entrant, KernelPlayer)]
+    tables = [entrant.tables(num_players) for entrant in compiled if entrant.program != kernel.RANDOM]
+    worth = tables[0] if tables else None
+    if any(not np.array_equal(table, worth) for table in tables):
+        raise GoldRushError("the kernel's scripted opponents of one environment must share their worth tables")
+    params = np.zeros((kernel.PROGRAMS, kernel.NUM_PARAMS))
+    for entrant in compiled:
+        params[entrant.program] = entrant.params(num_players)
+    programs = [entrant.program if isinstance(entrant, KernelPlayer) else kernel.EXTERNAL for entrant in entrants]
+    return kernel.players(programs, weights, worth, params)
+
+
+def engine_of(entrants: list[Any]) -> Any:
+    """The one engine that plays every compiled entrant: the kernel's own if they all play random, else the
+    engine they share (a :class:`GoldRushError` if two need different ones)."""
+    engines = {id(entrant.engine): entrant.engine for entrant in entrants
+               if isinstance(entrant, KernelPlayer) and entrant.program != kernel.RANDOM}
+    if len(engines) > 1:
+        raise GoldRushError(f"the compiled players of one environment must share an engine, got "
+                            f"{sorted(engine.name for engine in engines.values())}")
+    return next(iter(engines.values()), kernel.ENGINE)
 
 
 class BatchedRandom(KernelPlayer):
@@ -193,37 +223,43 @@ class GoldVectorEnv(VectorEnv):
         n = self.config.num_players
         if not (seat == "random" or is_int(seat, 0, n - 1)):
             raise GoldRushError(f"seat={seat!r} is not allowed: expected 'random' or a seat from 0 to {n - 1}")
-        self.games = BatchedGames(num_envs, n, max_turns=self.config.max_turns, table=self.config.table)
+        c = self.config
+        self.games = BatchedGames(num_envs, n, max_turns=c.max_turns, table=c.table, memory=c.memory,
+                                  forget_prob=c.forget_prob, memory_capacity=c.memory_capacity)
         self.num_envs = self.games.num_games
         self.seat_option = seat
         self.render_mode = None
-        self.seats = np.zeros(self.num_envs, dtype=np.int64)
         self._rng: np.random.Generator | None = None
-        human = self.config.memory == "human"
-        self._forget = float(self.config.forget_prob) if human else 0.0
-        capacity = self.config.memory_capacity if human else None
-        self._capacity = -1 if capacity is None else int(capacity)
-        self._category = np.array(category_table(n, self.games.owners.tolist()), dtype=np.int64)
-        self._card_owner = kernel.card_owners(self.games.owners)
-        self._gains = np.ascontiguousarray(_GAINS)
         self.observation_type = observation_type(self.config.observation)
         self.action_type = action_type(self.config.action)
-        # The kernel writes the types it knows; another registered type is read off the plain vector.
-        self._obs_code = _KERNEL_OBSERVATIONS.get(self.observation_type.name, kernel.OBS_PLAIN)
-        self._derive = self.observation_type.name not in _KERNEL_OBSERVATIONS
         if self.action_type.name not in _KERNEL_ACTIONS:
             raise GoldRushError(f"action={self.action_type.name!r} is not allowed in the vector environment: "
                                 f"expected one of {tuple(_KERNEL_ACTIONS)}")
-        self._act_code = _KERNEL_ACTIONS[self.action_type.name]
-        self._obs_size = _KERNEL_SIZES[self._obs_code]
+        self._constants = kernel.constants(self.config, seat=-1 if seat == "random" else int(seat),
+                                              same_step=self.autoreset_mode is AutoresetMode.SAME_STEP)
+        # The kernel writes the types it knows; another registered type is read off the plain vector.
+        self._derive = self.observation_type.name not in _KERNEL_OBSERVATIONS
+        self._obs_size = kernel.SIZES[int(self._constants[0]["observation"])]
         self.single_observation_space = self.observation_type.space()
         self.single_action_space = self.action_type.space()
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, self.num_envs)
         self.action_space = gym.vector.utils.batch_space(self.single_action_space, self.num_envs)
+        self._turns = kernel.new_turns(self.num_envs)
         self._masks = np.zeros((self.num_envs, self.action_type.size), dtype=bool)
         self._pending = np.zeros(self.num_envs, dtype=bool)  # next_step: games that ended at the last step
         self._started = False
         self.set_opponents(opponents)
+
+    @property
+    def seats(self) -> np.ndarray:
+        """The learner's seat in each sub-environment (int64, a view of the kernel's records)."""
+        return self._turns["seat"]
+
+    @property
+    def entrants(self) -> np.ndarray:
+        """Per sub-environment and seat, the index in :attr:`opponents` of the entrant playing there (the
+        learner's seat included, whose entry means nothing): int64 (num_envs, num_players), a view."""
+        return self._turns["entrants"][:, :self.config.num_players]
 
     def set_opponents(self, opponents: Any) -> None:
         """Replace the opponents: one entrant for every opponent seat (``"random"`` or a
@@ -238,27 +274,20 @@ class GoldVectorEnv(VectorEnv):
             entrants = list(opponents)
         else:
             entrants, weights = [opponents], np.ones(1)
-        self.opponents = [make_batched_policy(entrant) for entrant in entrants]  # all checked before any change
-        self.opponent_names = [getattr(policy, "name", repr(policy)) for policy in self.opponents]
-        self._weights = weights / weights.sum()
-        self._cumulative = np.cumsum(self._weights) if len(self.opponents) > 1 else np.ones(1)
-        self._programs = np.array([policy.program if isinstance(policy, KernelPlayer) else kernel.EXTERNAL
-                                   for policy in self.opponents], dtype=np.int64)
+        opponents = [make_batched_policy(entrant) for entrant in entrants]  # all checked before any change
+        if len(opponents) > kernel.MAX_ENTRANTS:
+            raise GoldRushError(f"an opponent mix holds at most {kernel.MAX_ENTRANTS} entrants, got {len(opponents)}")
         n = self.config.num_players
-        tables = [policy.tables(n) for policy in self.opponents
-                  if isinstance(policy, KernelPlayer) and policy.program != kernel.RANDOM]
-        self._worth = tables[0] if tables else _no_tables(n)
-        if any(not np.array_equal(table, self._worth) for table in tables):
-            raise GoldRushError("the kernel's scripted opponents of one environment must share their worth tables")
-        self._params = np.zeros((kernel.PROGRAMS, kernel.NUM_PARAMS))
-        for policy in self.opponents:
-            if isinstance(policy, KernelPlayer):
-                self._params[policy.program] = policy.params(n)
-        self._assignment = np.zeros((self.num_envs, n), dtype=np.int64)
+        weights = weights / weights.sum()
+        players, engine = _players_of(opponents, weights, n), engine_of(opponents)
+        self.opponents, self._players, self._engine, self._weights = opponents, players, engine, weights
+        self.opponent_names = [getattr(policy, "name", repr(policy)) for policy in self.opponents]
+        self._turns["entrants"] = 0
         if self._rng is not None:  # a player joining between resets plays from the env's seed too
             self._seed_opponents()
             if len(self.opponents) > 1:
-                self._assignment[:] = self._rng.choice(len(self.opponents), p=self._weights, size=(self.num_envs, n))
+                self._turns["entrants"][:, :n] = self._rng.choice(len(self.opponents), p=self._weights,
+                                                                  size=(self.num_envs, n))
 
     def _seed_opponents(self) -> None:
         """Seed each opponent that has a generator of its own from the env's."""
@@ -285,7 +314,7 @@ class GoldVectorEnv(VectorEnv):
             self.games._seeded = True
             self._seed_opponents()
         everything = np.ones(self.num_envs, dtype=bool)
-        out = self._advance(everything, deal=everything, learner=np.full(self.num_envs, -1, dtype=np.int64))
+        out = self._advance(np.full(self.num_envs, -1, dtype=np.int64), deal=everything)
         self._pending[:] = False
         self._started = True
         return out["observations"], self._info()
@@ -297,14 +326,11 @@ class GoldVectorEnv(VectorEnv):
         if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
             raise IllegalFlipError(f"actions must be {self.num_envs} ints (one {self.action_type.noun} per "
                                    f"sub-environment), got an array of shape {actions.shape} and dtype {actions.dtype}")
-        games = self.games
         live = ~self._pending
-        positions = np.empty(self.num_envs, dtype=np.int64)
-        bad = kernel.learner_positions(games.state, self._category, games.limit, self.seats,
-                                       actions.astype(np.int64, copy=False), self._act_code, live, positions)
-        if bad >= 0:
-            self._refuse(int(bad), int(actions[bad]), live)
-        out = self._advance(np.ones(self.num_envs, dtype=bool), deal=self._pending, learner=positions)
+        negative = np.flatnonzero(live & (actions < 0))
+        if len(negative):  # -1 tells the kernel "no action": a learner's is refused here
+            self._refuse(int(negative[0]), int(actions[negative[0]]))
+        out = self._advance(np.where(live, actions, -1).astype(np.int64), deal=self._pending, actions=actions)
         self._pending = out["done"] if self.autoreset_mode is AutoresetMode.NEXT_STEP \
             else np.zeros(self.num_envs, dtype=bool)
         info = self._info()
@@ -312,11 +338,12 @@ class GoldVectorEnv(VectorEnv):
         if done.any():
             if self.autoreset_mode is AutoresetMode.SAME_STEP:
                 info["final_obs"], info["_final_obs"] = out["final_obs"], done
-            info["final_info"] = {"scores": out["final_scores"], "winners": out["final_winners"],
+            n = self.config.num_players
+            info["final_info"] = {"scores": out["final_scores"][:, :n], "winners": out["final_winners"][:, :n],
                                   "seat": out["final_seat"]}
             info["_final_info"] = done
         if not self.action_type.positional:
-            info["position"] = np.where(live, positions, -1)
+            info["position"] = np.where(live, out["position"], -1)
         return out["observations"], out["rewards"], out["terminated"], out["truncated"], info
 
     def action_masks(self) -> np.ndarray:
@@ -339,59 +366,56 @@ class GoldVectorEnv(VectorEnv):
 
     # --- inside --------------------------------------------------------------------------
 
-    def _advance(self, envs: np.ndarray, deal: np.ndarray, learner: np.ndarray) -> dict[str, np.ndarray]:
-        """Flip ``learner[g]`` (-1: none) in every game, then play the ``envs`` games (dealing the ``deal`` ones
-        afresh first) up to their learners' turns or their ends; Python opponents are asked between calls of the
-        kernel. Returns what the kernel wrote."""
-        n, games = self.num_envs, self.games
-        size = self._obs_size
-        out = {"observations": np.empty((n, size), dtype=np.float32),
-               "rewards": np.zeros(n, dtype=np.float32), "terminated": np.zeros(n, dtype=bool),
-               "truncated": np.zeros(n, dtype=bool), "final_obs": np.empty((n, size), dtype=np.float32),
-               "done": np.zeros(n, dtype=bool), "final_scores": np.zeros((n, self.config.num_players), dtype=np.int32),
-               "final_winners": np.zeros((n, self.config.num_players), dtype=bool),
-               "final_seat": np.zeros(n, dtype=np.int64)}
+    def _advance(self, learner: np.ndarray, deal: np.ndarray, actions: np.ndarray | None = None) -> dict[str, Any]:
+        """The learners' actions ``learner`` (-1: none), then every game played (dealing the ``deal`` ones afresh
+        first) up to its learner's turn or its end; Python opponents are asked between calls of the kernel.
+        Returns what the kernel wrote."""
+        n, size = self.num_envs, self._obs_size
+        turns = self._turns
+        observations = np.empty((n, size), dtype=np.float32)
+        final_obs = np.empty((n, size), dtype=np.float32)
         masks = np.empty((n, self.action_type.size), dtype=bool)
-        fresh = deal.astype(np.int8)  # 1: deal first; the kernel marks 2 where it dealt
-        status = np.empty(n, dtype=np.int8)
-        seat_option = -1 if self.seat_option == "random" else int(self.seat_option)
-        same_step = self.autoreset_mode is AutoresetMode.SAME_STEP
-        before = np.empty_like(games.scores)
+        turns["active"] = turns["opening"] = True
+        turns["action"] = learner
+        turns["fresh"] = np.where(deal, kernel.DEAL, kernel.KEEP)
+        position = None
         while True:
-            kernel.advance(games.state, games.box, games.rush_at, games.owners, games.limit, games.max_turns or 0,
-                           self._forget, self._capacity, self._category, self._gains, self._worth, self._params,
-                           self._card_owner,
-                           self.seats, seat_option, self._assignment, self._cumulative, self._programs, envs,
-                           learner, fresh, same_step, before, self.config.reward == "score", SCORE_REWARD_SCALE,
-                           self._obs_code, self._act_code, out["observations"], masks, out["rewards"],
-                           out["terminated"], out["truncated"], out["final_obs"], out["done"], out["final_scores"],
-                           out["final_winners"], out["final_seat"], status)
-            waiting = envs & (status == kernel.WAITING)
+            bad = self._engine.advance(self.games.state, self._constants, self._players, turns, observations, masks,
+                                       final_obs)
+            if bad >= 0:
+                if position is None:
+                    self._refuse(int(bad), int(actions[bad]))
+                self.games.check_flips(turns["action"], turns["active"])  # an opponent's: names game and position
+                raise AssertionError(f"the kernel refused game {bad}'s flip, which the rules allow")
+            if position is None:
+                position = turns["position"].copy()
+            waiting = turns["active"] & (turns["status"] == kernel.WAITING)
             if not waiting.any():
                 break
-            self._play_python_opponents(waiting)
-            envs, learner = waiting, np.empty(0, dtype=np.int64)  # the learners have flipped
-        masks[status == kernel.FINISHED, 0] = True  # next-step: the reset step ignores the action
+            turns["action"] = np.where(waiting, self._python_flips(waiting), -1)
+            turns["active"], turns["opening"] = waiting, False
         self._masks = masks
         if self._derive:
-            for key in ("observations", "final_obs"):
-                out[key] = self.observation_type.from_plain(out[key])
-        return out
+            observations, final_obs = (self.observation_type.from_plain(rows) for rows in (observations, final_obs))
+        return {"observations": observations, "final_obs": final_obs, "rewards": turns["reward"].astype(np.float32),
+                "terminated": turns["terminated"].copy(), "truncated": turns["truncated"].copy(),
+                "done": turns["done"].copy(), "final_scores": turns["final_scores"].copy(),
+                "final_winners": turns["final_winners"].astype(bool), "final_seat": turns["final_seat"].copy(),
+                "position": position}
 
-    def _play_python_opponents(self, waiting: np.ndarray) -> None:
-        """One flip in every ``waiting`` game by the Python opponent whose turn it is there."""
+    def _python_flips(self, waiting: np.ndarray) -> np.ndarray:
+        """The flip of the Python opponent to play in every ``waiting`` game."""
         games = self.games
-        entrant = self._assignment[np.arange(self.num_envs), games.current_player]
+        positions = np.full(self.num_envs, -1, dtype=np.int64)
+        entrant = self._turns["entrants"][np.arange(self.num_envs), games.current_player]
         for index, policy in enumerate(self.opponents):
             mine = waiting & (entrant == index)
             if mine.any():
-                positions = np.asarray(policy.act(games, games.known(), mine, self._rng), dtype=np.int64)
-                if kernel.first_illegal(games.table, games.face_up, positions, mine) >= 0:
-                    games.check_flips(positions, mine)  # raises, naming the game and the opponent's position
-                kernel.play_positions(games.state, games.owners, games.rush_at, positions, mine, self._forget,
-                                      self._capacity)
+                chosen = np.asarray(policy.act(games, games.known(), mine, self._rng), dtype=np.int64)
+                positions[mine] = chosen[mine]
+        return positions
 
-    def _refuse(self, row: int, action: int, live: np.ndarray) -> None:
+    def _refuse(self, row: int, action: int) -> None:
         """Raise the error for the learner's illegal ``action`` in sub-environment ``row``."""
         if self.action_type.positional:
             positions = np.zeros(self.num_envs, dtype=np.int64)

@@ -18,7 +18,7 @@ from goldrush_agents.gold.batched import compiled_expert, compiled_greedy, batch
 from goldrush_agents.gold.expert import ExpertAgent
 from goldrush_agents.gold.greedy import GreedyAgent
 from goldrush_env.gold.batched import BatchedGames
-from goldrush_env.gold.kernel import EXPERT, EXPERT_PARAMS
+from goldrush_agents.gold.compiled import ENGINE, EXPERT, EXPERT_PARAMS
 from goldrush_env.streams import Stream
 from goldrush_env.gold.vector import KernelPlayer
 from goldrush_env.gold.view import UNKNOWN
@@ -147,8 +147,8 @@ def test_compiled_expert_adds_as_either_pythons_sum_does(monkeypatch):
         params = dict(zip(EXPERT_PARAMS, expert_params(num_players)))
         return [1.0 if name == "compensated_sum" else params[name] for name in EXPERT_PARAMS]
 
-    phases = lockstep(ExpertAgent(), KernelPlayer("expert", EXPERT, worth_tables, params=compensated), 3, seed=7,
-                      count=6)
+    expert = KernelPlayer("expert", EXPERT, worth_tables, params=compensated, engine=ENGINE)
+    phases = lockstep(ExpertAgent(), expert, 3, seed=7, count=6)
     assert min(phases.values()) > 20, phases
 
 

@@ -88,8 +88,8 @@ def play_on_kernel(opponents, seat, seeds, options):
             done = terminated or truncated
         game = env.game_env.game  # the AEC environment, brought to the kernel's game by replaying its flips
         assert (game.scores, game.winners) == (info["scores"], info["winners"])
-        assert game.is_truncated == truncated and len(game.history) == int(env._game.log[0])
-        episode.update(layout=game.initial_layout, first=game.first_player, stream=int(env._game.state[12][0]))
+        assert game.is_truncated == truncated and len(game.history) == len(env._game.log)
+        episode.update(layout=game.initial_layout, first=game.first_player, stream=int(env._game.game["rng"][0]))
         episodes.append(episode)
     return episodes
 
@@ -254,7 +254,7 @@ def both_paths(**options):
     for env in (kernel_env, aec_env):
         env.reset(seed=0, options={"layout": TABLE})
     assert kernel_env.on_kernel and not aec_env.on_kernel
-    player.rng = aec_env.game_env._np_random = Stream(int(kernel_env._game.state[12][0]))
+    player.rng = aec_env.game_env._np_random = Stream(int(kernel_env._game.game["rng"][0]))
     return kernel_env, aec_env
 
 
@@ -341,9 +341,13 @@ def test_the_kernels_win_reward_is_the_aec_paths_for_every_standing(num_players)
     """reward="win" as the AEC path pays it (+1 a sole winner, 0 each of several, -1 the others), the winners being
     those with most points and, among them, most gold cards (D5), over standings full of ties of both kinds."""
     from goldrush_env.gold import kernel
+    from goldrush_env.gold.config import EnvConfig
 
     rng = np.random.default_rng(num_players)
-    state = kernel.new_state(1, num_players)
+    games, turns = kernel.new_games(1), kernel.new_turns(1)
+    consts = kernel.constants(EnvConfig(num_players=num_players, reward="win"))
+    game, turn = games[0], turns[0]
+    game["cards_left"] = 0  # over: the win is paid
     ties = 0
     for _ in range(300):
         gold_cards = rng.integers(0, 4, size=num_players)  # none at all too: a game may end with no gold won
@@ -351,8 +355,10 @@ def test_the_kernels_win_reward_is_the_aec_paths_for_every_standing(num_players)
         best = max(zip(scores.tolist(), gold_cards.tolist()))
         winners = [s for s in range(num_players) if (scores[s], gold_cards[s]) == best]
         ties += len(winners) > 1
-        state[8][0], state[9][0] = scores, gold_cards
+        game["scores"][:num_players], game["gold_cards"][:num_players] = scores, gold_cards
         for seat in range(num_players):
             expected = (1.0 if len(winners) == 1 else 0.0) if seat in winners else -1.0
-            assert kernel._win(state, 0, seat) == expected, (scores, gold_cards, seat)
+            turn["seat"], turn["reward"] = seat, 0.0
+            kernel._pay(game, consts[0], turn)
+            assert turn["reward"] == expected, (scores, gold_cards, seat)
     assert 10 < ties < 290  # both kinds of ending were tried

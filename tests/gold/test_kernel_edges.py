@@ -18,10 +18,10 @@ from goldrush_env import streams
 from goldrush_env.errors import IllegalFlipError
 from goldrush_env.gold import kernel
 from goldrush_env.gold.batched import BatchedGames
-from goldrush_env.gold.cards import DYNAMITE, EMPTY, IS_GOLD, IS_MINER, NUM_POSITIONS, VALUE, category_table
+from goldrush_env.gold.cards import DYNAMITE, EMPTY, IS_GOLD, IS_MINER, NUM_POSITIONS, VALUE
 from goldrush_env.gold.encoder import OBSERVATION_SIZE
 from goldrush_env.gold.engine import Game
-from goldrush_env.gold.variants import _GAINS, ACTION_TYPES, OBSERVATION_TYPES
+from goldrush_env.gold.variants import ACTION_TYPES, OBSERVATION_TYPES
 from goldrush_env.gold.vector import GoldVectorEnv
 from goldrush_env.gold.view import UNKNOWN
 from goldrush_env.streams import Stream, seed_streams
@@ -36,13 +36,13 @@ def thinned(num_games: int, num_players: int, seed: int) -> BatchedGames:
     rng = np.random.default_rng(seed)
     games = BatchedGames(num_games, num_players)
     games.reset(seed=seed)
-    table, face_up, cards_left, memo = games.state[0], games.state[2], games.state[10], games.state[13]
+    table, face_up, cards_left, memo = games.table, games.face_up, games.cards_left, games.memo
     for g in range(num_games):
         table[g, rng.random(NUM_POSITIONS) < rng.random()] = EMPTY
         present = np.flatnonzero(table[g] >= 0)
         cards_left[g] = len(present)
         face_up[g] = rng.choice(present) if len(present) > 1 and rng.random() < 0.5 else -1
-        games.state[3][g] = rng.integers(num_players)
+        games.current_player[g] = rng.integers(num_players)
         for seat in range(num_players):
             known = present[rng.random(len(present)) < rng.random()]
             if g % 3 == 0 and len(present) > 1:
@@ -76,10 +76,10 @@ def test_seed_streams_are_a_seeds_own_and_spread():
 @pytest.mark.parametrize("num_players", [2, 4])
 def test_random_positions_number_the_legal_positions(num_players):
     games = thinned(400, num_players, seed=num_players)
-    games.state[5][:50] = games.limit  # 50 games stopped by the turn limit: no flip
+    games.turn[:50] = games.limit  # 50 games stopped by the turn limit: no flip
     draws = np.random.default_rng(1).random(games.num_games)
     out = np.empty(games.num_games, dtype=np.int64)
-    kernel.random_positions(games.state, games.limit, draws, out)
+    kernel.random_positions(games.state, games.constants, draws, out)
     for g in range(games.num_games):
         legal = [p for p in range(NUM_POSITIONS) if games.table[g, p] >= 0 and p != games.face_up[g]]
         if g < 50 or not legal:
@@ -92,14 +92,13 @@ def test_random_positions_number_the_legal_positions(num_players):
 def test_the_kernels_kinds_vectors_are_the_kinds_of_its_plain_vectors_in_any_state(num_players):
     """The kernel's kinds vector of each seat is what the kinds type reads off the kernel's plain vector."""
     games = thinned(300, num_players, seed=num_players)
-    category = np.array(category_table(num_players, games.owners.tolist()), dtype=np.int64)
     rows = np.arange(games.num_games)
     for seat in range(num_players):
         seats = np.full(games.num_games, seat, dtype=np.int64)
         plain = np.empty((games.num_games, OBSERVATION_SIZE), dtype=np.float32)
         kinds = np.empty((games.num_games, OBSERVATION_TYPES["kinds"].size), dtype=np.float32)
         for kind, out in ((kernel.OBS_PLAIN, plain), (kernel.OBS_KINDS, kinds)):
-            kernel.observe(games.state, category, _GAINS, games.limit, games.max_turns or 0, seats, rows, kind, out)
+            kernel.observe(games.state, games.constants, seats, rows, kind, out)
         assert np.array_equal(kinds, OBSERVATION_TYPES["kinds"].from_plain(plain))
 
 
@@ -120,8 +119,8 @@ def reference_masks(env: GoldVectorEnv) -> np.ndarray:
     legal = env.games.legal_mask()
     if env.action_type.name == "kinds":
         plain = np.empty((env.num_envs, OBSERVATION_SIZE), dtype=np.float32)
-        kernel.observe(env.games.state, env._category, _GAINS, env.games.limit, env.games.max_turns or 0, env.seats,
-                       np.arange(env.num_envs), kernel.OBS_PLAIN, plain)
+        kernel.observe(env.games.state, env.games.constants, env.seats, np.arange(env.num_envs), kernel.OBS_PLAIN,
+                       plain)
         legal = ACTION_TYPES["kinds"].masks(legal, lambda: plain)
     legal[env._pending] = False
     legal[env._pending, 0] = True
@@ -130,8 +129,7 @@ def reference_masks(env: GoldVectorEnv) -> np.ndarray:
 
 def reference_observations(env: GoldVectorEnv) -> np.ndarray:
     plain = np.empty((env.num_envs, OBSERVATION_SIZE), dtype=np.float32)
-    kernel.observe(env.games.state, env._category, _GAINS, env.games.limit, env.games.max_turns or 0, env.seats,
-                   np.arange(env.num_envs), kernel.OBS_PLAIN, plain)
+    kernel.observe(env.games.state, env.games.constants, env.seats, np.arange(env.num_envs), kernel.OBS_PLAIN, plain)
     return OBSERVATION_TYPES[env.observation_type.name].from_plain(plain)
 
 
@@ -290,7 +288,7 @@ def test_the_compiled_players_choose_as_the_python_ones_in_any_state(name, num_p
         if len(present) > 2:
             games.table[g, rng.permutation(present)[rng.integers(2, min(7, len(present))):]] = EMPTY
         present = np.flatnonzero(games.table[g] >= 0)
-        games.state[10][g] = len(present)
+        games.cards_left[g] = len(present)
         games.memo[g] = np.where(games.table[g] >= 0, 1, -1)
         if games.face_up[g] >= 0 and games.table[g, games.face_up[g]] < 0:
             games.face_up[g] = -1
@@ -372,14 +370,14 @@ def test_a_turns_cards_are_never_forgotten_at_its_end():
     """Human memory with a forgetting chance of 1: at the end of every turn each seat remembers exactly the cards
     of that turn that went back face down, and nothing it saw before."""
     count = 16
-    games = BatchedGames(count, 3, table="half")
+    games = BatchedGames(count, 3, table="half", memory="human", forget_prob=1.0, memory_capacity=None)
     games.reset(seed=3)
     rng, turns = np.random.default_rng(0), 0
     while not games.is_finished.all():
         live = ~games.is_finished
         first, turn = games.face_up.copy(), games.turn.copy()
         positions = games.random_positions(rng)
-        kernel.play_positions(games.state, games.owners, games.rush_at, positions, live, 1.0, -1)
+        games.step(positions, where=live)
         for g in np.flatnonzero(live & (games.turn > turn)):
             kept = {int(p) for p in (first[g], positions[g]) if p >= 0 and games.table[g, p] >= 0}
             for seat in range(3):

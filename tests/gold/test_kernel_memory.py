@@ -20,7 +20,6 @@ from scipy.stats import norm
 
 import goldrush_env.gold
 from goldrush_agents.gold.batched import batched_policy
-from goldrush_env.gold import kernel
 from goldrush_env.gold.batched import BatchedGames, random_in_masks
 from goldrush_env.gold.cards import NUM_CATEGORIES, NUM_POSITIONS, category_table, parse_layout
 from goldrush_env.gold.encoder import SLICES, UNSEEN_SCALE
@@ -62,8 +61,7 @@ def test_the_script_covers_every_way_a_memory_changes():
     games = BatchedGames(1, 2)
     games.reset(seed=0, layouts=LAYOUT[None])
     for position in FLIPS:
-        kernel.play_positions(games.state, games.owners, games.rush_at, np.array([position]), np.ones(1, bool),
-                              0.0, -1)
+        games.step(np.array([position]))
         most = max(most, int((games.memo[0, 0] >= 0).sum()))
     assert most >= 12
 
@@ -99,14 +97,12 @@ def aec_tallies(num_players: int, forget_prob: float, capacity: int | None, coun
 
 def kernel_tallies(num_players: int, forget_prob: float, capacity: int | None, count: int, seed: int):
     """FLIPS in a batch of ``count`` kernel games, tallied as :func:`aec_tallies` tallies them."""
-    games = BatchedGames(count, num_players)
+    games = BatchedGames(count, num_players, memory="human", forget_prob=forget_prob, memory_capacity=capacity)
     games.reset(seed=seed, layouts=np.tile(LAYOUT, (count, 1)))
-    everywhere = np.ones(count, dtype=bool)
     cells = np.zeros((len(FLIPS), num_players, NUM_POSITIONS), dtype=np.int64)
     sizes = np.zeros((len(FLIPS), num_players, NUM_POSITIONS + 1), dtype=np.int64)
     for t, position in enumerate(FLIPS):
-        kernel.play_positions(games.state, games.owners, games.rush_at, np.full(count, position), everywhere,
-                              forget_prob, -1 if capacity is None else capacity)
+        games.step(np.full(count, position))
         remembered = games.memo >= 0
         assert not (remembered & (games.table < 0)[:, None, :]).any()  # a card that left is not remembered
         cells[t] = remembered.sum(axis=0)
@@ -179,7 +175,7 @@ def test_without_forgetting_the_kernel_remembers_what_the_single_environment_doe
     """With ``forget_prob=0`` nothing is drawn: the capacity evicts the card seen longest ago in both, so each
     seat's memory is the same set after every flip, in FLIPS and in seeded random games."""
     count = 6
-    games = BatchedGames(count + 1, num_players)
+    games = BatchedGames(count + 1, num_players, memory="human", forget_prob=0.0, memory_capacity=capacity)
     games.reset(seed=num_players)
     games.reset(layouts=LAYOUT[None], games=[count])
     envs = [goldrush_env.gold.raw_env(num_players=num_players, memory="human", forget_prob=0.0,
@@ -193,8 +189,7 @@ def test_without_forgetting_the_kernel_remembers_what_the_single_environment_doe
         positions = games.random_positions(rng)
         positions[count] = next(script, -1)
         where = ~games.is_finished
-        kernel.play_positions(games.state, games.owners, games.rush_at, positions, where, 0.0,
-                              -1 if capacity is None else capacity)
+        games.step(positions, where=where)
         for g in np.flatnonzero(where):
             envs[g].step(int(positions[g]))
             for seat, memory in enumerate(envs[g].memories):

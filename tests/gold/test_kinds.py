@@ -22,7 +22,7 @@ from goldrush_env.gold import kernel
 from goldrush_env.gold.batched import BatchedGames
 from goldrush_env.gold.cards import EMPTY, category_table
 from goldrush_env.gold.encoder import OBSERVATION_SIZE
-from goldrush_env.gold.variants import _GAINS, ACTION_TYPES, OBSERVATION_TYPES, UNKNOWN_ACTION
+from goldrush_env.gold.variants import ACTION_TYPES, OBSERVATION_TYPES, UNKNOWN_ACTION
 from goldrush_env.gold.vector import GoldVectorEnv
 from goldrush_env.gold.view import UNKNOWN
 
@@ -275,8 +275,7 @@ def test_the_vector_envs_kinds_masks_are_those_of_the_games_now(autoreset_mode):
     rng, ended = np.random.default_rng(1), 0
     for _ in range(150):
         plain = np.empty((8, OBSERVATION_SIZE), dtype=np.float32)  # the kernel's plain vectors (test_vector.py
-        kernel.observe(env.games.state, env._category, _GAINS, env.games.limit, env.games.max_turns,  # checks them)
-                       env.seats, np.arange(8), kernel.OBS_PLAIN, plain)
+        kernel.observe(env.games.state, env.games.constants, env.seats, np.arange(8), kernel.OBS_PLAIN, plain)
         fresh = KINDS.masks(env.games.legal_mask(), lambda: plain)
         fresh[env._pending, 0] = True
         assert np.array_equal(info["action_mask"], fresh) and np.array_equal(env.action_masks(), fresh)

@@ -12,8 +12,6 @@ from goldrush_env.gold.batched import BatchedGames, random_in_masks
 from goldrush_env.errors import GoldRushError, IllegalFlipError
 from goldrush_agents.gold.batched import batched_mix, batched_policy
 from goldrush_env.gold import kernel
-from goldrush_env.gold.cards import category_table
-from goldrush_env.gold.variants import _GAINS
 from goldrush_env.gold.vector import BatchedRandom, GoldVectorEnv
 
 from conftest import POSITIONS, VERSION_0, aec_twins, follow, replays_as_recorded
@@ -27,14 +25,12 @@ def test_batched_observations_equal_the_aec_environments_for_every_seat(num_play
     envs = aec_twins(games)
     known = np.zeros((count, 64), dtype=bool)
     out = np.zeros((count, goldrush_env.gold.encoder.OBSERVATION_SIZE), dtype=np.float32)
-    category = np.array(category_table(num_players, games.owners.tolist()))
     rng = np.random.default_rng(num_players)
     compared = 0
     while True:
         for seat in range(num_players):
             seats = np.full(count, seat)
-            kernel.observe(games.state, category, _GAINS, games.limit, games.max_turns, seats, np.arange(count),
-                           kernel.OBS_PLAIN, out)
+            kernel.observe(games.state, games.constants, seats, np.arange(count), kernel.OBS_PLAIN, out)
             for g, env in enumerate(envs):
                 assert np.array_equal(out[g], env.observe(f"player_{seat}")["observation"]), (g, seat)
                 compared += 1
@@ -227,7 +223,7 @@ def test_bad_use_is_refused_by_name():
 def test_opponents_drawn_from_a_mix_play_their_seats():
     env = GoldVectorEnv(64, num_players=3, opponents=batched_mix({"random": 1, "greedy": 3}))
     env.reset(seed=2)
-    seats_of = env._assignment[np.arange(64)[:, None], (env.seats[:, None] + np.array([1, 2])) % 3]
+    seats_of = env.entrants[np.arange(64)[:, None], (env.seats[:, None] + np.array([1, 2])) % 3]
     share = (seats_of == 1).mean()
     assert 0.6 < share < 0.9  # about 3 in 4 opponent seats are greedy
     env.set_opponents("random")

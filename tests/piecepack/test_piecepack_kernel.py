@@ -18,6 +18,8 @@ from goldrush_env.piecepack.encoder import observation_vector, state_vector
 from goldrush_env.piecepack.engine import Game, Phase
 from goldrush_env.streams import Stream
 
+from goldrush_agents.piecepack.idle import idle_rollouts
+
 KEEN = {A.MARKET_ROLL, *(A.UPGRADE + plot for plot in range(NUM_PLOTS)),
         *(A.BUILD + NUM_PLOTS * building + plot for building in (MARKET, WAREHOUSE, TRADE_ROUTE)
           for plot in range(NUM_PLOTS))}
@@ -115,7 +117,7 @@ def test_sync_takes_a_position_set_up_by_hand():
 
 
 def test_compiled_rollouts_are_the_search_s_rollouts_with_the_same_dice():
-    """``kernel.idle_rollouts`` sums what ``PiecepackSearch._rollout`` (idle policy) scores on the same sampled
+    """``idle_rollouts`` sums what ``PiecepackSearch._rollout`` (idle policy) scores on the same sampled
     games when those games roll the dice of the SplitMix streams the kernel reads."""
     from goldrush_agents.piecepack.search import SEARCHED, PiecepackSearch
 
@@ -128,8 +130,8 @@ def test_compiled_rollouts_are_the_search_s_rollouts_with_the_same_dice():
                 seat, seeds = game.current_player, rng.integers(2**63, size=3)
                 samples = [Game.sample(game.known_to(seat), np.random.default_rng(int(s))) for s in seeds]
                 out = np.zeros(len(legal))
-                kernel.idle_rollouts(np.stack([kernel.state_of(sample) for sample in samples]),
-                                     seeds.astype(np.uint64), legal, seat, 0.01, out)
+                idle_rollouts(np.stack([kernel.state_of(sample) for sample in samples]), seeds.astype(np.uint64),
+                              legal, seat, 0.01, out)
                 expected = np.zeros(len(legal))
                 for j, action in enumerate(legal):
                     for sample, s in zip(samples, seeds):
