@@ -59,8 +59,9 @@ class Position:
         """At a chance node: each outcome with its exact probability (they sum to 1), ascending."""
         raise NotImplementedError
 
-    def _apply(self, action: int) -> None:
-        """Take ``action``, known to be legal (:meth:`apply` has checked it), and set :attr:`rewards`."""
+    def apply_legal(self, action: int) -> None:
+        """Take ``action``, known to be legal (:meth:`apply` has checked it), and set :attr:`rewards`. The one
+        method that changes a node: a subclass writes it, callers use :meth:`apply`."""
         raise NotImplementedError
 
     def returns(self) -> list[float]:
@@ -108,7 +109,7 @@ class Position:
         if not isinstance(action, (int, np.integer)) or isinstance(action, bool) or int(action) not in legal:
             who = "chance" if player == CHANCE else f"seat {player}"
             raise GoldRushError(f"action {action!r} is not legal for {who} here: the legal ones are {legal}")
-        self._apply(int(action))
+        self.apply_legal(int(action))
 
     def draw(self, uniform: Callable[[], float]) -> int:
         """A chance outcome drawn with its probability from one ``uniform()`` draw."""

@@ -117,6 +117,10 @@ class GameSpec:
     """Each Gymnasium id of the game and the options it registers (the defaults live in the game's config)."""
     retired_ids: tuple[RetiredId, ...] = ()
     """Ids the game has moved on from, each still registered for one version with a warning."""
+    public_actions: bool = False
+    """Whether every action is seen by every seat as it is taken: then the web API lists the moves of a played
+    game as its events, each said from what the person's seat knew before it. A game with actions some seat does
+    not see leaves it False, and its played games list none (watched games and replays list every move)."""
     is_record: str = ""
     """``is_record(data) -> bool``: whether a JSON record is of this game (default: its ``"game"`` key names it,
     as the records that :func:`goldrush_agents.arena.play_game` writes do)."""
@@ -178,6 +182,23 @@ class GameSpec:
     def describe_action(self, action: int, known: Any) -> str:
         """``action`` in words for the seat that knows ``known`` (:attr:`action_text`)."""
         return self.load("action_text")(action, known) if self.action_text else f"action {action}"
+
+    def moves(self, record: dict, viewer: int | None = None) -> list[tuple[int, int, str]] | None:
+        """Each move of a record of this game, in order: the seat that moved, its action, and the action in words
+        as ``viewer`` knew the game just before it (None: as the seat that moved knew it). Read where the record
+        lists its actions under ``"actions"`` and ``from_record`` replays the first of them; None for a record that
+        does not."""
+        actions = record.get("actions") if isinstance(record, dict) else None
+        if not isinstance(actions, list):
+            return None
+        game = self.load("rules").from_record({**record, "actions": []})
+        moves = []
+        for action in actions:
+            seat = game.current_player
+            moves.append((seat, action, self.describe_action(action, game.known_to(seat if viewer is None
+                                                                                    else viewer))))
+            game.step(action)
+        return moves
 
     def owns_record(self, data: Any) -> bool:
         """Whether ``data`` is a record of this game (:attr:`is_record`)."""

@@ -32,7 +32,9 @@ class Rules(Protocol):
     @classmethod
     def new(cls, num_players: int, seed: int | np.random.Generator | None = None, **options: Any) -> Rules:
         """A game dealt from ``seed`` (an int always deals the same game; a Generator is advanced; None draws
-        fresh entropy), with the game's own ``options``."""
+        fresh entropy), with the game's own ``options``. Every game takes ``first_player=seat`` among them (who
+        starts, as tournaments rotate it; without it, the game's own rule says who starts, from ``seed`` if it
+        draws), so ``new(num_players, seed, first_player=None, **options)`` is the signature to write."""
 
     @classmethod
     def from_record(cls, record: dict) -> Rules:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import importlib
-import json
+import itertools
 import re
 import subprocess
 import sys
@@ -22,60 +22,49 @@ import pytest
 
 import goldrush_env
 from goldrush_env.errors import GoldRushError
+from goldrush_env.conformance import check_determinism, check_observations, check_rules, random_game
 from goldrush_env.games import DEFAULT_GAME, GROUP, group_entries, names, spec, specs
-from goldrush_env.protocol import Result, Rules
+from goldrush_env.protocol import Rules
 
 ROOT = Path(__file__).parent.parent
 GAME_SPECS = specs()
 IDS = [game.name for game in GAME_SPECS]
 
 
-def random_game(game_spec, num_players: int, seed: int):
-    """A whole game played at random through the protocol alone."""
-    rules = game_spec.load("rules")
-    game = rules.new(num_players, seed)
-    rng = np.random.default_rng(seed)
-    steps = 0
-    while not game.is_finished:
-        mask = game.legal_mask()
-        assert mask.dtype == bool and mask.any(), "a game in play has a legal action"
-        game.step(int(rng.choice(np.flatnonzero(mask))))
-        steps += 1
-    return game, steps
-
-
 @pytest.mark.parametrize("game_spec", GAME_SPECS, ids=IDS)
 def test_every_rules_engine_follows_the_protocol(game_spec):
-    for num_players in range(game_spec.min_players, game_spec.max_players + 1):
-        game, steps = random_game(game_spec, num_players, seed=num_players)
-        assert isinstance(game, Rules) and game.num_players == num_players and steps >= game.turn > 0
-        result = game.result()
-        assert isinstance(result, Result) and len(result.scores) == len(result.tiebreak) == num_players
-        assert result.winners and all(result.scores[s] == max(result.scores) for s in result.winners)
-        assert game.is_over or game.is_truncated
-        again = type(game).from_record(json.loads(json.dumps(game.to_record())))  # a record is plain JSON
-        assert again.result() == result and again.is_finished
-        copy = game.copy()
-        assert copy.result() == result and copy is not game
-        with pytest.raises(GoldRushError):
-            game.known_to(num_players)
-        for first in range(num_players):  # every game may be started by any seat (tournaments rotate the start)
-            assert type(game).new(num_players, 5, first_player=first).current_player == first
+    check_rules(game_spec)
+    check_observations(game_spec)
 
 
 @pytest.mark.parametrize("game_spec", GAME_SPECS, ids=IDS)
 def test_a_seed_deals_the_same_game_and_an_illegal_action_changes_nothing(game_spec):
-    rules = game_spec.load("rules")
-    first, second = (rules.new(game_spec.default_players, 7) for _ in range(2))
-    assert first.to_record() == second.to_record()
-    first.step(int(np.flatnonzero(first.legal_mask())[0]))
-    mask = first.legal_mask()
-    refused = [len(mask), -1, *np.flatnonzero(~mask)[:1].tolist()]  # out of range, and one the rules forbid now
-    before = first.to_record()
-    for action in refused:
-        with pytest.raises(GoldRushError):
-            first.step(action)
-        assert first.to_record() == before
+    check_determinism(game_spec)
+
+
+def test_the_checks_name_what_a_game_gets_wrong(monkeypatch):
+    """The conformance checks fail, saying why, on a game that breaks the protocol: a seed that deals different
+    games, an observation whose length changes, a copy that is the game itself, a start player not honoured."""
+    nim = spec("nim")
+    rules = nim.load("rules")
+    new, calls = rules.new.__func__, itertools.count()
+
+    def unseeded(cls, num_players, seed=None, first_player=None):  # each game started by the next seat
+        return new(cls, num_players, first_player=next(calls) % num_players if first_player is None else first_player)
+
+    faults = [(rules, "new", classmethod(unseeded), check_determinism, "must deal the same game for one seed"),
+              (sys.modules[rules.__module__], "observe", lambda known: np.zeros(1 + next(calls) % 2, np.float32),
+               check_observations, "one length at every step"),
+              (rules, "copy", lambda game: game, check_rules, "copy"),
+              (rules, "new", classmethod(lambda cls, num_players, seed=None, first_player=None: new(cls, num_players,
+                                                                                                   seed)),
+               check_rules, "must let seat")]
+    for owner, name, fault, check, message in faults:
+        check(nim)  # passes as the game stands
+        with monkeypatch.context() as patch:
+            patch.setattr(owner, name, fault)
+            with pytest.raises(AssertionError, match=message):
+                check(nim)
 
 
 @pytest.mark.parametrize("game_spec", GAME_SPECS, ids=IDS)

@@ -18,14 +18,14 @@ from pathlib import Path
 
 import gymnasium
 import numpy as np
-import pettingzoo
 import pytest
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test
 
 from goldrush_agents import make_agent, players_of
 from goldrush_agents.cli import build_parser
 from goldrush_agents.tournament import run_tournament
+from goldrush_env.conformance import check_game
 from goldrush_env.errors import GoldRushError
 from goldrush_env.games import spec
 from goldrush_env.policy import RandomPolicy
@@ -43,14 +43,11 @@ def test_the_plug_ins_live_outside_our_packages():
 
 
 @pytest.mark.parametrize("name", PLUGGED)
-def test_pettingzoo_s_checks_pass_at_every_table_size(name):
-    game = spec(name)
-    for players in range(game.min_players, game.max_players + 1):
-        api_test(game.env(num_players=players, render_mode="ansi"), num_cycles=200)
-        seed_test(lambda **options: game.env(num_players=players, **options), num_cycles=100)
-        made = pettingzoo.make("aec", f"goldrush_env/{name}-v0", num_players=players)
-        made.reset(seed=0)
-        assert made.num_agents == players
+def test_the_checks_a_plug_in_author_runs_pass(name):
+    """goldrush_env.conformance: the protocol, determinism, the observation, PettingZoo's and Gymnasium's checks at
+    every table size; and PettingZoo's api_test with the text rendering."""
+    check_game(name)
+    api_test(spec(name).env(render_mode="ansi"), num_cycles=200)
 
 
 @pytest.mark.parametrize("name, gym_id", PLUGGED.items())
@@ -96,7 +93,7 @@ def goldrush(*argv: str, read=None) -> str:
     return out.getvalue()
 
 
-def test_the_goldrush_command_plays_watches_replays_and_ranks(tmp_path):
+def test_the_goldrush_command_plays_watches_replays_and_ranks(tmp_path, monkeypatch):
     ranked = goldrush("tournament", "--game", "nim", "--agents", "random,perfect", "--games", "6", "--workers", "1",
                       "--no-progress")
     assert ranked.splitlines()[1].startswith("perfect")  # first in the standings
@@ -104,11 +101,21 @@ def test_the_goldrush_command_plays_watches_replays_and_ranks(tmp_path):
     watched = goldrush("watch", "--game", "kuhn", "--agents", "random", "--players", "2", "--seed", "4",
                        "--save", str(saved))
     assert watched.startswith("Kuhn poker, 2 players") and "winner" in watched
+    said = [line.split(": ")[-1] for line in watched.splitlines() if "(seat " in line]
+    assert said and set(said) <= {"check", "bet", "call", "fold"}  # each move in the game's words
     assert json.loads(saved.read_text())["game"] == "kuhn"
     assert goldrush("replay", str(saved)).splitlines()[-1] == watched.splitlines()[-2]  # the same result line
     moves = [str(heap * 5 + stones - 1) for heap in range(3) for stones in (1, 2, 3)]  # some are legal at each turn
-    played = goldrush("play", "--game", "nim", "--seed", "2", "--opponents", "random", read=typist(moves * 9))
+    kept = tmp_path / "nim.json"
+    rules = spec("nim").load("rules")
+    bare = rules.to_record
+    monkeypatch.setattr(rules, "to_record", lambda game: {k: v for k, v in bare(game).items() if k != "game"})
+    played = goldrush("play", "--game", "nim", "--seed", "2", "--opponents", "random", "--save", str(kept),
+                      read=typist(moves * 9))
     assert played.startswith("Nim: you are seat 0") and "take 1 from heap A" in played and "winner" in played
+    assert json.loads(kept.read_text())["game"] == "nim"  # a played game's record names its game, and replays
+    assert goldrush("replay", str(kept)).splitlines()[-1] == next(line for line in played.splitlines()
+                                                                  if "winner" in line)
 
 
 def test_the_training_library_evaluates_against_the_game_s_own_opponents(capsys):

@@ -555,7 +555,7 @@ PLAYED_KEYS = {"gold": {"seat", "your_turn", "memory"}, "piecepack": {"seat", "y
 WATCHED_KEYS = {"gold": set(), "piecepack": set(), "plain": {"texts"}}
 EVENT_KEYS = {"gold": {"index", "turn", "player", "name", "position", "square", "card", "outcome", "label",
                        "receiver", "gained", "removed", "partner", "rush_begins", "text"},
-              "piecepack": {"index", "kind", "seat", "text"}}
+              "piecepack": {"index", "kind", "seat", "text"}, "plain": {"index", "seat", "action", "text"}}
 LEGAL_KEYS = {"piecepack": {"action", "text", "plot"}, "plain": {"action", "text"}}
 KNOWLEDGE_KEYS = {"assayed_by", "buildings", "claims_this_round", "coin_suits", "current_player", "dice", "face_up",
                   "holdings", "identities", "levels", "markers", "market_sum", "market_used", "offer_log",
@@ -640,6 +640,28 @@ def test_gold_s_memory_decides_which_flips_a_state_lists():
             assert [e["index"] for e in shown] == list(range(mine[0], len(history)))
             turns_seen.add(len(mine))
     assert turns_seen == {1, 2}  # a normal turn and a turn of the Gold Rush
+
+
+def test_the_plain_part_tells_each_move_in_the_game_s_words():
+    """A game without a page of its own: its events are its moves in its words, said from what the seat knew before
+    each (Kuhn: "bet", "fold"...), in a played game of public actions, a watched game and a replay of its record;
+    a played game of a game that does not declare its actions public lists none (Nim tells the heaps only)."""
+    client, rng = make_client(), np.random.default_rng(0)
+    for seed in range(8):
+        data = client.post("/api/kuhn/games", json={"seed": seed, "seat": 0, "opponents": "random"}).json()
+        while not data["state"]["finished"]:
+            data = client.post(f"/api/kuhn/games/{data['id']}/act", json={"action": choose(data["state"], rng)}).json()
+        events = data["state"]["events"]
+        record = client.get(f"/api/kuhn/games/{data['id']}/record").json()
+        assert [event["action"] for event in events] == record["actions"] and len(events) >= 2
+        assert all(re.fullmatch(r"(you|random): (check|bet|call|fold)", event["text"]) for event in events), events
+        replayed = client.post("/api/kuhn/replay", json=record).json()
+        assert [event["action"] for event in replayed["events"]] == record["actions"]
+    data = client.post("/api/nim/games", json={"seed": 2, "seat": 0, "opponents": "random"}).json()
+    data = client.post(f"/api/nim/games/{data['id']}/act", json={"action": choose(data["state"], rng)}).json()
+    assert data["events"] == data["state"]["events"] == []
+    watched = client.get(f"/api/nim/watch/{watch_to_the_end(client, 'nim')}").json()["state"]["events"]
+    assert watched and all(re.fullmatch(r".+: take [1-5] from heap [ABC]", event["text"]) for event in watched)
 
 
 def test_kuhn_s_words_for_a_choice_read_the_seat_s_own_bets():

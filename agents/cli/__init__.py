@@ -287,7 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
     defaults = ", ".join(f"{players_of(r.name).opponents[-1]} in {r.title}" for r in specs())
     play.add_argument("--opponents", default=None,
                       help=f"one name for all, or one per seat (default: {defaults}); {agents_help}")
-    play.add_argument("--seat", type=int, default=0, help="your seat (seat 0 starts)")
+    play.add_argument("--seat", type=int, default=0, help="your seat (who starts is the game's rule: seat 0 in Gold, drawn in Gold Rush)")
     play.add_argument("--save", help="save the game record (JSON) to this file")
     game_options(play, "play", fresh_seed)
     play.set_defaults(run=cmd_play)

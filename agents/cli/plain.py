@@ -5,6 +5,7 @@ what the seat knows, choosing an action by its number."""
 from __future__ import annotations
 
 import argparse
+import time
 from typing import Any, TextIO
 
 from goldrush_env.games import GameSpec
@@ -35,11 +36,15 @@ class PlainPart:
                 "; winner" + ("s " if len(result.winners) > 1 else " ") + ", ".join(names[s] for s in result.winners))
 
     def print_record(self, record: dict[str, Any], out: TextIO, delay: float = 0.0) -> Any:
-        """The record replayed by the rules (a wrong one is refused) and its result printed."""
+        """The record replayed by the rules (a wrong one is refused), each move in the game's words (where the
+        record lists its actions: :meth:`~goldrush_env.games.GameSpec.moves`) and its result printed."""
         game = self.game.load("rules").from_record(record)
         names = list(record.get(self.game.record_names) or [f"seat {s}" for s in range(game.num_players)])
         print(f"{self.game.title}, {game.num_players} players: " +
               ", ".join(f"seat {s} {n}" for s, n in enumerate(names)), file=out)
+        for seat, _, text in self.game.moves(record) or ():
+            print(f"{names[seat]} (seat {seat}): {text}", file=out, flush=True)
+            time.sleep(delay)
         print(self._result(game, names), file=out)
         return game
 
@@ -79,7 +84,7 @@ class PlainPart:
             env.step_from_view(int(answer))
         print(text(game.known_to(person)), file=out)
         print(self._result(game, names), file=out)
-        return {**game.to_record(), spec.record_names: names, "seed": seed}
+        return {**game.to_record(), "game": spec.name, spec.record_names: names, "seed": seed}
 
 
 __all__ = ["PlainPart"]

@@ -323,7 +323,7 @@ class WebGame:
         mine = not game.is_finished and game.current_player == seat
         return {"names": session.names, "num_players": game.num_players, "seat": seat, "your_turn": mine,
                 "text": self.spec.load("text")(known), "legal": self._legal(game, known) if mine else [],
-                **self._standing(game), "events": []}
+                **self._standing(game), "events": self.events(session, 0)}
 
     def open_state(self, game: Any, names: list[str]) -> dict[str, Any]:
         """The state shown when nobody sits at the table (a watched game): what each seat knows, and every legal
@@ -348,13 +348,20 @@ class WebGame:
                 "scores": list(result.scores) if result else None, "winners": list(result.winners) if result else []}
 
     def events(self, session: Session, start: int) -> list[dict[str, Any]]:
-        """The log entries from ``start`` on, as the page shows them: none in the plain part (a seat's text says
-        what it knows of the past)."""
-        return []
+        """The log entries from ``start`` on, as the page shows them: in the plain part each move in the game's
+        words, as the person's seat knew the game before it (the seat that moved, in a watched game), where the
+        game's records list their actions (:meth:`~goldrush_env.games.GameSpec.moves`); else none. A played
+        game lists them only if every action is public (:attr:`~goldrush_env.games.GameSpec.public_actions`)."""
+        if session.seat is not None and not self.spec.public_actions:
+            return []
+        moves = self.spec.moves(session.game.to_record(), viewer=session.seat) or []
+        return [{"index": index, "seat": seat, "action": int(action), "text": f"{session.names[seat]}: {text}"}
+                for index, (seat, action, text) in enumerate(moves) if index >= start]
 
     def moves(self, game: Any) -> int:
         """How many log entries the game has now."""
-        return game.turn
+        actions = game.to_record().get("actions")
+        return len(actions) if isinstance(actions, list) else game.turn
 
     def refusal(self, session: Session, action: int) -> str | None:
         """Why the person may not take ``action`` now (None: it may)."""
@@ -392,10 +399,13 @@ class WebGame:
         names = record_names(body.get(self.spec.record_names), players, limits, self.spec.record_names)
         try:
             frame = self.open_state(game, names)
+            moves = self.spec.moves(body) or []
         except Exception as error:  # noqa: BLE001
             raise WebError(f"the record cannot be shown: {excerpt(str(error), 200)}") from None
+        events = [{"index": index, "seat": seat, "action": int(action), "text": f"{names[seat]}: {text}"}
+                  for index, (seat, action, text) in enumerate(moves)]
         return {"game": self.name, "mode": "replay", "names": names, "num_players": players, "seed": seed,
-                "events": [], "frames": [frame]}
+                "events": events, "frames": [frame]}
 
 
 __all__ = ["WebGame", "Session", "Plan", "PERSON", "STATIC", "seats_around", "record_names"]

@@ -158,7 +158,7 @@ class GoldPosition(Position):
             return [(outcome, q) for outcome, q in ((KEEP, 1.0 - p), (FORGET, p)) if q > 0]
         raise GoldRushError("chance_outcomes() is asked at a node where a seat acts or the game has ended")
 
-    def _apply(self, action: int) -> None:
+    def apply_legal(self, action: int) -> None:
         if self.player != CHANCE:
             self.rewards = [0.0] * self.game.num_players
         if self.flip is not None:

@@ -193,7 +193,7 @@ class PiecepackPosition(Position):
 
     # --- acting ----------------------------------------------------------------------------------------------------
 
-    def _apply(self, action: int) -> None:
+    def apply_legal(self, action: int) -> None:
         self.rewards = [0.0] * self.game.num_players
         if self.player == CHANCE:
             self._drawn.append(action)
