@@ -33,8 +33,8 @@ DEFAULT_GAME = "gold"
 
 @dataclass(frozen=True)
 class RetiredId:
-    """An id its game has moved on from, kept for one version: it still makes what it made (its ``options``
-    restore the old defaults) and warns that it goes, naming its successor and what changed."""
+    """An id its game has retired: it stays in the registry only to refuse, with an error that names its successor,
+    what changed, and the options that give the old behaviour."""
 
     id: str
     """The old id, as ``gymnasium.make`` or ``pettingzoo.make`` takes it."""
@@ -45,9 +45,7 @@ class RetiredId:
     changed: str
     """What the successor does differently, in a sentence."""
     options: dict[str, Any] = field(default_factory=dict)
-    """The options that make the old id's environment from today's code."""
-    vector_options: dict[str, Any] | None = None
-    """Those of its vector env, where they differ (None: ``options``)."""
+    """The options that make the old id's environment from the successor."""
 
     def __post_init__(self) -> None:
         if self.registry not in ("gymnasium", "pettingzoo"):
@@ -56,21 +54,14 @@ class RetiredId:
     @property
     def message(self) -> str:
         options = ", ".join(f"{name}={value!r}" for name, value in self.options.items())
-        return (f"{self.id} is retired and goes in the next release; use {self.successor}, which {self.changed}. "
-                f"{self.id} is {self.successor} with {options}: pass these to keep its behaviour.")
+        return (f"{self.id} is retired; use {self.successor}, which {self.changed}. {self.id} was {self.successor} "
+                f"with {options}: pass these to keep its behaviour.")
 
 
-def _retired_maker(entry: Any, retired: RetiredId, vector: bool, *args: Any, **options: Any) -> Any:
-    """Make ``entry``'s environment for a retired id, after warning: the old options, then the caller's (a
-    module-level function, so that a ``functools.partial`` of it pickles for Gymnasium's subprocess vector envs)."""
-    import warnings
-
-    warnings.warn(retired.message, FutureWarning, stacklevel=3)
-    if isinstance(entry, str):
-        module, _, name = entry.partition(":")
-        entry = getattr(importlib.import_module(module), name)
-    old = retired.vector_options if vector and retired.vector_options is not None else retired.options
-    return entry(*args, **{**old, **options})
+def _refuse_retired(retired: RetiredId, *args: Any, **options: Any) -> Any:
+    """The entry point of a retired id: it makes nothing and says what to use (a module-level function, so that a
+    ``functools.partial`` of it pickles as Gymnasium's registry may need)."""
+    raise GoldRushError(retired.message)
 
 
 @dataclass(frozen=True)
@@ -116,7 +107,7 @@ class GameSpec:
     gym_ids: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Each Gymnasium id of the game and the options it registers (the defaults live in the game's config)."""
     retired_ids: tuple[RetiredId, ...] = ()
-    """Ids the game has moved on from, each still registered for one version with a warning."""
+    """Ids the game has moved on from, each registered to refuse with an error that names its successor."""
     public_actions: bool = False
     """Whether every action is seen by every seat as it is taken: then the web API lists the moves of a played
     game as its events, each said from what the person's seat knew before it. A game with actions some seat does
@@ -333,22 +324,15 @@ def _add(game: GameSpec) -> None:
 
 
 def _add_retired(game: GameSpec, retired: RetiredId, gymnasium: Any, pettingzoo: Any) -> None:
-    """Register ``retired`` under its old id: its successor's entry point with the old options, after a warning."""
+    """Register ``retired`` under its old id, to refuse with its message."""
     from functools import partial
 
+    refuse = partial(_refuse_retired, retired)
     if retired.registry == "gymnasium":
-        if retired.id in gymnasium.registry:
-            return
-        successor = gymnasium.spec(retired.successor)
-        vector = successor.vector_entry_point
-        gymnasium.register(retired.id, entry_point=partial(_retired_maker, successor.entry_point, retired, False),
-                           vector_entry_point=partial(_retired_maker, vector, retired, True) if vector else None,
-                           kwargs=dict(successor.kwargs))
+        if retired.id not in gymnasium.registry:
+            gymnasium.register(retired.id, entry_point=refuse, vector_entry_point=refuse)
     elif retired.id not in pettingzoo.aec_registry:
-        entry = game.aec or "goldrush_env.rules_env:env"
-        kwargs = {} if game.aec else {"game": game.name}
-        pettingzoo.register("aec", retired.id, entry_point=partial(_retired_maker, entry, retired, False),
-                            kwargs=kwargs)
+        pettingzoo.register("aec", retired.id, entry_point=refuse)
 
 
 __all__ = ["GROUP", "DEFAULT_GAME", "GameSpec", "RetiredId", "names", "spec", "specs", "register_all",

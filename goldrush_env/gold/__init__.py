@@ -18,8 +18,8 @@ _CHANGED = ("has other defaults: action='kinds', observation='kinds' and reward=
             "one learner)")
 _RETIRED = (
     RetiredId("goldrush_env/gold-v0", "pettingzoo", "goldrush_env/gold-v1", _CHANGED, _V0),
-    *(RetiredId(f"GoldRush{size}-v0", "gymnasium", f"Gold{size}-v1", _CHANGED, {**_V0, "seat": 0}, _V0)
-      for size in ("", "Half", "Quarter")),  # the vector env's learner sat at a random seat in version 0 too
+    *(RetiredId(f"GoldRush{size}-v0", "gymnasium", f"Gold{size}-v1", _CHANGED, {**_V0, "seat": 0})
+      for size in ("", "Half", "Quarter")),
 )
 
 GAME = GameSpec(

@@ -208,8 +208,8 @@ comes with the `render` extra). The drawing code is in
   tutorial learn as they stand (docs/libraries.md); the environment's name
   in `metadata` is `gold_v1`. Version 0's defaults are one option each away:
   `action="positions", observation="plain", reward="win"`. The id
-  `goldrush_env/gold-v0` still makes version 0's environment, with a
-  warning, until the next release.
+  `goldrush_env/gold-v0` is retired: it raises an error that names
+  `goldrush_env/gold-v1` and these options.
 * v0: first release.
 """
 

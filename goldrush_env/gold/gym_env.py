@@ -55,9 +55,9 @@ through the AEC path, flip for flip.
   ``GoldQuarter-v1``), and the defaults are ``action="kinds"``, ``observation="kinds"``,
   ``reward="score"`` and ``seat="random"``, under which SB3's MaskablePPO
   learns as it stands (docs/libraries.md). ``GoldRush-v0``,
-  ``GoldRushHalf-v0`` and ``GoldRushQuarter-v0`` still make version 0's
-  environment (``action="positions", observation="plain", reward="win",
-  seat=0``), with a warning, until the next release.
+  ``GoldRushHalf-v0`` and ``GoldRushQuarter-v0`` are retired: each raises an
+  error that names its successor and version 0's options
+  (``action="positions", observation="plain", reward="win", seat=0``).
 * v0: first release.
 """
 

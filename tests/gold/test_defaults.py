@@ -38,41 +38,25 @@ def test_the_gymnasium_learner_sits_at_a_random_seat_by_default():
     assert env.action_space.n == 30 and env.observation_space.shape == (173,)
 
 
-@pytest.mark.parametrize("new, old, table", [("Gold-v1", "GoldRush-v0", "full"),
-                                             ("GoldHalf-v1", "GoldRushHalf-v0", "half"),
-                                             ("GoldQuarter-v1", "GoldRushQuarter-v0", "quarter")])
-def test_a_retired_gymnasium_id_makes_version_0_with_a_warning_that_names_its_successor(new, old, table):
-    with pytest.warns(FutureWarning, match=f"{old} is retired.*use {new}.*action='positions'"):
-        env = gym.make(f"goldrush_env:{old}")
-    config = env.unwrapped.config
-    assert (config.action, config.observation, config.reward, config.table) == ("positions", "plain", "win", table)
-    assert env.unwrapped.seat_option == 0
-    assert env.observation_space.shape == (2102,) and env.action_space.n == 64
+@pytest.mark.parametrize("new, old", [("Gold-v1", "GoldRush-v0"), ("GoldHalf-v1", "GoldRushHalf-v0"),
+                                      ("GoldQuarter-v1", "GoldRushQuarter-v0")])
+def test_a_retired_gymnasium_id_refuses_naming_its_successor_and_the_old_options(new, old):
+    words = rf"{old} is retired; use {new}, which has other defaults.*action='positions', observation='plain', " \
+            r"reward='win', seat=0: pass these"
+    with pytest.raises(GoldRushError, match=words):
+        gym.make(f"goldrush_env:{old}")
+    with pytest.raises(GoldRushError, match=words):
+        gym.make_vec(f"goldrush_env:{old}", num_envs=2, vectorization_mode="vector_entry_point")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the new id makes version 1 without a word
-        made = gym.make(f"goldrush_env:{new}")
-    assert made.unwrapped.config.table == table and made.unwrapped.config.action == "kinds"
+        made = gym.make(f"goldrush_env:{new}", action="positions", observation="plain", reward="win", seat=0)
+    assert made.observation_space.shape == (2102,) and made.action_space.n == 64  # version 0, from its options
 
 
-def test_a_retired_id_still_takes_options_and_its_vector_env_warns_too():
-    with pytest.warns(FutureWarning, match="GoldRush-v0 is retired"):
-        env = gym.make("goldrush_env:GoldRush-v0", reward="score", num_players=3)
-    assert env.unwrapped.config.reward == "score" and env.unwrapped.config.num_players == 3
-    with pytest.warns(FutureWarning, match="GoldRush-v0 is retired"):
-        vector = gym.make_vec("goldrush_env:GoldRush-v0", num_envs=2, vectorization_mode="vector_entry_point")
-    observations, _ = vector.reset(seed=0)
-    assert observations.shape == (2, 2102)
-    vector.close()
-
-
-def test_the_retired_pettingzoo_id_makes_version_0_with_a_warning():
-    with pytest.warns(FutureWarning, match="goldrush_env/gold-v0 is retired.*goldrush_env/gold-v1"):
-        env = pettingzoo.make("aec", "goldrush_env/gold-v0", num_players=3)
-    config = env.unwrapped.config
-    assert (config.action, config.observation, config.reward, config.num_players) == ("positions", "plain", "win", 3)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert pettingzoo.make("aec", "goldrush_env/gold-v1").unwrapped.config.action == "kinds"
+def test_the_retired_pettingzoo_id_refuses_naming_its_successor():
+    with pytest.raises(GoldRushError, match="goldrush_env/gold-v0 is retired; use goldrush_env/gold-v1"):
+        pettingzoo.make("aec", "goldrush_env/gold-v0", num_players=3)
+    assert pettingzoo.make("aec", "goldrush_env/gold-v1").unwrapped.config.action == "kinds"
 
 
 def test_a_retired_id_names_its_registry():
@@ -174,24 +158,13 @@ def test_gymnasium_tutorial_runs_and_its_evaluation_reads_the_game(capsys):
     assert by_win["win_share"] == pytest.approx(np.mean([(r + 1) / 2 for r in returns]))
 
 
-def test_a_retired_vector_env_keeps_version_0s_random_seats():
-    with pytest.warns(FutureWarning):
-        vector = gym.make_vec("goldrush_env:GoldRush-v0", num_envs=16, vectorization_mode="vector_entry_point")
-    vector.reset(seed=0)
-    assert vector.seat_option == "random" and vector.config.action == "positions"
-    with pytest.warns(FutureWarning):
-        assert gym.make("goldrush_env:GoldRush-v0", seat=1).unwrapped.seat_option == 1  # the caller's option wins
-
-
-def test_a_retired_ids_makers_pickle_for_subprocess_vector_envs():
+def test_a_retired_ids_refusal_pickles_for_subprocess_vector_envs():
     import pickle
 
     spec = gym.spec("GoldRush-v0")
-    single, vector = (pickle.loads(pickle.dumps(maker)) for maker in (spec.entry_point, spec.vector_entry_point))
-    with pytest.warns(FutureWarning):
-        assert single().config.action == "positions"
-    with pytest.warns(FutureWarning):
-        assert vector(num_envs=2).config.action == "positions"
+    for maker in (spec.entry_point, spec.vector_entry_point):
+        with pytest.raises(GoldRushError, match="GoldRush-v0 is retired"):
+            pickle.loads(pickle.dumps(maker))()
 
 
 @pytest.mark.parametrize("module", ["pettingzoo_tutorial", "gymnasium_tutorial"])
