@@ -22,7 +22,7 @@ from functools import cache
 from types import ModuleType
 from typing import Any, Callable
 
-from goldrush_env.errors import GoldRushError, excerpt
+from goldrush_env.errors import GoldrushEnvError, excerpt
 from goldrush_env.games import DEFAULT_GAME, group_entries
 from goldrush_env.games import spec as game_spec
 from goldrush_env.policy import Policy, RandomPolicy
@@ -72,12 +72,12 @@ def players_of(game: str = DEFAULT_GAME) -> Players:
     game_spec(game)
     entries = {entry.value for entry in group_entries(PLAYERS_GROUP) if entry.name == game}
     if len(entries) > 1:
-        raise GoldRushError(f"two installed packages declare the players of {game!r}: {sorted(entries)}")
+        raise GoldrushEnvError(f"two installed packages declare the players of {game!r}: {sorted(entries)}")
     if not entries:
         return Players(game, {"random": RandomPolicy})
     package = importlib.import_module(entries.pop())
     if not isinstance(getattr(package, "AGENTS", None), dict):
-        raise GoldRushError(f"{package.__name__}, the players of {game!r}, must list its players in a dict AGENTS")
+        raise GoldrushEnvError(f"{package.__name__}, the players of {game!r}, must list its players in a dict AGENTS")
     agents = dict(package.AGENTS) if "random" in package.AGENTS else {"random": RandomPolicy, **package.AGENTS}
     return Players(game, agents,
                    opponents=tuple(getattr(package, "OPPONENTS", ("random",))),
@@ -99,19 +99,19 @@ def split_entrants(text: str) -> list[str]:
         elif char == "]":
             depth -= 1
             if depth < 0:
-                raise GoldRushError(f"cannot read the list {excerpt(text)}: the ']' after "
+                raise GoldrushEnvError(f"cannot read the list {excerpt(text)}: the ']' after "
                                     f"{excerpt(text[start:i])} closes no bracket")
         elif char == "," and depth == 0:
             entrants.append(text[start:i].strip())
             start = i + 1
     if depth > 0:
-        raise GoldRushError(f"cannot read the list {excerpt(text)}: the bracket of {excerpt(text[start:].strip())} "
+        raise GoldrushEnvError(f"cannot read the list {excerpt(text)}: the bracket of {excerpt(text[start:].strip())} "
                             "is never closed (options go in brackets: 'ismcts[iterations=500]')")
     entrants.append(text[start:].strip())
     if not text.strip():
         return []
     if not all(entrants):
-        raise GoldRushError(f"empty name in the list {excerpt(text)}: names are separated by single commas")
+        raise GoldrushEnvError(f"empty name in the list {excerpt(text)}: names are separated by single commas")
     return entrants
 
 
@@ -119,12 +119,12 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """An entrant's name and its constructor options: ``"ismcts[iterations=500]"`` gives
     ``("ismcts", {"iterations": 500})``; a name without brackets has no options."""
     if not isinstance(spec, str):
-        raise GoldRushError(f"an agent is given by a string, got {excerpt(spec)}")
+        raise GoldrushEnvError(f"an agent is given by a string, got {excerpt(spec)}")
     if "[" not in spec and "]" not in spec:
         return spec, {}
     name, bracket, rest = spec.partition("[")
     if not bracket or not rest.endswith("]") or "[" in rest or "]" in rest[:-1] or not name:
-        raise GoldRushError(f"cannot read agent {excerpt(spec)}: options go in one pair of brackets at the end, "
+        raise GoldrushEnvError(f"cannot read agent {excerpt(spec)}: options go in one pair of brackets at the end, "
                             "as in 'ismcts[iterations=500,horizon=2]'")
     options: dict[str, Any] = {}
     for item in (part.strip() for part in rest[:-1].split(",")):
@@ -132,9 +132,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             continue
         key, equals, text = (part.strip() for part in item.partition("="))
         if not equals or not key.isidentifier():
-            raise GoldRushError(f"cannot read agent {excerpt(spec)}: each option is name=value, got {excerpt(item)}")
+            raise GoldrushEnvError(f"cannot read agent {excerpt(spec)}: each option is name=value, got {excerpt(item)}")
         if key in options:
-            raise GoldRushError(f"cannot read agent {excerpt(spec)}: option {excerpt(key)} is given twice")
+            raise GoldrushEnvError(f"cannot read agent {excerpt(spec)}: option {excerpt(key)} is given twice")
         try:
             options[key] = ast.literal_eval(text)
         except (ValueError, SyntaxError):
@@ -154,7 +154,7 @@ def _build(spec: str, factory: Callable[..., Any], options: dict[str, Any], *arg
             inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)][len(args):]
         unknown = [key for key in options if key not in taken]
         if unknown:
-            raise GoldRushError(f"agent {excerpt(spec)}: unknown option {excerpt(unknown[0])}; it takes "
+            raise GoldrushEnvError(f"agent {excerpt(spec)}: unknown option {excerpt(unknown[0])}; it takes "
                                f"{', '.join(taken) if taken else 'no options'}")
     return factory(*args, **kwargs, **options)
 
@@ -172,19 +172,19 @@ def make_agent(spec: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
     if ":" not in name:
         models = (f", {' or '.join(map(repr, players.models))} (the shipped models), a model file "
                   f"({', '.join(players.model_files)})") if players.model is not None else ""
-        raise GoldRushError(f"unknown agent {excerpt(name)}: expected one of {sorted(players.agents)}{models} or "
+        raise GoldrushEnvError(f"unknown agent {excerpt(name)}: expected one of {sorted(players.agents)}{models} or "
                             f"'package.module:Class' (the players of {game_spec(game).title})")
     module_name, _, class_name = name.partition(":")
     try:
         factory = getattr(importlib.import_module(module_name), class_name)
     except (ImportError, AttributeError) as error:
-        raise GoldRushError(f"cannot load agent {excerpt(name)}: {error}") from None
+        raise GoldrushEnvError(f"cannot load agent {excerpt(name)}: {error}") from None
     try:
         agent = _build(spec, factory, options, seed=seed)
     except TypeError:  # a class that takes no seed
         agent = _build(spec, factory, options)
     if not isinstance(agent, Policy):
-        raise GoldRushError(f"agent {excerpt(spec)} does not follow the policy protocol (reset(seed), act(view))")
+        raise GoldrushEnvError(f"agent {excerpt(spec)} does not follow the policy protocol (reset(seed), act(view))")
     return agent
 
 

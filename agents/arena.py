@@ -7,7 +7,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.games import DEFAULT_GAME, spec
 from goldrush_env.policy import Policy
 
@@ -50,7 +50,7 @@ def play_game(players: Sequence[Policy], seed: int, *, game: str = DEFAULT_GAME,
         action = players[seat].act(env.view(seat))
         try:
             env.step_from_view(action)
-        except GoldRushError as error:
+        except GoldrushEnvError as error:
             raise type(error)(f"{names[seat]} (seat {seat}) made an illegal move: {error}") from None
     record = state.to_record()
     record.update({"game": rules.name, rules.record_names: list(names), "seed": seed, "config": dict(config)})

@@ -14,7 +14,7 @@ import goldrush_env.openspiel  # noqa: F401  (registers our games, or says how t
 import pyspiel
 
 from goldrush_agents import make_agent
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.policy import Policy
 
 
@@ -26,9 +26,9 @@ class EntrantBot(pyspiel.Bot):
         pyspiel.Bot.__init__(self)
         spec = getattr(game, "spec", None)
         if spec is None:
-            raise GoldRushError(f"EntrantBot plays the games of goldrush_env.openspiel, got {game}")
+            raise GoldrushEnvError(f"EntrantBot plays the games of goldrush_env.openspiel, got {game}")
         if not isinstance(player_id, int) or not 0 <= player_id < game.num_players():
-            raise GoldRushError(f"player_id must be a seat from 0 to {game.num_players() - 1}, got {player_id!r}")
+            raise GoldrushEnvError(f"player_id must be a seat from 0 to {game.num_players() - 1}, got {player_id!r}")
         self.player_id = player_id
         self.seed = seed
         self.policy = make_agent(entrant, seed=seed, game=spec.name) if isinstance(entrant, str) else entrant
@@ -36,7 +36,7 @@ class EntrantBot(pyspiel.Bot):
 
     def step(self, state: Any) -> int:
         if state.current_player() != self.player_id:
-            raise GoldRushError(f"{self.name} plays seat {self.player_id}, but the state's player is "
+            raise GoldrushEnvError(f"{self.name} plays seat {self.player_id}, but the state's player is "
                                 f"{state.current_player()}")
         return int(self.policy.act(state.position.env.view(self.player_id)))
 

@@ -41,7 +41,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from goldrush_env.checks import check_int
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.games import DEFAULT_GAME, GameSpec, spec
 
 from goldrush_agents import make_agent, players_of
@@ -79,7 +79,7 @@ def schedule(entrants: Sequence[str], num_players: int, games: int, seed: int) -
     ``num_players`` on one lineup, seat k starting the k-th (a match, D6).
     """
     if len(set(entrants)) < 2:
-        raise GoldRushError(f"a tournament needs at least two different entrants, got {list(entrants)}")
+        raise GoldrushEnvError(f"a tournament needs at least two different entrants, got {list(entrants)}")
     games = check_int("games", games, 1)
     fixtures = []
     pairs = itertools.combinations(dict.fromkeys(entrants), 2)
@@ -274,10 +274,10 @@ def run_tournament(entrants: Sequence[str], num_players: int = 2, games: int = 2
     rules = spec(game)
     rules.check_players(num_players)
     if match_mode and not rules.match:
-        raise GoldRushError(f"match_mode: {rules.title} has no rule for matches of several games")
+        raise GoldrushEnvError(f"match_mode: {rules.title} has no rule for matches of several games")
     play_many = players_of(game).play_batched
     if batched and play_many is None:
-        raise GoldRushError(f"batched: the players of {rules.title} cannot play many games at once")
+        raise GoldrushEnvError(f"batched: the players of {rules.title} cannot play many games at once")
     for name in dict.fromkeys(entrants):
         make_agent(name, game=game)  # refuse an unknown entrant before starting any work
     if config:

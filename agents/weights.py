@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from goldrush_env.errors import GoldRushError, install_line
+from goldrush_env.errors import GoldrushEnvError, install_line
 
 
 class ModelSizeWarning(UserWarning):
@@ -34,18 +34,18 @@ def load_weights(path: str | Path) -> dict[str, Any]:
     """The network weights in a ``.npz`` model or a MaskablePPO ``.zip`` checkpoint."""
     path = Path(path)
     if not path.is_file():
-        raise GoldRushError(f"no model file at {str(path)!r}")
+        raise GoldrushEnvError(f"no model file at {str(path)!r}")
     if path.suffix == ".npz":
         if not zipfile.is_zipfile(path):
-            raise GoldRushError(f"{str(path)!r} is not a .npz model: the file is not a numpy archive")
+            raise GoldrushEnvError(f"{str(path)!r} is not a .npz model: the file is not a numpy archive")
         try:
             with np.load(path) as data:
                 return {name: data[name] for name in data.files}
         except (OSError, ValueError, zipfile.BadZipFile) as error:
-            raise GoldRushError(f"{str(path)!r} is not a readable .npz model: {error}") from None
+            raise GoldrushEnvError(f"{str(path)!r} is not a readable .npz model: {error}") from None
     if path.suffix == ".zip":
         return _weights_in_checkpoint(path)
-    raise GoldRushError(f"unknown model format {path.suffix!r} for {str(path)!r}: expected .npz or .zip")
+    raise GoldrushEnvError(f"unknown model format {path.suffix!r} for {str(path)!r}: expected .npz or .zip")
 
 
 _NET_PREFIX = "mlp_extractor.net."
@@ -61,17 +61,17 @@ def _weights_in_checkpoint(path: Path) -> dict[str, Any]:
     try:
         import torch
     except ImportError:
-        raise GoldRushError(f"loading the MaskablePPO checkpoint {str(path)!r} needs torch, of the 'train' extra "
+        raise GoldrushEnvError(f"loading the MaskablePPO checkpoint {str(path)!r} needs torch, of the 'train' extra "
                             f"({install_line('train')}), or play its .npz model instead") from None
     try:
         with zipfile.ZipFile(path) as archive, archive.open("policy.pth") as handle:
             state = torch.load(io.BytesIO(handle.read()), map_location="cpu", weights_only=True)
     except (zipfile.BadZipFile, KeyError, RuntimeError, EOFError) as error:
-        raise GoldRushError(f"{str(path)!r} is not a MaskablePPO checkpoint of this package: {error}") from None
+        raise GoldrushEnvError(f"{str(path)!r} is not a MaskablePPO checkpoint of this package: {error}") from None
     weights = {name[len(_NET_PREFIX):]: tensor.numpy() for name, tensor in state.items()
                if name.startswith(_NET_PREFIX)}
     if not weights:
-        raise GoldRushError(f"{str(path)!r} holds a policy without the GoldNet network "
+        raise GoldrushEnvError(f"{str(path)!r} holds a policy without the GoldNet network "
                             f"(no weights named {_NET_PREFIX}*): it was not trained by goldrush_train.gold.ppo")
     return weights
 
@@ -103,7 +103,7 @@ def tanh_mlp_layers(weights: dict[str, Any]) -> list[tuple[np.ndarray, np.ndarra
                        np.asarray(weights[f"actor.{index}.bias"], np.float32)))
         index += 2
     if not layers:
-        raise GoldRushError("not an MLP model: it has no weights named actor.0.weight")
+        raise GoldrushEnvError("not an MLP model: it has no weights named actor.0.weight")
     return layers
 
 

@@ -13,7 +13,7 @@ Every game's Gymnasium and PettingZoo ids are registered on import (``gymnasium.
 ``gymnasium.make("GoldRushPiecepack-v0")``, ``pettingzoo.make("goldrush_env/gold-v1")``).
 """
 
-from goldrush_env.errors import GoldRushError, IllegalFlipError, LayoutError, UnknownOptionError
+from goldrush_env.errors import GoldrushEnvError, IllegalFlipError, LayoutError, UnknownOptionError
 from goldrush_env.games import GameSpec, register_all, spec, specs
 from goldrush_env.policy import Policy, RandomPolicy
 from goldrush_env.protocol import Result, Rules
@@ -22,5 +22,5 @@ __version__ = "0.2.0"
 
 register_all()
 
-__all__ = ["Policy", "RandomPolicy", "Rules", "Result", "GameSpec", "spec", "specs", "GoldRushError",
+__all__ = ["Policy", "RandomPolicy", "Rules", "Result", "GameSpec", "spec", "specs", "GoldrushEnvError",
            "IllegalFlipError", "LayoutError", "UnknownOptionError", "__version__"]

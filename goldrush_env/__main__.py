@@ -12,7 +12,7 @@ import sys
 
 import numpy as np
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.games import DEFAULT_GAME, names, spec
 
 
@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     players = game_spec.default_players if args.players is None else args.players
     try:
         game_spec.check_players(players, "--players")
-    except GoldRushError as error:
+    except GoldrushEnvError as error:
         print(f"python -m goldrush_env: {error}", file=sys.stderr)
         return 2
     if args.seed < 0:

@@ -20,7 +20,7 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.options import RENDER_MODES
 from goldrush_env.window import Window
 
@@ -166,5 +166,5 @@ class TableEnv(AECEnv, EzPickle):
 
     def _require_game(self) -> Any:
         if self.game is None:
-            raise GoldRushError("the environment has no game yet: call reset() first")
+            raise GoldrushEnvError("the environment has no game yet: call reset() first")
         return self.game

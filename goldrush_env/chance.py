@@ -22,7 +22,7 @@ from typing import Any, Callable, ClassVar
 
 import numpy as np
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 
 CHANCE = -1
 """The player of a chance node (OpenSpiel's ``PlayerId.CHANCE``)."""
@@ -104,11 +104,11 @@ class Position:
         naming it and the node, and changes nothing."""
         player = self.player
         if player == TERMINAL:
-            raise GoldRushError(f"the game has ended: no action may follow (got {action!r})")
+            raise GoldrushEnvError(f"the game has ended: no action may follow (got {action!r})")
         legal = self.legal_actions()
         if not isinstance(action, (int, np.integer)) or isinstance(action, bool) or int(action) not in legal:
             who = "chance" if player == CHANCE else f"seat {player}"
-            raise GoldRushError(f"action {action!r} is not legal for {who} here: the legal ones are {legal}")
+            raise GoldrushEnvError(f"action {action!r} is not legal for {who} here: the legal ones are {legal}")
         self.apply_legal(int(action))
 
     def draw(self, uniform: Callable[[], float]) -> int:
@@ -191,13 +191,13 @@ class ChanceGame:
     def __init__(self, **params: Any) -> None:
         unknown = sorted(set(params) - set(self.PARAMETERS))
         if unknown:
-            raise GoldRushError(f"unknown parameters {unknown} for {self.title}: the parameters are "
+            raise GoldrushEnvError(f"unknown parameters {unknown} for {self.title}: the parameters are "
                                 f"{sorted(self.PARAMETERS)}")
         self.params = {**self.PARAMETERS, **params}
         for name, value in self.params.items():
             default = self.PARAMETERS[name]
             if type(value) is not type(default) and not (isinstance(default, float) and type(value) is int):
-                raise GoldRushError(f"the parameter {name} must be a {type(default).__name__} like its default "
+                raise GoldrushEnvError(f"the parameter {name} must be a {type(default).__name__} like its default "
                                     f"{default!r}, got {value!r}")
 
     def new_position(self) -> Position:

@@ -1,7 +1,7 @@
 """The checks of an argument's type and range, worded once: a refused value is named with what was allowed.
 
 ``check_int("num_players", value, 2, 5)`` returns the value as a Python int or raises
-``GoldRushError("num_players must be an int from 2 to 5, got 7")``; :func:`is_int` and :func:`is_number` are the
+``GoldrushEnvError("num_players must be an int from 2 to 5, got 7")``; :func:`is_int` and :func:`is_number` are the
 tests alone, for a check that words its refusal in its own way (an option's ``is not allowed: expected``, or a
 list of values). An int is Python's or numpy's, never a bool; a number is also a float (Python's or numpy's), and
 finite. The rules engines check their arguments here too, so this module imports no RL library.
@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from goldrush_env.errors import GoldRushError, excerpt
+from goldrush_env.errors import GoldrushEnvError, excerpt
 
 
 def is_int(value: Any, low: int | None = None, high: int | None = None) -> bool:
@@ -35,7 +35,7 @@ def is_number(value: Any, low: float | None = None, high: float | None = None, *
 
 
 def check_int(name: str, value: Any, low: int | None = None, high: int | None = None, *, what: str = "an int",
-              none: str | None = None, note: str = "", error: type[Exception] = GoldRushError) -> int | None:
+              none: str | None = None, note: str = "", error: type[Exception] = GoldrushEnvError) -> int | None:
     """``value`` as a Python int if it is an int from ``low`` to ``high``, else ``error`` saying
     ``"{name} must be {what} from {low} to {high} ({note}), got {value}"``. ``none`` says what ``None`` stands
     for where it is allowed (``"no limit"``: ``"None (no limit) or an int >= 1"``), and it is then returned."""
@@ -48,7 +48,7 @@ def check_int(name: str, value: Any, low: int | None = None, high: int | None = 
 
 def check_number(name: str, value: Any, low: float | None = None, high: float | None = None, *,
                  above: float | None = None, what: str = "", none: str | None = None, note: str = "",
-                 error: type[Exception] = GoldRushError) -> float | None:
+                 error: type[Exception] = GoldrushEnvError) -> float | None:
     """``value`` as a float if it is a finite number from ``low`` to ``high`` and greater than ``above``, else
     ``error`` as :func:`check_int` words it (``what`` is ``"a number"`` between two bounds, ``"a finite number"``
     otherwise)."""

@@ -8,7 +8,7 @@ Each check is also a function of its own, taking the game's :class:`~goldrush_en
   random games end with a result, records are plain JSON that replay, copies are independent, ``known_to`` refuses
   a seat that is not at the table, any seat may start (``new(num_players, seed, first_player=seat)``);
 * :func:`check_determinism`: a seed deals the same game, and an illegal action (out of range, or one the rules
-  forbid now) raises the rules' :class:`~goldrush_env.errors.GoldRushError` and changes nothing;
+  forbid now) raises the rules' :class:`~goldrush_env.errors.GoldrushEnvError` and changes nothing;
 * :func:`check_observations`: ``observe(known)`` is a flat float32 vector of one fixed length, its values in
   [0, 1], at every step and every number of players (the environments' observation space is made from it);
 * :func:`check_environments`: PettingZoo's ``api_test`` and ``seed_test`` on the game's AEC environment at every
@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.games import GameSpec, spec
 from goldrush_env.protocol import Result, Rules
 
@@ -81,10 +81,10 @@ def check_rules(game: str | GameSpec) -> None:
         assert copy is not state and copy.result() == result, "copy() must give an equal, separate game"
         try:
             state.known_to(num_players)
-        except GoldRushError:
+        except GoldrushEnvError:
             pass
         else:
-            raise AssertionError(f"known_to({num_players}) must raise GoldRushError: no such seat")
+            raise AssertionError(f"known_to({num_players}) must raise GoldrushEnvError: no such seat")
         fresh = type(state).new(num_players, 5)
         before, copy = fresh.to_record(), fresh.copy()
         copy.step(int(np.flatnonzero(copy.legal_mask())[0]))
@@ -92,7 +92,7 @@ def check_rules(game: str | GameSpec) -> None:
 
 
 def check_determinism(game: str | GameSpec) -> None:
-    """The same seed deals the same game; an illegal action raises GoldRushError and changes nothing."""
+    """The same seed deals the same game; an illegal action raises GoldrushEnvError and changes nothing."""
     game = _spec(game)
     rules = game.load("rules")
     first, second = (rules.new(game.default_players, 7) for _ in range(2))
@@ -104,10 +104,10 @@ def check_determinism(game: str | GameSpec) -> None:
     for action in refused:
         try:
             first.step(action)
-        except GoldRushError:
+        except GoldrushEnvError:
             pass
         else:
-            raise AssertionError(f"step({action}) must raise GoldRushError: it is not legal now")
+            raise AssertionError(f"step({action}) must raise GoldrushEnvError: it is not legal now")
         assert first.to_record() == before, f"the refused step({action}) changed the game"
 
 

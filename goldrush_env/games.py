@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from goldrush_env.checks import is_int
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 
 GROUP = "goldrush_env.games"
 """The entry point group a game declares itself in: ``name = "package.module:GAME"``."""
@@ -49,7 +49,7 @@ class RetiredId:
 
     def __post_init__(self) -> None:
         if self.registry not in ("gymnasium", "pettingzoo"):
-            raise GoldRushError(f"a RetiredId's registry is 'gymnasium' or 'pettingzoo', got {self.registry!r}")
+            raise GoldrushEnvError(f"a RetiredId's registry is 'gymnasium' or 'pettingzoo', got {self.registry!r}")
 
     @property
     def message(self) -> str:
@@ -61,7 +61,7 @@ class RetiredId:
 def _refuse_retired(retired: RetiredId, *args: Any, **options: Any) -> Any:
     """The entry point of a retired id: it makes nothing and says what to use (a module-level function, so that a
     ``functools.partial`` of it pickles as Gymnasium's registry may need)."""
-    raise GoldRushError(retired.message)
+    raise GoldrushEnvError(retired.message)
 
 
 @dataclass(frozen=True)
@@ -128,15 +128,15 @@ class GameSpec:
     def __post_init__(self) -> None:
         for name in ("name", "title", "rules"):
             if not isinstance(getattr(self, name), str) or not getattr(self, name):
-                raise GoldRushError(f"a GameSpec's {name} must be a non-empty string, got {getattr(self, name)!r}")
+                raise GoldrushEnvError(f"a GameSpec's {name} must be a non-empty string, got {getattr(self, name)!r}")
         if not self.name.isidentifier():
-            raise GoldRushError(f"a game's name is a Python identifier (users type it), got {self.name!r}")
+            raise GoldrushEnvError(f"a game's name is a Python identifier (users type it), got {self.name!r}")
         counts = (self.min_players, self.default_players, self.max_players)
         if not all(is_int(n) for n in counts) or not 1 <= self.min_players <= self.default_players <= self.max_players:
-            raise GoldRushError(f"{self.name}: players must be ints with 1 <= min_players <= default_players <= "
+            raise GoldrushEnvError(f"{self.name}: players must be ints with 1 <= min_players <= default_players <= "
                                 f"max_players, got {counts}")
         if not self.aec and not (self.observe and self.text):
-            raise GoldRushError(f"{self.name}: a game without environments of its own needs observe and text, the "
+            raise GoldrushEnvError(f"{self.name}: a game without environments of its own needs observe and text, the "
                                 "functions that make a seat's observation vector and its text")
         _announce(self)
 
@@ -208,7 +208,7 @@ class GameSpec:
     def check_players(self, num_players: Any, what: str = "num_players") -> int:
         """``num_players`` if this game seats that many, else an error naming the range."""
         if not is_int(num_players, self.min_players, self.max_players):
-            raise GoldRushError(f"{what} must be {self.players_text} for {self.title}, got {num_players!r}")
+            raise GoldrushEnvError(f"{what} must be {self.players_text} for {self.title}, got {num_players!r}")
         return int(num_players)
 
 
@@ -227,7 +227,7 @@ def _entries() -> dict[str, importlib.metadata.EntryPoint]:
         found: dict[str, importlib.metadata.EntryPoint] = {}
         for entry in group_entries(GROUP):
             if entry.name in found and found[entry.name].value != entry.value:
-                raise GoldRushError(f"two installed packages declare the game {entry.name!r}: "
+                raise GoldrushEnvError(f"two installed packages declare the game {entry.name!r}: "
                                     f"{found[entry.name].value!r} and {entry.value!r}")
             found[entry.name] = entry
         _found = found
@@ -260,16 +260,16 @@ def spec(name: str) -> GameSpec:
     if not isinstance(name, str) or name not in entries:
         known = names()
         if not known:
-            raise GoldRushError(f"unknown game {name!r}: no game is installed (the games declare themselves as "
+            raise GoldrushEnvError(f"unknown game {name!r}: no game is installed (the games declare themselves as "
                                 f"entry points of the group {GROUP!r}; install goldrush-env with pip)")
-        raise GoldRushError(f"unknown game {name!r}: the games are {known}")
+        raise GoldrushEnvError(f"unknown game {name!r}: the games are {known}")
     entry = entries[name]
     if _importing(entry.module):
-        raise GoldRushError(f"the game {name!r} is asked for while its package {entry.module} is still being "
+        raise GoldrushEnvError(f"the game {name!r} is asked for while its package {entry.module} is still being "
                             "imported")
     game = entry.load()
     if not isinstance(game, GameSpec) or game.name != name:
-        raise GoldRushError(f"the entry point {entry.value!r} of the game {name!r} must be a GameSpec named {name!r}, "
+        raise GoldrushEnvError(f"the entry point {entry.value!r} of the game {name!r} must be a GameSpec named {name!r}, "
                             f"got {game!r:.80}")
     _add(game)
     return game

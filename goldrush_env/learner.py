@@ -17,7 +17,7 @@ import gymnasium as gym
 import numpy as np
 
 from goldrush_env.checks import is_int
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.policy import Policy, RandomPolicy
 
 
@@ -37,9 +37,9 @@ class OneLearnerEnv(gym.Env):
     one policy per other seat, in seat order after the learner's; ``illegal_action``: ``"terminate"`` or
     ``"raise"``. Subclasses set :attr:`error` and :attr:`illegal_error`."""
 
-    error: type[GoldRushError] = GoldRushError
+    error: type[GoldrushEnvError] = GoldrushEnvError
     """What a misuse raises (an unknown option value, a step after the end)."""
-    illegal_error: type[GoldRushError] = GoldRushError
+    illegal_error: type[GoldrushEnvError] = GoldrushEnvError
     """What ``game_env.step`` raises for an action the rules forbid now."""
 
     def __init__(self, game_env: Any, opponents: Policy | Sequence[Policy] | None, seat: int | str,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, ClassVar
 
-from goldrush_env.errors import GoldRushError, UnknownOptionError
+from goldrush_env.errors import GoldrushEnvError, UnknownOptionError
 
 REWARDS = ("win", "score")
 """Every environment's rewards (:meth:`goldrush_env.aec_base.TableEnv` pays them): ``"win"``, at the end +1 to a sole
@@ -19,7 +19,7 @@ class Options:
     """What the games' option dataclasses share: :meth:`from_kwargs`, which refuses an unknown option by name,
     and :meth:`refuse`, which refuses a field's value, naming what is allowed, with :attr:`error`."""
 
-    error: ClassVar[type[GoldRushError]] = GoldRushError
+    error: ClassVar[type[GoldrushEnvError]] = GoldrushEnvError
 
     @classmethod
     def from_kwargs(cls, **kwargs: Any) -> Any:

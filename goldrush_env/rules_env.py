@@ -26,7 +26,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from goldrush_env.aec_base import TableEnv
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.games import GameSpec, spec
 from goldrush_env.learner import OneLearnerEnv
 from goldrush_env.options import RENDER_MODES, REWARDS, Options
@@ -52,7 +52,7 @@ class RulesConfig(Options):
     def __post_init__(self) -> None:
         game = spec(self.game)
         if game.own_environments:
-            raise GoldRushError(f"{game.title} has environments of its own: use {game.aec.replace(':', '.')}()")
+            raise GoldrushEnvError(f"{game.title} has environments of its own: use {game.aec.replace(':', '.')}()")
         if self.num_players is None:
             object.__setattr__(self, "num_players", game.default_players)
         game.check_players(self.num_players)
@@ -89,7 +89,7 @@ class raw_env(TableEnv):
     def _vector(self, game: Any, seat: int) -> np.ndarray:
         vector = np.asarray(self._observe(game.known_to(seat)), dtype=np.float32)
         if vector.ndim != 1:
-            raise GoldRushError(f"{self.spec.name}'s observe() must give a flat vector, got shape {vector.shape}")
+            raise GoldrushEnvError(f"{self.spec.name}'s observe() must give a flat vector, got shape {vector.shape}")
         return vector
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from goldrush_env.errors import GoldRushError, install_line
+from goldrush_env.errors import GoldrushEnvError, install_line
 
 TITLE = "Gold (goldrush-env)"
 
@@ -47,7 +47,7 @@ class Window:
             try:
                 import pygame
             except ImportError as error:
-                raise GoldRushError(f'render_mode="human" draws in a pygame window: the \'render\' extra, '
+                raise GoldrushEnvError(f'render_mode="human" draws in a pygame window: the \'render\' extra, '
                                     f'{install_line("render")} (or pygame alone); "ansi" and "rgb_array" need nothing '
                                     'more') from error
             pygame.display.init()

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from goldrush_env.checks import check_int, check_number, is_int, is_number
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 
 
 @pytest.mark.parametrize("value, expected", [(3, True), (np.int64(3), True), (np.uint8(3), True), (True, False),
@@ -46,12 +46,12 @@ def test_a_value_that_passes_comes_back_as_pythons_own_type():
      "seconds must be None (no time budget) or a finite number > 0, got 0"),
 ])
 def test_a_refusal_names_the_value_and_what_was_allowed(call, message):
-    with pytest.raises(GoldRushError, match="^" + re.escape(message) + "$"):
+    with pytest.raises(GoldrushEnvError, match="^" + re.escape(message) + "$"):
         call()
 
 
 def test_a_refusal_raises_the_error_asked_for_and_cuts_a_long_value():
-    class OwnError(GoldRushError):
+    class OwnError(GoldrushEnvError):
         pass
 
     with pytest.raises(OwnError, match=r"^n must be an int, got 'xxxx.*\(1,000 characters\)$"):

@@ -203,7 +203,7 @@ def test_the_checker_finds_dead_links_and_anchors(tmp_path):
     page = tmp_path / "page.md"
     page.write_text("# Page\n\n## Here\n\n"
                     "[good](other.md#other) [first](other.md#setup) [attr](other.md#begin) [self](#here) "
-                    "[api](api/engine.md#goldrush_env.errors.GoldRushError)\n\n"
+                    "[api](api/engine.md#goldrush_env.errors.GoldrushEnvError)\n\n"
                     "[gone](nowhere.md) [dead](other.md#no-such-heading) [site only](other.md#spaces-and-rewards) "
                     "[repeated](other.md#setup_1) [no object](api/engine.md#goldrush_env.errors.NoSuchError) "
                     "[text][goldrush_env.errors]\n\n"

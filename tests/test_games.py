@@ -21,7 +21,7 @@ import pettingzoo
 import pytest
 
 import goldrush_env
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.conformance import check_determinism, check_observations, check_rules, random_game
 from goldrush_env.games import DEFAULT_GAME, GROUP, group_entries, names, spec, specs
 from goldrush_env.protocol import Rules
@@ -101,7 +101,7 @@ def test_every_game_has_its_environments_and_ids(game_spec):
         observation, info = made.reset(seed=1)
         assert made.action_space.contains(int(np.flatnonzero(info["action_mask"])[0]))
     assert game_spec.check_players(game_spec.default_players) == game_spec.default_players
-    with pytest.raises(GoldRushError, match=f"must be {game_spec.players_text} for"):
+    with pytest.raises(GoldrushEnvError, match=f"must be {game_spec.players_text} for"):
         game_spec.check_players(game_spec.max_players + 1)
 
 
@@ -120,7 +120,7 @@ def test_every_game_has_a_demo(game_spec, capsys):
 def test_the_registry_names_each_game_once_and_refuses_others():
     assert names()[0] == DEFAULT_GAME and len(set(names())) == len(names()) and IDS == names()
     assert {"gold", "piecepack"} <= set(names())  # this distribution's own, declared in pyproject.toml
-    with pytest.raises(GoldRushError, match=rf"unknown game 'chess': the games are \{re.escape(str(names()))[1:]}"):
+    with pytest.raises(GoldrushEnvError, match=rf"unknown game 'chess': the games are \{re.escape(str(names()))[1:]}"):
         spec("chess")
 
 
@@ -132,6 +132,22 @@ def test_no_compatibility_shims_remain():
     done = subprocess.run([sys.executable, "-c", "import goldrush_env.engine"], capture_output=True, text=True)
     assert "No module named 'goldrush_env.engine'" in done.stderr
     assert not hasattr(goldrush_env, "env") and not hasattr(goldrush_env, "Game")
+
+
+RETIRED_NAMES = {"GoldRushError": "GoldrushEnvError"}
+"""Names the product has given up, and what replaced them (the changelog says when)."""
+
+
+def test_the_retired_names_are_gone_and_an_import_of_one_names_its_successor():
+    product = [path for folder in ("goldrush_env", "agents", "train") for path in (ROOT / folder).rglob("*.py")]
+    read = [ROOT / "README.md", *[path for path in (ROOT / "docs").rglob("*.md")
+                                  if path.name not in ("experiments.md",)]]
+    for old, new in RETIRED_NAMES.items():
+        left = [str(path) for path in product + read
+                if old in path.read_text() and path != ROOT / "goldrush_env" / "errors.py"]
+        assert not left, f"{old} (now {new}) is still named in {left}"
+        with pytest.raises(ImportError, match=f"{old} is now {new}"):
+            exec(f"from goldrush_env.errors import {old}")
 
 
 # --- the shared layer never asks which game -------------------------------------------------------------

@@ -13,7 +13,7 @@ bridge = pytest.importorskip("goldrush_env.openspiel")
 api_test = pytest.importorskip("open_spiel.integration_tests.api_test")
 
 from goldrush_env.chance import CHANCE, TERMINAL  # noqa: E402
-from goldrush_env.errors import GoldRushError  # noqa: E402
+from goldrush_env.errors import GoldrushEnvError  # noqa: E402
 from goldrush_env.games import specs  # noqa: E402
 
 GAMES = [spec for spec in specs() if spec.chance]
@@ -159,11 +159,11 @@ def test_the_game_type_says_what_the_game_is(name, params):
 @pytest.mark.parametrize("spec", GAMES, ids=lambda spec: spec.name)
 def test_bad_parameters_are_refused_naming_them(spec):
     chance_class = spec.load("chance")
-    with pytest.raises(GoldRushError, match="unknown parameters \\['colour'\\]"):
+    with pytest.raises(GoldrushEnvError, match="unknown parameters \\['colour'\\]"):
         chance_class(colour="red")
-    with pytest.raises(GoldRushError, match="players"):
+    with pytest.raises(GoldrushEnvError, match="players"):
         chance_class(players=spec.max_players + 1)
-    with pytest.raises(GoldRushError, match="players"):
+    with pytest.raises(GoldrushEnvError, match="players"):
         chance_class(players="3")
     with pytest.raises(Exception, match="players"):  # through OpenSpiel, which passes our error on
         pyspiel.load_game(bridge.PREFIX + spec.name, {"players": spec.max_players + 1})
@@ -176,9 +176,9 @@ def test_a_node_refuses_an_illegal_action_and_changes_nothing(spec):
         position.apply(position.chance_outcomes()[0][0])
     before = position.legal_actions()
     illegal = next((a for a in range(position.game.num_actions) if a not in before), position.game.num_actions)
-    with pytest.raises(GoldRushError, match=f"action {illegal} is not legal"):
+    with pytest.raises(GoldrushEnvError, match=f"action {illegal} is not legal"):
         position.apply(illegal)
-    with pytest.raises(GoldRushError, match="not legal"):
+    with pytest.raises(GoldrushEnvError, match="not legal"):
         position.apply(True)
     assert position.legal_actions() == before
 
@@ -231,7 +231,7 @@ def test_any_entrant_plays_as_an_openspiel_bot(spec):
             action = bots[state.current_player()].step(state)
             assert action in state.legal_actions()
             state.apply_action(action)
-    with pytest.raises(GoldRushError, match="plays seat"):  # the game has ended: no seat is to act
+    with pytest.raises(GoldrushEnvError, match="plays seat"):  # the game has ended: no seat is to act
         bots[0].step(state)
-    with pytest.raises(GoldRushError, match="player_id"):
+    with pytest.raises(GoldrushEnvError, match="player_id"):
         EntrantBot(game, game.num_players(), "random")

@@ -26,7 +26,7 @@ from goldrush_agents import make_agent, players_of
 from goldrush_agents.cli import build_parser
 from goldrush_agents.tournament import run_tournament
 from goldrush_env.conformance import check_game
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.games import spec
 from goldrush_env.policy import RandomPolicy
 from conftest import PLUGINS, typist
@@ -70,7 +70,7 @@ def test_a_game_without_players_still_has_random_and_one_with_them_has_its_own()
     assert set(players_of("kuhn").agents) == {"random"} and players_of("kuhn").opponents == ("random",)
     assert isinstance(make_agent("random", game="kuhn", seed=0), RandomPolicy)
     assert set(players_of("nim").agents) == {"random", "perfect"}
-    with pytest.raises(GoldRushError, match=r"unknown agent 'greedy': expected one of \['perfect', 'random'\]"):
+    with pytest.raises(GoldrushEnvError, match=r"unknown agent 'greedy': expected one of \['perfect', 'random'\]"):
         make_agent("greedy", game="nim")
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from goldrush_agents.arena import GameResult
 from goldrush_agents.tournament import duel_ratings, duels, run_tournament, schedule, wilson_interval
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 
 
 def test_wilson_interval_known_values():
@@ -42,13 +42,13 @@ def test_schedule_spreads_seats_and_start_players_evenly(num_players):
 
 
 def test_schedule_refuses_bad_input():
-    with pytest.raises(GoldRushError, match="at least two different entrants"):
+    with pytest.raises(GoldrushEnvError, match="at least two different entrants"):
         schedule(["greedy", "greedy"], 2, 10, 0)
-    with pytest.raises(GoldRushError, match="games must be an int >= 1, got 0"):
+    with pytest.raises(GoldrushEnvError, match="games must be an int >= 1, got 0"):
         schedule(["greedy", "random"], 2, 0, 0)
-    with pytest.raises(GoldRushError, match="unknown agent 'nobody'"):
+    with pytest.raises(GoldrushEnvError, match="unknown agent 'nobody'"):
         run_tournament(["greedy", "nobody"], games=2)
-    with pytest.raises(GoldRushError, match="workers must be None \\(all cores\\) or an int >= 1, got 0"):
+    with pytest.raises(GoldrushEnvError, match="workers must be None \\(all cores\\) or an int >= 1, got 0"):
         run_tournament(["greedy", "random"], games=2, workers=0)
 
 
@@ -127,7 +127,7 @@ def test_batched_tournament_plays_the_same_deals_reproducibly(num_players):
 
 
 def test_batched_tournament_refuses_the_forgetting_memory():
-    with pytest.raises(GoldRushError, match="perfect memory"):
+    with pytest.raises(GoldrushEnvError, match="perfect memory"):
         run_tournament(["random", "greedy"], games=2, batched=True, memory="human")
 
 
@@ -171,9 +171,9 @@ def test_a_piecepack_tournament_rotates_starts_and_is_reproducible():
 ])
 def test_a_piecepack_tournament_refuses_what_belongs_to_gold(kwargs, message):
     kwargs = {"num_players": 3, "game": "piecepack", **kwargs}
-    with pytest.raises(GoldRushError, match=message):
+    with pytest.raises(GoldrushEnvError, match=message):
         run_tournament(["economist", "random"], games=1, workers=1, **kwargs)
-    with pytest.raises(GoldRushError, match=r"unknown agent 'greedy'.*the players of Gold Rush \(piecepack\)"):
+    with pytest.raises(GoldrushEnvError, match=r"unknown agent 'greedy'.*the players of Gold Rush \(piecepack\)"):
         run_tournament(["economist", "greedy"], num_players=3, games=1, workers=1, game="piecepack")
 
 

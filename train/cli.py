@@ -2,7 +2,7 @@
 
 :func:`command` makes a script's ``main(argv)`` behave as the ``goldrush`` CLI
 does: a missing optional dependency names the extra to install, and a
-:class:`~goldrush_env.errors.GoldRushError` (a bad value, a missing file) is
+:class:`~goldrush_env.errors.GoldrushEnvError` (a bad value, a missing file) is
 printed as one line on stderr that names the script (``python -m goldrush_train.gold.ppo: <message>``),
 with exit status 2 and no traceback; :func:`check_agent` makes every agent
 named by an option before any work starts. The scripts' functions (``train``,
@@ -29,7 +29,7 @@ from typing import Any, Callable, Sequence
 
 from goldrush_agents import make_agent, split_entrants
 from goldrush_env.checks import check_int
-from goldrush_env.errors import GoldRushError, install_line
+from goldrush_env.errors import GoldrushEnvError, install_line
 from goldrush_env.games import DEFAULT_GAME
 
 Main = Callable[..., Any]
@@ -59,7 +59,7 @@ def missing_modules(modules: Sequence[str]) -> list[str]:
 
 def command(name: str, needs: Sequence[str] = (), extra: str = "train") -> Callable[[Main], Main]:
     """Make ``main(argv)`` the command ``python -m name``: first check that the modules in ``needs`` (of the
-    extras named by ``extra``, such as ``"train,tianshou"``) are installed, then run it; a :class:`GoldRushError`
+    extras named by ``extra``, such as ``"train,tianshou"``) are installed, then run it; a :class:`GoldrushEnvError`
     becomes one line on stderr and exit status 2, Ctrl-C exit status 130."""
     def decorate(main: Main) -> Main:
         @functools.wraps(main)
@@ -69,7 +69,7 @@ def command(name: str, needs: Sequence[str] = (), extra: str = "train") -> Calla
                 fail(f"{name} needs the '{extra}' extra: {install_line(extra)} (missing: {', '.join(missing)})")
             try:
                 return main(argv)
-            except GoldRushError as error:
+            except GoldrushEnvError as error:
                 fail(f"python -m {name}: {error}")
             except KeyboardInterrupt:
                 fail(f"python -m {name}: interrupted", status=130)
@@ -94,8 +94,8 @@ def check_agent(option: str, spec: str, game: str = DEFAULT_GAME) -> None:
     and not in a worker process minutes later."""
     try:
         make_agent(spec, seed=0, game=game)
-    except GoldRushError as error:
-        raise GoldRushError(f"{option}: {error}") from None
+    except GoldrushEnvError as error:
+        raise GoldrushEnvError(f"{option}: {error}") from None
 
 
 def check_agents(option: str, text: str, game: str = DEFAULT_GAME) -> list[str]:
@@ -103,10 +103,10 @@ def check_agents(option: str, text: str, game: str = DEFAULT_GAME) -> list[str]:
     :func:`check_agent`."""
     try:
         names = split_entrants(text)
-    except GoldRushError as error:
-        raise GoldRushError(f"{option}: {error}") from None
+    except GoldrushEnvError as error:
+        raise GoldrushEnvError(f"{option}: {error}") from None
     if not names:
-        raise GoldRushError(f"{option} needs at least one agent name, got {text!r}")
+        raise GoldrushEnvError(f"{option} needs at least one agent name, got {text!r}")
     for name in names:
         check_agent(option, name, game)
     return names
@@ -119,7 +119,7 @@ def env_options(items: Sequence[str], flag: str = "--option") -> dict[str, Any]:
     for item in items:
         name, equals, text = (part.strip() for part in item.partition("="))
         if not equals or not name.isidentifier():
-            raise GoldRushError(f"{flag} must be NAME=VALUE, got {item!r}")
+            raise GoldrushEnvError(f"{flag} must be NAME=VALUE, got {item!r}")
         try:
             options[name] = ast.literal_eval(text)
         except (ValueError, SyntaxError):
@@ -138,11 +138,11 @@ def parsed_env_options(parser: Any, items: Sequence[str], check: Callable[..., A
     ``check(**options)`` (the environment's constructor, say) takes them."""
     try:
         options = env_options(items)
-    except GoldRushError as error:
+    except GoldrushEnvError as error:
         parser.error(str(error))
     try:
         check(**options)
-    except GoldRushError as error:
+    except GoldrushEnvError as error:
         parser.error(f"--option: {error}")
     return options
 
@@ -161,10 +161,10 @@ def new_run_dir(prefix: str | Path) -> Path:
 def refuse_used_folder(run_dir: Path, option: str = "--run-dir", resumable: bool = False) -> None:
     """Refuse (by name) a run folder that is a file, or a folder that already holds something."""
     if run_dir.exists() and not run_dir.is_dir():
-        raise GoldRushError(f"{option} {str(run_dir)!r} is a file, not a folder: choose another {option}")
+        raise GoldrushEnvError(f"{option} {str(run_dir)!r} is a file, not a folder: choose another {option}")
     if run_dir.is_dir() and any(run_dir.iterdir()):
         hint = f"continue it with --resume {run_dir}, or " if resumable else ""
-        raise GoldRushError(f"{option} {str(run_dir)!r} is not empty: {hint}choose another {option} "
+        raise GoldrushEnvError(f"{option} {str(run_dir)!r} is not empty: {hint}choose another {option} "
                             f"(or leave it out for a new folder)")
 
 
@@ -177,7 +177,7 @@ def run_script(label: str, module: str, argv: Sequence[str]) -> None:
     print(f"{label}: {shlex.join(['python', '-m', module, *argv])}", flush=True)
     finished = subprocess.run([sys.executable, "-m", module, *argv], check=False)
     if finished.returncode != 0:
-        raise GoldRushError(f"the {label} (python -m {module}, above) stopped with exit status {finished.returncode}")
+        raise GoldrushEnvError(f"the {label} (python -m {module}, above) stopped with exit status {finished.returncode}")
 
 
 def open_run_dir(run_dir: str | None, prefix: str, args: Any) -> Path:

@@ -22,7 +22,7 @@ from typing import Annotated, Any, Sequence
 
 from goldrush_agents import players_of, split_entrants
 from goldrush_env.checks import check_int
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.games import DEFAULT_GAME, names, spec
 from goldrush_train.cli import check_agent, check_agents, command, env_options
 from goldrush_train.win_shares import Row, evaluate, table
@@ -75,7 +75,7 @@ class Args:
     def check(self) -> None:
         """Refuse values that cannot work, naming them, before any game is played."""
         if self.game not in names():
-            raise GoldRushError(f"--game must be one of {names()}, got {self.game!r}")
+            raise GoldrushEnvError(f"--game must be one of {names()}, got {self.game!r}")
         game = spec(self.game)
         if self.agents is None:
             self.agents = ",".join(name for name in players_of(self.game).opponents if name != self.model)
@@ -85,19 +85,19 @@ class Args:
         options = self.options
         try:  # one table, dealt here: an option the game does not take is refused before any game is played
             game.raw_env(num_players=self.players, **options)
-        except GoldRushError as error:
-            raise GoldRushError(f"--option, with --game {self.game}: {error}") from None
+        except GoldrushEnvError as error:
+            raise GoldrushEnvError(f"--option, with --game {self.game}: {error}") from None
         if self.batched and players_of(self.game).play_batched is None:
-            raise GoldRushError(f"--batched: the players of {game.title} cannot play many games at once")
+            raise GoldrushEnvError(f"--batched: the players of {game.title} cannot play many games at once")
         check_int("--games", self.games, 1)
         if self.workers is not None:
             check_int("--workers", self.workers, 1, note="leave it out for every core")
         check_agent("MODEL", self.model, self.game)
         opponents = check_agents("--agents", self.agents, self.game)
         if self.model in opponents:
-            raise GoldRushError(f"--agents names the model itself, {self.model!r}: it needs other opponents")
+            raise GoldrushEnvError(f"--agents names the model itself, {self.model!r}: it needs other opponents")
         if self.out is not None and Path(self.out).is_dir():
-            raise GoldRushError(f"--out {self.out!r} is a folder: name the JSON file to write")
+            raise GoldrushEnvError(f"--out {self.out!r} is a folder: name the JSON file to write")
 
 
 @command("goldrush_train.evaluate", needs=("tyro",))

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Sequence, TextIO
 
 from goldrush_env.checks import check_int
-from goldrush_env.errors import GoldRushError, install_line
+from goldrush_env.errors import GoldrushEnvError, install_line
 from goldrush_env.games import DEFAULT_GAME, GameSpec, names, spec, specs
 
 from goldrush_agents import make_agent, players_of, split_entrants
@@ -60,7 +60,7 @@ def _game_options(args: argparse.Namespace, fill_players: bool = True) -> tuple[
         for flag, _, commands in game_cli(other.name).OPTIONS:
             dest = flag.lstrip("-").replace("-", "_")
             if args.command in commands and flag not in own and getattr(args, dest, None) is not None:
-                raise GoldRushError(f"{flag} is an option of {other.title}; leave it out with --game {args.game}")
+                raise GoldrushEnvError(f"{flag} is an option of {other.title}; leave it out with --game {args.game}")
     for flag, settings, commands in part.OPTIONS:
         dest = flag.lstrip("-").replace("-", "_")
         if args.command in commands and getattr(args, dest) is None:
@@ -103,10 +103,10 @@ def cmd_watch(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     if args.players is not None and len(names) == 1:  # one name for every seat
         names *= args.players
     elif args.players is not None and len(names) != args.players:
-        raise GoldRushError(f"--players {args.players} but --agents names {len(names)} seats ({args.agents!r}): "
+        raise GoldrushEnvError(f"--players {args.players} but --agents names {len(names)} seats ({args.agents!r}): "
                             "give one name for every seat, or one per seat")
     if not rules.min_players <= len(names) <= rules.max_players:
-        raise GoldRushError(f"--agents needs {rules.players_text} names (one per seat) for {rules.title}, got {names}")
+        raise GoldrushEnvError(f"--agents needs {rules.players_text} names (one per seat) for {rules.title}, got {names}")
     _checked(names, args.game)
     seed = _seed(args, out)
     result = play_game([make_agent(name, game=args.game) for name in names], seed, game=args.game, names=names,
@@ -120,20 +120,20 @@ def cmd_replay(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     try:
         text = Path(args.file).read_text()
     except FileNotFoundError:
-        raise GoldRushError(f"there is no file {args.file!r}") from None
+        raise GoldrushEnvError(f"there is no file {args.file!r}") from None
     except (OSError, UnicodeDecodeError) as error:
         why = error.strerror if isinstance(error, OSError) and error.strerror else "it is not a text file"
-        raise GoldRushError(f"cannot read {args.file!r}: {why}") from None
+        raise GoldrushEnvError(f"cannot read {args.file!r}: {why}") from None
     try:
         record = json.loads(text)
     except json.JSONDecodeError as error:
-        raise GoldRushError(f"{args.file!r} is not a game record: a record is JSON, and this file stops being "
+        raise GoldrushEnvError(f"{args.file!r} is not a game record: a record is JSON, and this file stops being "
                             f"JSON at line {error.lineno}, column {error.colno}") from None
     for rules in specs():
         if rules.owns_record(record):
             game_cli(rules.name).print_record(record, out, delay=args.delay)
             return 0
-    raise GoldRushError(f"{args.file!r} is not a record of any game here ({', '.join(s.title for s in specs())})")
+    raise GoldrushEnvError(f"{args.file!r} is not a record of any game here ({', '.join(s.title for s in specs())})")
 
 
 # --- tournament --------------------------------------------------------------------------
@@ -143,7 +143,7 @@ def cmd_tournament(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     from goldrush_agents.tournament import run_tournament
 
     if args.records and not args.out:
-        raise GoldRushError("--records writes into the --out folder: give --out too")
+        raise GoldrushEnvError("--records writes into the --out folder: give --out too")
     _, part = _game_options(args)
     result = run_tournament(split_entrants(args.agents), num_players=args.players, games=args.games, seed=args.seed,
                             workers=args.workers, match_mode=args.match, progress=not args.no_progress,
@@ -184,7 +184,7 @@ def _opponents(text: str, players: int) -> list[str]:
     else:
         wanted = (f"one name for {'both' if others == 2 else f'all {others}'} opponents of a {players}-player game, "
                   f"or {others} names (one per opponent)")
-    raise GoldRushError(f"--opponents needs {wanted}, got {len(names)}: {names}")
+    raise GoldrushEnvError(f"--opponents needs {wanted}, got {len(names)}: {names}")
 
 
 # --- serve ---------------------------------------------------------------------------
@@ -199,7 +199,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
         from goldrush_agents.web import create_app, serve
     except ImportError as error:
-        raise GoldRushError(f"goldrush serve needs Starlette and uvicorn ({error}), of the 'web' extra: "
+        raise GoldrushEnvError(f"goldrush serve needs Starlette and uvicorn ({error}), of the 'web' extra: "
                             f"{install_line('web')}") from None
     limits = {name: getattr(args, name) for name in ("max_games", "max_games_per_client", "move_seconds")
               if getattr(args, name) is not None}
@@ -352,7 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.run(args)
-    except GoldRushError as error:
+    except GoldrushEnvError as error:
         print(f"goldrush {args.command}: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -21,7 +21,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold import kernel
 from goldrush_env.gold.batched import BatchedGames
 from goldrush_env.gold.cards import DYNAMITE, EMPTY, IS_GOLD, NUM_CARD_TYPES, NUM_POSITIONS, VALUE
@@ -237,7 +237,7 @@ def play_fixtures(fixtures: Sequence[Any], num_players: int, seed: int, *, progr
 
     unknown = sorted(set(config) - {"memory", "max_turns", "table"})
     if unknown or config.get("memory", "perfect") != "perfect":
-        raise GoldRushError(f"a batched tournament plays with perfect memory and takes only max_turns and table, "
+        raise GoldrushEnvError(f"a batched tournament plays with perfect memory and takes only max_turns and table, "
                             f"got {config}")
     max_turns = config.get("max_turns", DEFAULT_MAX_TURNS)
     table = config.get("table", "full")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 
 from goldrush_agents.gold.trained import GoldNetNumpy, TrainedPolicy
 from goldrush_agents.weights import load_weights, one_blas_thread
@@ -25,14 +25,14 @@ class Ensemble(TrainedPolicy):
     def __init__(self, models: str, seed: int | None = None) -> None:
         paths = [part for part in str(models).split("+") if part]
         if not paths:
-            raise GoldRushError(f"Ensemble needs model files separated by '+', got {models!r}")
+            raise GoldrushEnvError(f"Ensemble needs model files separated by '+', got {models!r}")
         super().__init__(paths[0], seed=seed)  # loads the first model as self.net
         self.nets = [self.net] + [GoldNetNumpy(load_weights(path)) for path in paths[1:]]
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         masks = np.asarray(masks, bool)
         if not masks.any(axis=1).all():
-            raise GoldRushError("a mask with no legal position was given to the ensemble")
+            raise GoldrushEnvError("a mask with no legal position was given to the ensemble")
         scores = []
         with one_blas_thread():
             for net in self.nets:

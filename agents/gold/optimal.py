@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.cards import TABLES
 from goldrush_env.gold.view import PlayerView
 from goldrush_env.policy import SeededPolicy
@@ -115,7 +115,7 @@ class ExactTable:
         if cache is not None and Path(cache).is_file():
             self.values = np.load(cache, mmap_mode="r")
             if self.values.shape != shape or self.values.dtype != np.float32:
-                raise GoldRushError(f"{cache} holds values of shape {self.values.shape}, not this table's {shape}: "
+                raise GoldrushEnvError(f"{cache} holds values of shape {self.values.shape}, not this table's {shape}: "
                                     "delete it to solve again")
             return
         self.values = np.zeros(shape, dtype=np.float32)
@@ -138,13 +138,13 @@ class ExactTable:
         """Seat 0's win share at the start of ``mover``'s turn (counts per kind, seat 0's frame)."""
         known, unseen = np.asarray(known, dtype=np.int64), np.asarray(unseen, dtype=np.int64)
         if np.any(known + unseen > self.box) or np.any(known < 0) or np.any(unseen < 0):
-            raise GoldRushError(f"these cards do not fit the solved box: {known.tolist()} remembered, "
+            raise GoldrushEnvError(f"these cards do not fit the solved box: {known.tolist()} remembered, "
                                 f"{unseen.tolist()} unseen, box {self.box.tolist()}")
         gold_left = int((known + unseen) @ GOLD_VALUE)
         if gold_left == 0 or abs(lead) > gold_left:
             return float(_standing(lead, cards_lead) if gold_left == 0 else lead > 0)
         if abs(lead) > self.max_lead or abs(cards_lead) > self.max_cards:
-            raise GoldRushError(f"lead {lead} with gold-card lead {cards_lead} cannot arise with {gold_left} points "
+            raise GoldrushEnvError(f"lead {lead} with gold-card lead {cards_lead} cannot arise with {gold_left} points "
                                 "of gold left")
         config = int(sum(self.digit[i, known[kind], unseen[kind]] * self.stride[i]
                          for i, kind in enumerate(self.kinds)))
@@ -185,7 +185,7 @@ class OptimalAgent(SeededPolicy):
     def __init__(self, seed: int | None = None, cache: str | None = None) -> None:
         super().__init__(seed)
         if cache is not None and not str(cache).endswith(".npy"):
-            raise GoldRushError(f"cache must be a path ending in .npy, got {cache!r}")
+            raise GoldrushEnvError(f"cache must be a path ending in .npy, got {cache!r}")
         self.cache = cache
 
     def act(self, view: PlayerView) -> int:
@@ -196,7 +196,7 @@ class OptimalAgent(SeededPolicy):
         seat to move."""
         tables = [name for name in SOLVED_TABLES if TABLES[name].rush_at == view.rush_at]
         if view.num_players != 2 or not tables:
-            raise GoldRushError(f"optimal plays 2 players on the tables {list(SOLVED_TABLES)} only, got "
+            raise GoldrushEnvError(f"optimal plays 2 players on the tables {list(SOLVED_TABLES)} only, got "
                                 f"{view.num_players} players and the rush at {view.rush_at} cards")
         state = PublicState.of(view)
         with one_blas_thread():

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.cards import COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, TABLES, VALUE, card_kinds
 from goldrush_env.gold.engine import colour_owners
 from goldrush_env.gold.view import UNKNOWN, PlayerView
@@ -108,15 +108,15 @@ class PublicState(NamedTuple):
     def of(cls, view: PlayerView) -> "PublicState":
         """The public state a 2-player view shows (with perfect memory, either seat's view gives the same)."""
         if view.num_players != 2:
-            raise GoldRushError(f"the public state is defined for 2 players, got a view of {view.num_players}")
+            raise GoldrushEnvError(f"the public state is defined for 2 players, got a view of {view.num_players}")
         if view.current_player is None:
-            raise GoldRushError("the game is over: it has no seat to move")
+            raise GoldrushEnvError("the game is over: it has no seat to move")
         known = [0] * NUM_KINDS
         face_up = -1
         for position, card in enumerate(view.cards):
             if position == view.face_up:
                 if card < 0:
-                    raise GoldRushError(f"inconsistent view: the face-up card at {position} is not shown")
+                    raise GoldrushEnvError(f"inconsistent view: the face-up card at {position} is not shown")
                 face_up = KIND_OF_CARD[card]
             elif card >= 0:
                 known[KIND_OF_CARD[card]] += 1
@@ -124,7 +124,7 @@ class PublicState(NamedTuple):
         for card in range(NUM_CARD_TYPES):
             unseen[KIND_OF_CARD[card]] += view.unseen[card]
         if sum(unseen) != sum(card == UNKNOWN for card in view.cards):
-            raise GoldRushError("inconsistent view: the unseen cards do not match the positions nobody can place")
+            raise GoldrushEnvError("inconsistent view: the unseen cards do not match the positions nobody can place")
         return cls(tuple(known), tuple(unseen), int(view.current_player), view.scores[0] - view.scores[1],
                    view.gold_cards[0] - view.gold_cards[1], face_up, bool(view.gold_rush))
 
@@ -191,7 +191,7 @@ class PublicGame:
         """The kind of an unseen card turned now, drawn from ``rng`` with its odds."""
         total = self.unseen.sum()
         if not total:
-            raise GoldRushError("no unseen card is left to turn")
+            raise GoldrushEnvError("no unseen card is left to turn")
         return int(np.searchsorted(np.cumsum(self.unseen), rng.random() * total, side="right"))
 
     def flip(self, kind: int, unseen: bool = False) -> None:
@@ -199,7 +199,7 @@ class PublicGame:
         as :meth:`draw` or the engine revealed it)."""
         counts = self.unseen if unseen else self.known
         if not 0 <= kind < NUM_KINDS or counts[kind] < 1:
-            raise GoldRushError(f"no {'unseen' if unseen else 'remembered'} card of kind {kind} lies face down")
+            raise GoldrushEnvError(f"no {'unseen' if unseen else 'remembered'} card of kind {kind} lies face down")
         counts[kind] -= 1
         sign = 1 if self.mover == 0 else -1
         if self.rush:

@@ -68,7 +68,7 @@ import numpy as np
 from goldrush_env.checks import check_int, check_number
 from goldrush_env.gold.cards import COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE, card_kinds
 from goldrush_env.gold.engine import Game, Outcome, colour_owners, pair_outcome
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.policy import SeededPolicy
 from goldrush_env.gold.view import UNKNOWN, PlayerView
 
@@ -200,9 +200,9 @@ class ISMCTSAgent(SeededPolicy):
         self.material = check_number("material", material, 0)
         self.widening = check_number("widening", widening, above=0, none="every move at once")
         if opponents not in ("search", "rollout"):
-            raise GoldRushError(f"opponents must be 'search' or 'rollout', got {opponents!r}")
+            raise GoldrushEnvError(f"opponents must be 'search' or 'rollout', got {opponents!r}")
         if objective not in ("points", "win"):
-            raise GoldRushError(f"objective must be 'points' or 'win', got {objective!r}")
+            raise GoldrushEnvError(f"objective must be 'points' or 'win', got {objective!r}")
         self.seconds = check_number("seconds", seconds, above=0, none="no time budget")
         self.simulations = 0
         """How many simulations the last decision ran (0 where it had only one move)."""
@@ -236,7 +236,7 @@ class ISMCTSAgent(SeededPolicy):
         unknown = [p for p, card in enumerate(view.cards) if card == UNKNOWN]
         unseen = [card for card in range(NUM_CARD_TYPES) for _ in range(view.unseen[card])]
         if len(unseen) != len(unknown):
-            raise GoldRushError(f"inconsistent view: {len(unknown)} unknown positions but {len(unseen)} unseen cards")
+            raise GoldrushEnvError(f"inconsistent view: {len(unknown)} unknown positions but {len(unseen)} unseen cards")
         # The unseen cards go to the unknown positions in any order: each iteration deals them afresh as they
         # are flipped (_Table.flip).
         table = list(view.cards)

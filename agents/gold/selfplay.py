@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from goldrush_env.checks import is_int
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.cards import TABLES
 from goldrush_env.gold.view import PlayerView
 from goldrush_env.policy import SeededPolicy
@@ -43,7 +43,7 @@ tolerance above that noise lets one search of many games choose as searches of o
 def shipped_model(num_players: int, table: str = "full") -> Path:
     """The shipped model for ``table`` at ``num_players`` (:data:`TABLE_MODELS`)."""
     if num_players not in TABLE_MODELS:
-        raise GoldRushError(f"selfplay ships models for {sorted(TABLE_MODELS)} players, not {num_players!r}")
+        raise GoldrushEnvError(f"selfplay ships models for {sorted(TABLE_MODELS)} players, not {num_players!r}")
     return MODELS_DIR / f"selfplay_{num_players}p_{table if table in TABLE_MODELS[num_players] else 'full'}.npz"
 
 
@@ -57,7 +57,7 @@ class Network:
     def __init__(self, path: str | Path) -> None:
         path = Path(path)
         if not path.is_file():
-            raise GoldRushError(f"no selfplay model at {str(path)!r}")
+            raise GoldrushEnvError(f"no selfplay model at {str(path)!r}")
         with np.load(path, allow_pickle=False) as data:
             self._read({key: data[key] for key in data.files}, str(path))
         self.path = path
@@ -73,7 +73,7 @@ class Network:
     def _read(self, arrays: dict[str, np.ndarray], source: str) -> None:
         missing = [key for key in self.REQUIRED if key not in arrays]
         if missing:
-            raise GoldRushError(f"{source} is not a selfplay model: it has no {', '.join(missing)}")
+            raise GoldrushEnvError(f"{source} is not a selfplay model: it has no {', '.join(missing)}")
         count = sum(key.startswith("layer") for key in arrays) // 2
         self.layers = [(arrays[f"layer{i}.weight"].T.astype(np.float32).copy(),
                         arrays[f"layer{i}.bias"].astype(np.float32)) for i in range(count)]
@@ -82,10 +82,10 @@ class Network:
                             arrays["policy.bias"].astype(np.float32))
         self.num_players = int(arrays["config.num_players"])
         if not is_int(self.num_players, 2, 5) or self.value_head[0].shape[1] != self.num_players:
-            raise GoldRushError(f"{source}: its value head gives {self.value_head[0].shape[1]} seats, its config "
+            raise GoldrushEnvError(f"{source}: its value head gives {self.value_head[0].shape[1]} seats, its config "
                                 f"says {self.num_players} players")
         if self.layers[0][0].shape[0] != num_features(self.num_players):
-            raise GoldRushError(f"{source} takes {self.layers[0][0].shape[0]} features, this version "
+            raise GoldrushEnvError(f"{source} takes {self.layers[0][0].shape[0]} features, this version "
                                 f"{num_features(self.num_players)} at {self.num_players} players")
 
     def body(self, x: np.ndarray) -> np.ndarray:
@@ -127,7 +127,7 @@ class SelfPlayAgent(SeededPolicy):
     def __init__(self, seed: int | None = None, depth: int = 1, path: str | Path | None = None) -> None:
         super().__init__(seed)
         if not is_int(depth, 0, 2):
-            raise GoldRushError(f"depth must be 0 (the network alone), 1 or 2 (turns of lookahead), got {depth!r}")
+            raise GoldrushEnvError(f"depth must be 0 (the network alone), 1 or 2 (turns of lookahead), got {depth!r}")
         self.depth = int(depth)
         self.path = None if path is None else Path(path)
         self._networks: dict[Path, Network] = {}
@@ -154,11 +154,11 @@ class SelfPlayAgent(SeededPolicy):
         depth 0 the policy head's logits, NaN where closed. The views' searches share each call of the network."""
         view = views[0]
         if any((v.num_players, v.rush_at) != (view.num_players, view.rush_at) for v in views):
-            raise GoldRushError("values_many takes views of one table size and one table")
+            raise GoldrushEnvError("values_many takes views of one table size and one table")
         path = self.path or shipped_model(view.num_players, _table_of(view))
         network = self._network(path)
         if network.num_players != view.num_players:
-            raise GoldRushError(f"{path} plays {network.num_players}-player games, got a view of {view.num_players}")
+            raise GoldrushEnvError(f"{path} plays {network.num_players}-player games, got a view of {view.num_players}")
         games = Games(*(np.concatenate(arrays) for arrays in zip(*(of_view(v) for v in views))))
         if self.depth == 0:
             x = np.zeros((len(views), num_features(view.num_players)), np.float32)

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from goldrush_env.checks import check_int
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.cards import MAX_PLAYERS, MIN_PLAYERS, NUM_POSITIONS
 from goldrush_env.gold.encoder import OBSERVATION_SIZE, SLICES
 from goldrush_env.gold.variants import ACTION_TYPES, OBSERVATION_TYPES, PAIR_LAYOUT, kind_positions, pair_features
@@ -44,7 +44,7 @@ def shipped_model(num_players: int, name: str = "ppo") -> Path:
     ``scratch_5p.npz`` (``python -m goldrush_train.gold.scratch --num-players N --ship``)."""
     num_players = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
     if name not in SHIPPED:
-        raise GoldRushError(f"the package ships no model called {name!r}: it ships {list(SHIPPED)}")
+        raise GoldrushEnvError(f"the package ships no model called {name!r}: it ships {list(SHIPPED)}")
     return Path(__file__).with_name("models") / f"{name}_{num_players}p.npz"
 
 
@@ -92,7 +92,7 @@ class GoldNetNumpy:
         missing = [f"{layer}.{kind}" for layer in _WEIGHTS for kind in ("weight", "bias")
                    if f"{layer}.{kind}" not in weights]
         if missing:
-            raise GoldRushError(f"not a GoldNet model: missing weights {missing}")
+            raise GoldrushEnvError(f"not a GoldNet model: missing weights {missing}")
         self.layers = {layer: (np.asarray(weights[f"{layer}.weight"], np.float32).T.copy(),
                                np.asarray(weights[f"{layer}.bias"], np.float32))
                        for layer in _WEIGHTS}
@@ -100,7 +100,7 @@ class GoldNetNumpy:
         self.pairs = str(weights.get("config.observation", "plain")) == "pairs"
         planes = PLANES + (PAIR_PLANES if self.pairs else 0)
         if self.layers["globals"][0].shape[0] != GLOBALS or self.layers["cell1"][0].shape[0] != planes + context:
-            raise GoldRushError(f"model expects {self.layers['globals'][0].shape[0]} game-wide features and "
+            raise GoldrushEnvError(f"model expects {self.layers['globals'][0].shape[0]} game-wide features and "
                                 f"{self.layers['cell1'][0].shape[0] - context} planes a position; this version of "
                                 f"the observation has {GLOBALS} and {planes}")
 
@@ -146,17 +146,17 @@ class MlpNumpy:
         self.observation = str(weights.get("config.observation", "plain"))
         action = str(weights.get("config.action", "positions"))
         if action not in ACTION_TYPES:
-            raise GoldRushError(f"model says config.action = {action!r}, not one of {list(ACTION_TYPES)}")
+            raise GoldrushEnvError(f"model says config.action = {action!r}, not one of {list(ACTION_TYPES)}")
         if self.observation not in OBSERVATION_TYPES:
-            raise GoldRushError(f"model says config.observation = {self.observation!r}, not one of "
+            raise GoldrushEnvError(f"model says config.observation = {self.observation!r}, not one of "
                                 f"{list(OBSERVATION_TYPES)}")
         self.kinds = action == "kinds"
         size = OBSERVATION_TYPES[self.observation].size
         if layers[0][0].shape[0] != size:
-            raise GoldRushError(f"model expects {layers[0][0].shape[0]} inputs, the {self.observation!r} observation "
+            raise GoldrushEnvError(f"model expects {layers[0][0].shape[0]} inputs, the {self.observation!r} observation "
                                 f"of this version has {size}")
         if layers[-1][0].shape[1] != ACTION_TYPES[action].size:
-            raise GoldRushError(f"model has {layers[-1][0].shape[1]} outputs, the {action!r} actions of this version "
+            raise GoldrushEnvError(f"model has {layers[-1][0].shape[1]} outputs, the {action!r} actions of this version "
                                 f"are {ACTION_TYPES[action].size}")
         self.layers = layers
 
@@ -203,8 +203,8 @@ def _load_network(path: str, stamp: tuple[int, int]) -> tuple[GoldNetNumpy | Mlp
     weights = load_weights(path)
     try:
         net = network_of(weights)
-    except GoldRushError as error:
-        raise GoldRushError(f"{path!r} cannot be played: {error}") from None
+    except GoldrushEnvError as error:
+        raise GoldrushEnvError(f"{path!r} cannot be played: {error}") from None
     size = weights.get("config.num_players")
     return net, str(weights.get("config.choose", "position")), None if size is None else int(size)
 
@@ -238,7 +238,7 @@ class TrainedPolicy(SeededPolicy):
                  choose: str | None = None) -> None:
         super().__init__(seed)
         if choose is not None and choose not in CHOICES:
-            raise GoldRushError(f"choose must be None or one of {list(CHOICES)}, got {choose!r}")
+            raise GoldrushEnvError(f"choose must be None or one of {list(CHOICES)}, got {choose!r}")
         self.shipped = path if isinstance(path, Shipped) else Shipped() if path is None else None
         """The entrant whose shipped models play, one per number of players; ``None`` for a model file."""
         self.path = None if self.shipped else Path(path)
@@ -253,7 +253,7 @@ class TrainedPolicy(SeededPolicy):
     def _choice(self, path: Path, saved_choice: str) -> str:
         choice = saved_choice if self._choose is None else self._choose
         if choice not in CHOICES:
-            raise GoldRushError(f"{str(path)!r} says to choose by {choice!r}, not one of {list(CHOICES)}")
+            raise GoldrushEnvError(f"{str(path)!r} says to choose by {choice!r}, not one of {list(CHOICES)}")
         return choice
 
     def network(self, num_players: int) -> tuple[GoldNetNumpy | MlpNumpy, str]:
@@ -263,11 +263,11 @@ class TrainedPolicy(SeededPolicy):
             self._check_size(num_players)
             return self.net, self.choose
         if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-            raise GoldRushError(f"an observation of a {num_players}-player game (its seats slice), not "
+            raise GoldrushEnvError(f"an observation of a {num_players}-player game (its seats slice), not "
                                 f"{MIN_PLAYERS} to {MAX_PLAYERS}: the package has no model for it")
         path = self.shipped.path(num_players)
         if not path.is_file():
-            raise GoldRushError(f"the package has no {num_players}-player {self.shipped.name!r} model at {str(path)!r}")
+            raise GoldrushEnvError(f"the package has no {num_players}-player {self.shipped.name!r} model at {str(path)!r}")
         net, saved_choice, _ = load_network(path)
         return net, self._choice(path, saved_choice)
 
@@ -286,7 +286,7 @@ class TrainedPolicy(SeededPolicy):
         observations = np.asarray(observations)
         masks = np.asarray(masks, bool)
         if not masks.any(axis=1).all():
-            raise GoldRushError("a mask with no legal position was given to the trained policy")
+            raise GoldrushEnvError("a mask with no legal position was given to the trained policy")
         sizes = table_sizes(observations)
         if self.path is not None:  # one network for every number of players; another number only warns
             for size in np.unique(sizes):

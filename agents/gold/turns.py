@@ -37,7 +37,7 @@ import numba
 import numpy as np
 
 from goldrush_env.checks import check_int
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.cards import (GOLD_VALUES, IS_GOLD, MAX_PLAYERS, MIN_PLAYERS, NUM_CARD_TYPES, TABLES,
                                      VALUE, card_kinds)
 from goldrush_env.gold.engine import _PAIR, colour_owners
@@ -122,7 +122,7 @@ def rules(num_players: int) -> Rules:
 def box(table: str, num_players: int) -> np.ndarray:
     """Cards per kind of ``table``'s box at a table of ``num_players`` (the same from every seat)."""
     if table not in TABLES:
-        raise GoldRushError(f"table={table!r} is not allowed: expected one of {list(TABLES)}")
+        raise GoldrushEnvError(f"table={table!r} is not allowed: expected one of {list(TABLES)}")
     counts = np.zeros(num_kinds(num_players), np.int64)
     for card, kind in enumerate(card_kinds(num_players, colour_owners(num_players))):
         counts[kind] += TABLES[table].counts[card]
@@ -615,7 +615,7 @@ def of_view(view: PlayerView) -> Games:
     """The public state a view shows, as a batch of one game (with perfect memory every seat's view gives the
     same); refused if the game is over."""
     if view.current_player is None:
-        raise GoldRushError("the game is over: it has no seat to move")
+        raise GoldrushEnvError("the game is over: it has no seat to move")
     n, mover = view.num_players, view.current_player
     kinds = relative_kinds(n, mover)
     games = Games(np.zeros((1, num_kinds(n)), np.int64), np.zeros((1, num_kinds(n)), np.int64),
@@ -632,7 +632,7 @@ def of_view(view: PlayerView) -> Games:
     for card, count in enumerate(view.unseen):
         games.unseen[0, kinds[card]] += count
     if games.unseen.sum() != sum(card == UNKNOWN for card in view.cards):
-        raise GoldRushError("inconsistent view: the unseen cards do not match the positions nobody can place")
+        raise GoldrushEnvError("inconsistent view: the unseen cards do not match the positions nobody can place")
     for j in range(n):
         games.scores[0, j] = view.scores[(mover + j) % n]
         games.golds[0, j] = view.gold_cards[(mover + j) % n]
@@ -649,7 +649,7 @@ def position_of(view: PlayerView, option: int, rng: np.random.Generator) -> int:
         kinds = relative_kinds(view.num_players, view.current_player)
         choices = [p for p in legal if view.cards[p] >= 0 and kinds[view.cards[p]] == option]
     if not choices:
-        raise GoldRushError(f"option {option} has no legal position in this view")
+        raise GoldrushEnvError(f"option {option} has no legal position in this view")
     return int(choices[rng.integers(len(choices))])
 
 
@@ -721,7 +721,7 @@ class Search:
         k = games.known.shape[1]
         counts = games.unseen if action == k else games.known
         if games.done[g] or not (0 <= kind < k and counts[g, kind] > 0) or action not in (kind, k):
-            raise GoldRushError(f"game {g} has no {'unseen' if action == k else 'remembered'} card of kind {kind} "
+            raise GoldrushEnvError(f"game {g} has no {'unseen' if action == k else 'remembered'} card of kind {kind} "
                                 f"to turn")
         t = self.rules
         _flip(*games, g, action, kind, self.rush_at, t.shift, t.gold, t.strength, t.first_stays, t.second_stays,

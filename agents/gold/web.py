@@ -19,7 +19,7 @@ from goldrush_env.gold.config import EnvConfig
 from goldrush_env.gold.engine import SERIAL_FORMAT, FlipEvent, Game, Outcome, colour_owners
 from goldrush_env.gold.render import check_square, parse_square, square_name
 from goldrush_env.gold.view import UNKNOWN, forget_all_but
-from goldrush_env.errors import GoldRushError, excerpt
+from goldrush_env.errors import GoldrushEnvError, excerpt
 
 from goldrush_agents import parse_spec
 from goldrush_agents.web import inputs
@@ -210,7 +210,7 @@ class GoldWeb(WebGame):
                                            "start") if key in body}
         try:
             game = Game.from_record({**data, "flips": []})
-        except GoldRushError as error:
+        except GoldrushEnvError as error:
             raise WebError(f"the record's deal cannot be played: {excerpt(str(error), 200)}") from None
         names = record_names(body.get("players"), game.num_players, limits, "players")
         recorded = body.get("events")
@@ -220,7 +220,7 @@ class GoldWeb(WebGame):
         for index, position in enumerate(flips):
             try:
                 event = game.step(position)
-            except GoldRushError as error:
+            except GoldrushEnvError as error:
                 raise WebError(f"flip #{index} of the record cannot be played: {excerpt(str(error), 200)}") from None
             if recorded is not None and index < len(recorded) and recorded[index] != event.label:
                 raise WebError(f"flip #{index} replays as {event.label!r} but the record says "

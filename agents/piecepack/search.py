@@ -45,7 +45,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from goldrush_env.checks import check_int, check_number
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.piecepack import actions as A
 from goldrush_env.piecepack import kernel
 from goldrush_env.piecepack.components import MARKET, NUM_PLOTS, SCORING, TRADE_ROUTE, WAREHOUSE
@@ -115,10 +115,10 @@ class PiecepackSearch(SeededPolicy):
                  score_weight: float = 0.01, halvings: int = 0, compiled: bool = False) -> None:
         rollouts = check_int("rollouts", rollouts, 1, 256)
         if policy not in POLICIES:
-            raise GoldRushError(f"policy must be one of {list(POLICIES)}, got {policy!r}")
+            raise GoldrushEnvError(f"policy must be one of {list(POLICIES)}, got {policy!r}")
         score_weight = check_number("score_weight", score_weight, 0, 1)
         if compiled not in (False, True) or compiled and policy != "idle":
-            raise GoldRushError(f"compiled must be False or True, and True only with policy='idle', got "
+            raise GoldrushEnvError(f"compiled must be False or True, and True only with policy='idle', got "
                                 f"{compiled!r} with policy={policy!r}")
         super().__init__(seed)
         halvings = check_int("halvings", halvings, 0, 6)

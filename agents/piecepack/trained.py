@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.piecepack import actions as A
 from goldrush_env.policy import SeededPolicy
 
@@ -47,14 +47,14 @@ class PiecepackTrained(SeededPolicy):
 
         weights = load_weights(path)
         if str(weights.get("config.game", "")) != "piecepack":
-            raise GoldRushError(f"{str(path)!r} is not a piecepack model (it has no config.game = 'piecepack')")
+            raise GoldrushEnvError(f"{str(path)!r} is not a piecepack model (it has no config.game = 'piecepack')")
         try:
             layers = tanh_mlp_layers(weights)
-        except GoldRushError as error:
-            raise GoldRushError(f"{str(path)!r}: {error}") from None
+        except GoldrushEnvError as error:
+            raise GoldrushEnvError(f"{str(path)!r}: {error}") from None
         shape = (layers[0][0].shape[0], layers[-1][0].shape[1])
         if shape != (OBSERVATION_SIZE, A.NUM_ACTIONS):
-            raise GoldRushError(f"{str(path)!r} maps {shape} (inputs, actions); this version needs "
+            raise GoldrushEnvError(f"{str(path)!r} maps {shape} (inputs, actions); this version needs "
                                 f"({OBSERVATION_SIZE}, {A.NUM_ACTIONS})")
         size = weights.get("config.num_players")
         return layers, None if size is None else int(size)
@@ -72,7 +72,7 @@ class PiecepackTrained(SeededPolicy):
         if self.by_size and players != self.num_players:  # the shipped model for this number of players
             path = shipped_model(players)
             if not path.is_file():
-                raise GoldRushError(f"no shipped piecepack model for {players} players at {str(path)!r}")
+                raise GoldrushEnvError(f"no shipped piecepack model for {players} players at {str(path)!r}")
             self.path, (self.layers, _), self.num_players = path, self._load(path), players
         elif self.num_players is not None and players != self.num_players and players not in self._warned:
             self._warned.add(players)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from goldrush_env.checks import is_int
-from goldrush_env.errors import GoldRushError, excerpt
+from goldrush_env.errors import GoldrushEnvError, excerpt
 from goldrush_env.piecepack import actions as A
 from goldrush_env.piecepack.encoder import truth
 from goldrush_env.piecepack.engine import Game, is_record
@@ -147,7 +147,7 @@ class PiecepackWeb(WebGame):
         try:
             Game.from_record(body)  # the whole record checked first
             game = Game.from_record({**body, "actions": [], "rounds": [], "final": None}, check=False)
-        except (GoldRushError, TypeError, ValueError) as error:
+        except (GoldrushEnvError, TypeError, ValueError) as error:
             raise WebError(f"the record cannot be replayed: {excerpt(str(error), 200)}") from None
         names = record_names(body.get("names"), game.num_players, limits, "names")
         # Each frame says how many of the events had happened by then: the page shows the log up to that frame.

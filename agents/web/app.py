@@ -24,7 +24,7 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from goldrush_env.errors import GoldRushError, excerpt
+from goldrush_env.errors import GoldrushEnvError, excerpt
 from goldrush_env.games import specs
 
 from goldrush_agents import make_agent, players_of
@@ -69,7 +69,7 @@ def web_parts(models: Sequence[str] = ()) -> dict[str, WebGame]:
     offered: dict[str, list[str]] = {game.name: [] for game in specs()}
     for path in models:
         if not isinstance(path, str) or not path:
-            raise GoldRushError(f"a model to offer is the path of a model file, got {excerpt(path)}")
+            raise GoldrushEnvError(f"a model to offer is the path of a model file, got {excerpt(path)}")
         problems = []
         for game in specs():
             suffixes = players_of(game.name).model_files
@@ -77,13 +77,13 @@ def web_parts(models: Sequence[str] = ()) -> dict[str, WebGame]:
                 continue
             try:
                 make_agent(path, game=game.name)
-            except GoldRushError as error:
+            except GoldrushEnvError as error:
                 problems.append(f"{game.title}: {error}")
             else:
                 offered[game.name].append(path)
         if not any(path in paths for paths in offered.values()):
             suffixes = sorted({suffix for game in specs() for suffix in players_of(game.name).model_files})
-            raise GoldRushError(f"no game can play the model {excerpt(path)} (model files: {', '.join(suffixes)})"
+            raise GoldrushEnvError(f"no game can play the model {excerpt(path)} (model files: {', '.join(suffixes)})"
                                 + "".join(f"; {problem}" for problem in problems))
     parts = {}
     for game in specs():
@@ -243,7 +243,7 @@ def create_app(models: Sequence[str] = (), *, clock: Callable[[], float] = time.
         Route("/{game}", page),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    exception_handlers={GoldRushError: refused, HTTPException: http_error, Exception: failed})
+                    exception_handlers={GoldrushEnvError: refused, HTTPException: http_error, Exception: failed})
     app.add_middleware(_SecurityHeaders)
     app.state.store = store
     app.state.limits = bounds

@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from goldrush_env.errors import GoldRushError, excerpt
+from goldrush_env.errors import GoldrushEnvError, excerpt
 from goldrush_env.games import GameSpec
 
 from goldrush_agents import Players, make_agent
@@ -305,7 +305,7 @@ class WebGame:
             else:
                 agents = {s: make_agent(p.spec, seed=seed + s, game=self.name)
                           for s, p in enumerate(plan.players) if p is not None}
-        except GoldRushError as error:  # a bad option, named by the agent's constructor
+        except GoldrushEnvError as error:  # a bad option, named by the agent's constructor
             raise WebError(str(error)) from None
         session = Session(secrets.token_urlsafe(12), client, self, env, names, agents, seed, plan.seed is not None,
                           dict(plan.options), plan.searches, seat=plan.seat, person=dict(plan.person))

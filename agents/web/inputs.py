@@ -12,7 +12,7 @@ from typing import Any, Sequence
 from starlette.requests import Request
 
 from goldrush_env.checks import check_int, is_int
-from goldrush_env.errors import GoldRushError, excerpt
+from goldrush_env.errors import GoldrushEnvError, excerpt
 
 from goldrush_agents import parse_spec, split_entrants
 from goldrush_agents.web.limits import MAX_SEED, Limits
@@ -38,7 +38,7 @@ class AgentRules:
     ``iterations``, from the server's :class:`Limits`."""
 
 
-class WebError(GoldRushError):
+class WebError(GoldrushEnvError):
     """A request refused: ``status`` is the HTTP status, the message says what was wrong and what is allowed."""
 
     def __init__(self, message: str, status: int = 400, retry_after: int | None = None) -> None:
@@ -157,7 +157,7 @@ def agents(name: str, value: Any, game: Any, limits: Limits) -> list[AgentSpec]:
 def _split(name: str, text: str) -> list[str]:
     try:
         return split_entrants(text)
-    except GoldRushError as error:
+    except GoldrushEnvError as error:
         raise WebError(f"{name}: {error}") from None
 
 
@@ -170,7 +170,7 @@ def _agent(field_name: str, text: str, game: Any, limits: Limits) -> AgentSpec:
         return AgentSpec(text, text, False)  # a model file the server offers, by its path as given
     try:
         agent, options = parse_spec(text)
-    except GoldRushError as error:
+    except GoldrushEnvError as error:
         raise WebError(f"{field_name}: {error}") from None
     if agent not in game.agents:
         raise WebError(f"unknown agent {excerpt(agent)} in {field_name}: the players of {game.spec.title} are "

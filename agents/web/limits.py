@@ -10,7 +10,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from goldrush_env.checks import check_int, check_number
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 
 MAX_SEED = 2**63 - 1
 """The largest seed a request may give (the seeds of :mod:`numpy.random` take any int; the bound keeps them small)."""
@@ -67,7 +67,7 @@ class Limits:
         names = [item.name for item in dataclasses.fields(cls)]
         unknown = sorted(set(overrides) - set(names))
         if unknown:
-            raise GoldRushError(f"unknown limit {unknown[0]!r}: the limits are {names}")
+            raise GoldrushEnvError(f"unknown limit {unknown[0]!r}: the limits are {names}")
         return cls(**overrides)
 
 

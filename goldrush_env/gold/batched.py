@@ -29,7 +29,7 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from goldrush_env.checks import check_int
-from goldrush_env.errors import GoldRushError, IllegalFlipError
+from goldrush_env.errors import GoldrushEnvError, IllegalFlipError
 from goldrush_env.gold import kernel
 from goldrush_env.gold.cards import (
     BOX_COUNT,
@@ -144,7 +144,7 @@ class BatchedGames:
         first = np.broadcast_to(np.asarray(first_player), (k,)) if np.ndim(first_player) == 0 \
             else np.asarray(first_player)
         if first.shape != (k,) or first.dtype.kind not in "iu" or not np.all((0 <= first) & (first < self.num_players)):
-            raise GoldRushError(f"first_player must be a seat from 0 to {self.num_players - 1} (or one per game "
+            raise GoldrushEnvError(f"first_player must be a seat from 0 to {self.num_players - 1} (or one per game "
                                 f"reset, {k}), got {first_player!r}")
         if seed is not None or not self._seeded:
             self.seed(seed)
@@ -160,10 +160,10 @@ class BatchedGames:
         picked = np.asarray(games)
         if picked.dtype == bool:
             if picked.shape != (self.num_games,):
-                raise GoldRushError(f"a bool mask of games must have shape ({self.num_games},), got {picked.shape}")
+                raise GoldrushEnvError(f"a bool mask of games must have shape ({self.num_games},), got {picked.shape}")
             return np.flatnonzero(picked)
         if picked.ndim != 1 or picked.dtype.kind not in "iu" or np.any((picked < 0) | (picked >= self.num_games)):
-            raise GoldRushError(f"games must be indices from 0 to {self.num_games - 1} or a bool mask, got {games!r}")
+            raise GoldrushEnvError(f"games must be indices from 0 to {self.num_games - 1} or a bool mask, got {games!r}")
         return picked.astype(np.int64)
 
     # --- the state ------------------------------------------------------------------------
@@ -235,7 +235,7 @@ class BatchedGames:
         if where is not None:
             where = np.asarray(where)
             if where.shape != (self.num_games,) or where.dtype != bool:
-                raise GoldRushError(f"where must be a bool mask of shape ({self.num_games},), got {where!r}")
+                raise GoldrushEnvError(f"where must be a bool mask of shape ({self.num_games},), got {where!r}")
             active &= where
         positions = positions.astype(np.int64, copy=False)
         player = self.current_player.copy()
@@ -281,11 +281,11 @@ def _check_layouts(layouts: Any, k: int) -> np.ndarray:
     """``layouts`` as a (k, 64) int8 array of card ids, every layout checked as Game checks it (D8)."""
     if isinstance(layouts, np.ndarray) and layouts.dtype.kind in "iu":
         if layouts.shape != (k, NUM_POSITIONS):
-            raise GoldRushError(f"layouts must have shape ({k}, {NUM_POSITIONS}) (one per game reset), "
+            raise GoldrushEnvError(f"layouts must have shape ({k}, {NUM_POSITIONS}) (one per game reset), "
                                 f"got {layouts.shape}")
         if np.any((layouts < EMPTY) | (layouts >= NUM_CARD_TYPES)):
             bad = int(layouts[(layouts < EMPTY) | (layouts >= NUM_CARD_TYPES)][0])
-            raise GoldRushError(f"unknown card id {bad} in layouts: expected {EMPTY} (empty) to {NUM_CARD_TYPES - 1}")
+            raise GoldrushEnvError(f"unknown card id {bad} in layouts: expected {EMPTY} (empty) to {NUM_CARD_TYPES - 1}")
         counts = np.stack([(layouts == card).sum(axis=1) for card in range(NUM_CARD_TYPES)], axis=1)
         over = np.argwhere(counts > np.array(BOX_COUNT))
         if len(over):
@@ -295,7 +295,7 @@ def _check_layouts(layouts: Any, k: int) -> np.ndarray:
     try:
         rows = list(layouts)
     except TypeError:
-        raise GoldRushError(f"layouts must be one layout per game reset ({k}), got {layouts!r}") from None
+        raise GoldrushEnvError(f"layouts must be one layout per game reset ({k}), got {layouts!r}") from None
     if len(rows) != k:
-        raise GoldRushError(f"layouts must be one layout per game reset ({k}), got {len(rows)}")
+        raise GoldrushEnvError(f"layouts must be one layout per game reset ({k}), got {len(rows)}")
     return np.array([parse_layout(row) for row in rows], dtype=np.int8).reshape(k, NUM_POSITIONS)

@@ -27,7 +27,7 @@ from typing import Any, Callable
 import numpy as np
 
 from goldrush_env.chance import CHANCE, TERMINAL, ChanceGame, Position
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.aec import raw_env
 from goldrush_env.gold.cards import (
     CODE, DEFAULT_MAX_TURNS, EMPTY, IS_GOLD, MAX_PLAYERS, MIN_PLAYERS, NUM_CARD_TYPES, NUM_POSITIONS, TABLES, VALUE,
@@ -75,7 +75,7 @@ class GoldChance(ChanceGame):
         super().__init__(**params)
         p = self.params
         if not isinstance(p["players"], int) or not MIN_PLAYERS <= p["players"] <= MAX_PLAYERS:
-            raise GoldRushError(f"the parameter players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, "
+            raise GoldrushEnvError(f"the parameter players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, "
                                 f"got {p['players']!r}")
         # The environments' own checks, which name the option, the value and what is allowed.
         self.config = EnvConfig(num_players=p["players"], table=p["table"], memory=p["memory"], reward=p["reward"],
@@ -156,7 +156,7 @@ class GoldPosition(Position):
         if self.fading:
             p = self.game.config.forget_prob
             return [(outcome, q) for outcome, q in ((KEEP, 1.0 - p), (FORGET, p)) if q > 0]
-        raise GoldRushError("chance_outcomes() is asked at a node where a seat acts or the game has ended")
+        raise GoldrushEnvError("chance_outcomes() is asked at a node where a seat acts or the game has ended")
 
     def apply_legal(self, action: int) -> None:
         if self.player != CHANCE:
@@ -245,7 +245,7 @@ class GoldPosition(Position):
 
     def _check_seat(self, seat: int) -> None:
         if not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.game.num_players:
-            raise GoldRushError(f"seat must be an int from 0 to {self.game.num_players - 1}, got {seat!r}")
+            raise GoldrushEnvError(f"seat must be an int from 0 to {self.game.num_players - 1}, got {seat!r}")
 
     def __str__(self) -> str:
         return self.public_text()
@@ -257,7 +257,7 @@ class GoldPosition(Position):
         who has decided or remembers which position is kept, so other seats remember the cards now there."""
         self._check_seat(seat)
         if self.player == CHANCE:
-            raise GoldRushError("resample() is asked at a chance node: it draws a node where a seat acts")
+            raise GoldrushEnvError("resample() is asked at a chance node: it draws a node where a seat acts")
         new = copy.deepcopy(self)
         env, game = new.env, new.env.game
         known = env.memories[seat].known

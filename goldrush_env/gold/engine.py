@@ -60,7 +60,7 @@ from goldrush_env.gold.cards import (
     table_size,
 )
 from goldrush_env.checks import check_int, is_int
-from goldrush_env.errors import GoldRushError, IllegalFlipError
+from goldrush_env.errors import GoldrushEnvError, IllegalFlipError
 from goldrush_env.protocol import Result
 
 __all__ = ["Game", "FlipEvent", "Outcome", "colour_owners", "pair_outcome", "SERIAL_FORMAT"]
@@ -141,13 +141,13 @@ BOX_GOLD_CARDS = sum(BOX_COUNT[card] for card in range(NUM_CARD_TYPES) if IS_GOL
 
 
 def _seat_counts(name: str, values: Any, num_players: int) -> tuple[int, ...]:
-    """``values`` as one int >= 0 per seat, or a GoldRushError naming ``name``."""
+    """``values`` as one int >= 0 per seat, or a GoldrushEnvError naming ``name``."""
     try:
         items = list(values)
     except TypeError:
         items = None
     if items is None or len(items) != num_players or not all(is_int(v, 0) for v in items):
-        raise GoldRushError(f"{name} must be {num_players} ints >= 0 (one per seat), got {values!r}")
+        raise GoldrushEnvError(f"{name} must be {num_players} ints >= 0 (one per seat), got {values!r}")
     return tuple(int(v) for v in items)
 
 
@@ -289,25 +289,25 @@ class Game:
                     "gold_cards": _seat_counts("gold_cards", gold_cards, n)}
         for seat, (points, cards) in enumerate(zip(standing["scores"], standing["gold_cards"])):
             if not cards <= points <= 4 * cards:
-                raise GoldRushError(f"seat {seat} cannot hold {points} points in {cards} gold cards "
+                raise GoldrushEnvError(f"seat {seat} cannot hold {points} points in {cards} gold cards "
                                     "(each gold card is worth 1 to 4)")
         on_table = sum(game._golds)
         if sum(standing["gold_cards"]) + on_table > BOX_GOLD_CARDS:
-            raise GoldRushError(f"{sum(standing['gold_cards'])} gold cards held and {on_table} on the table: "
+            raise GoldrushEnvError(f"{sum(standing['gold_cards'])} gold cards held and {on_table} on the table: "
                                 f"the box has {BOX_GOLD_CARDS}")
         # The held cards come from the gold not on the table: their points must fit those values.
         held, points = sum(standing["gold_cards"]), sum(standing["scores"])
         spare = sorted(v for v in range(1, 5) for _ in range(BOX_COUNT[v - 1] - game._golds[v]))
         if held and not sum(spare[:held]) <= points <= sum(spare[-held:]):
-            raise GoldRushError(f"{held} gold cards held worth {points} points in all: the gold not on the table "
+            raise GoldrushEnvError(f"{held} gold cards held worth {points} points in all: the gold not on the table "
                                 f"allows {sum(spare[:held])} to {sum(spare[-held:])} points in {held} cards")
         if not isinstance(gold_rush, (bool, np.bool_)):
-            raise GoldRushError(f"gold_rush must be a bool, got {gold_rush!r}")
+            raise GoldrushEnvError(f"gold_rush must be a bool, got {gold_rush!r}")
         if face_up is not None:
             if not is_int(face_up, 0, NUM_POSITIONS - 1) or game._table[face_up] == EMPTY:
-                raise GoldRushError(f"face_up must be None or a position holding a card, got {face_up!r}")
+                raise GoldrushEnvError(f"face_up must be None or a position holding a card, got {face_up!r}")
             if gold_rush or game._rush:
-                raise GoldRushError("no card is face up in the Gold Rush (one flip per turn): "
+                raise GoldrushEnvError("no card is face up in the Gold Rush (one flip per turn): "
                                     f"got face_up={face_up} with the Gold Rush under way")
         game._scores = list(standing["scores"])
         game._gold_cards = list(standing["gold_cards"])
@@ -587,18 +587,18 @@ class Game:
                      for position in positions]
         cards = [card if type(card) is int or not is_int(card) else int(card) for card in cards]
         if len(positions) != len(cards):
-            raise GoldRushError(f"rearranged() needs one card per position: got {len(positions)} positions "
+            raise GoldrushEnvError(f"rearranged() needs one card per position: got {len(positions)} positions "
                                 f"and {len(cards)} cards")
         table = self._table
         for position in positions:
             if type(position) is not int or not 0 <= position < NUM_POSITIONS or table[position] == EMPTY \
                     or position == self._face_up:
-                raise GoldRushError(f"rearranged() takes face-down cards on the table: position {position!r} "
+                raise GoldrushEnvError(f"rearranged() takes face-down cards on the table: position {position!r} "
                                     "is out of range, empty or face up")
         if len(set(positions)) != len(positions):
-            raise GoldRushError(f"rearranged() got a position twice: {positions}")
+            raise GoldrushEnvError(f"rearranged() got a position twice: {positions}")
         if any(type(card) is not int for card in cards) or sorted(table[p] for p in positions) != sorted(cards):
-            raise GoldRushError("rearranged() only reorders the cards at the positions given: "
+            raise GoldrushEnvError("rearranged() only reorders the cards at the positions given: "
                                 f"{[card_code(table[p]) for p in positions]} cannot become "
                                 f"{[card_code(c) if type(c) is int and 0 <= c < NUM_CARD_TYPES else c for c in cards]}")
         new = self.copy()
@@ -620,7 +620,7 @@ class Game:
         time, as they are flipped. Neither card may have been revealed by a
         flip of this game's history, and the initial layout changes with the
         table, so :meth:`to_record` still replays to this game. Raises
-        :class:`~goldrush_env.errors.GoldRushError` (and changes nothing) for
+        :class:`~goldrush_env.errors.GoldrushEnvError` (and changes nothing) for
         a position out of range, empty, face up or revealed.
         """
         a = a if type(a) is int or not is_int(a) else int(a)
@@ -629,13 +629,13 @@ class Game:
         for position in (a, b):
             if type(position) is not int or not 0 <= position < NUM_POSITIONS or table[position] == EMPTY \
                     or position == self._face_up:
-                raise GoldRushError(f"exchange() takes face-down cards on the table: position {position!r} "
+                raise GoldrushEnvError(f"exchange() takes face-down cards on the table: position {position!r} "
                                     "is out of range, empty or face up")
         if a == b:
             return
         for event in self._history:
             if event.position == a or event.position == b:
-                raise GoldRushError(f"exchange() cannot move a card this game has revealed: position "
+                raise GoldrushEnvError(f"exchange() cannot move a card this game has revealed: position "
                                     f"{event.position} was flipped on turn {event.turn}")
         table[a], table[b] = table[b], table[a]
         initial = list(self._initial)
@@ -678,10 +678,10 @@ class Game:
         unchecked)."""
         if not isinstance(record, dict) or record.get("format") != SERIAL_FORMAT:
             found = record.get("format") if isinstance(record, dict) else type(record).__name__
-            raise GoldRushError(f"not a saved game: expected format {SERIAL_FORMAT!r}, got {found!r}")
+            raise GoldrushEnvError(f"not a saved game: expected format {SERIAL_FORMAT!r}, got {found!r}")
         missing = {"num_players", "first_player", "max_turns", "layout", "flips"} - record.keys()
         if missing:
-            raise GoldRushError(f"saved game lacks the keys {sorted(missing)}")
+            raise GoldrushEnvError(f"saved game lacks the keys {sorted(missing)}")
         start = record.get("start")
         rush_at = record.get("rush_at", GOLD_RUSH_THRESHOLD)
         if start is None:
@@ -692,9 +692,9 @@ class Game:
                 game = cls.from_position(record["num_players"], record["layout"], max_turns=record["max_turns"],
                                          rush_at=rush_at, **start)
             except TypeError as error:
-                raise GoldRushError(f"saved game has a bad 'start' position: {error}") from None
+                raise GoldrushEnvError(f"saved game has a bad 'start' position: {error}") from None
         else:
-            raise GoldRushError(f"saved game's 'start' must be a position (a dict), got {start!r}")
+            raise GoldrushEnvError(f"saved game's 'start' must be a position (a dict), got {start!r}")
         for index, position in enumerate(record["flips"]):
             try:
                 game.step(position)
@@ -704,11 +704,11 @@ class Game:
         if recorded is not None:
             played = [event.label for event in game._history]
             if not isinstance(recorded, list) or len(recorded) != len(played):
-                raise GoldRushError(f"the record's events must be a list of {len(played)} outcome labels, one per "
+                raise GoldrushEnvError(f"the record's events must be a list of {len(played)} outcome labels, one per "
                                     f"flip, got {recorded!r:.80}")
             for index, (label, said) in enumerate(zip(played, recorded)):
                 if label != said:
-                    raise GoldRushError(f"flip #{index} replays as {label!r} but the record says {said!r}")
+                    raise GoldrushEnvError(f"flip #{index} replays as {label!r} but the record says {said!r}")
         return game
 
     # --- text ---------------------------------------------------------------------

@@ -69,7 +69,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.utils import seeding
 
-from goldrush_env.errors import GoldRushError, IllegalFlipError
+from goldrush_env.errors import GoldrushEnvError, IllegalFlipError
 from goldrush_env.gold import kernel
 from goldrush_env.gold.aec import new_game, raw_env
 from goldrush_env.gold.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS, TABLES
@@ -97,7 +97,7 @@ def compiled_form(policy: Policy) -> KernelPlayer | None:
         return None
     player = make()
     if player is not None and not isinstance(player, KernelPlayer):
-        raise GoldRushError(f"{policy!r}.kernel_player() returned {player!r}: expected a KernelPlayer or None")
+        raise GoldrushEnvError(f"{policy!r}.kernel_player() returned {player!r}: expected a KernelPlayer or None")
     return player
 
 
@@ -109,7 +109,7 @@ class GoldEnv(OneLearnerEnv):
     The game runs on the compiled kernel when it can (see the module docstring)."""
 
     metadata = {"render_modes": list(raw_env.metadata["render_modes"]), "render_fps": 2}
-    error = GoldRushError
+    error = GoldrushEnvError
     illegal_error = IllegalFlipError
 
     def __init__(self, opponents: Policy | Sequence[Policy] | None = None, seat: int | str = "random",
@@ -270,7 +270,7 @@ class _CompiledGame:
         try:
             self.players = _players_of(forms, np.ones(len(forms)), self.config.num_players)
             self.engine = engine_of(forms)
-        except GoldRushError:
+        except GoldrushEnvError:
             return False
         self.forms = forms
         return True

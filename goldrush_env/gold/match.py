@@ -15,7 +15,7 @@ import numpy as np
 from goldrush_env.checks import check_int
 from goldrush_env.gold.cards import MAX_PLAYERS, MIN_PLAYERS
 from goldrush_env.gold.engine import Game
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 
 Chooser = Callable[[Game], int]
 """Picks the position to flip in a live game. It sees the whole ``Game``, hidden
@@ -26,10 +26,10 @@ cards included, and is trusted to use only what its seat may know (the
 def match_winners(game_scores: Sequence[Sequence[int]]) -> tuple[int, ...]:
     """The winning seats of a match, from each game's scores per seat, in play order (D6)."""
     if not game_scores:
-        raise GoldRushError("a match needs at least one game's scores, got none")
+        raise GoldrushEnvError("a match needs at least one game's scores, got none")
     num_seats = len(game_scores[0])
     if any(len(scores) != num_seats for scores in game_scores):
-        raise GoldRushError(f"every game of a match needs {num_seats} scores, got {[len(s) for s in game_scores]}")
+        raise GoldrushEnvError(f"every game of a match needs {num_seats} scores, got {[len(s) for s in game_scores]}")
     totals = [sum(scores[seat] for scores in game_scores) for seat in range(num_seats)]
     last = game_scores[-1]
     best = max((totals[seat], last[seat]) for seat in range(num_seats))
@@ -66,7 +66,7 @@ def play_match(num_players: int, players: Sequence[Chooser], seed: int | np.rand
     """
     check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
     if len(players) != num_players:
-        raise GoldRushError(f"a {num_players}-player match needs {num_players} players, got {len(players)}")
+        raise GoldrushEnvError(f"a {num_players}-player match needs {num_players} players, got {len(players)}")
     num_games = check_int("num_games", num_players if num_games is None else num_games, 1)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     games = []

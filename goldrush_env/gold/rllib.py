@@ -74,7 +74,7 @@ from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaski
 
 from goldrush_env.gold.aec import raw_env
 from goldrush_env.gold.config import EnvConfig
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 
 POLICY = "shared"
 """The id of the one policy (RLModule) every seat plays."""
@@ -90,7 +90,7 @@ class GoldMultiAgentEnv(MultiAgentEnv):
 
     ``config`` holds the environment's options (:class:`goldrush_env.gold.config.EnvConfig`: ``num_players``,
     ``table``, ``observation``, ``reward``, ``memory``...), as RLlib's ``env_config``; an unknown one is refused
-    with :class:`~goldrush_env.errors.GoldRushError`. Agents are ``player_0`` ... ``player_{n-1}``; every one has
+    with :class:`~goldrush_env.errors.GoldrushEnvError`. Agents are ``player_0`` ... ``player_{n-1}``; every one has
     the observation space ``Dict(observations=Box(float32), action_mask=Box(0, 1, (64,), float32))`` and the
     action space ``Discrete(64)`` (with ``action="kinds"``: 30 and ``Discrete(30)``)."""
 
@@ -119,7 +119,7 @@ class GoldMultiAgentEnv(MultiAgentEnv):
         env = self.env
         agent = env.agent_selection
         if agent not in action_dict:
-            raise GoldRushError(f"it is {agent}'s turn, but the actions given are for {sorted(action_dict)}")
+            raise GoldrushEnvError(f"it is {agent}'s turn, but the actions given are for {sorted(action_dict)}")
         env.step(int(action_dict[agent]))
         for name, reward in env.rewards.items():
             self._owed[name] += reward
@@ -165,7 +165,7 @@ def ppo_config(env_config: Mapping[str, Any] | None = None, model_config: Mappin
                ) -> PPOConfig:
     """RLlib's ``PPOConfig`` (new API stack, torch) on :class:`GoldMultiAgentEnv` with ``env_config``, every
     seat played by the masked policy :data:`POLICY`. The options are checked here, before any worker starts
-    (an unknown one raises :class:`~goldrush_env.errors.GoldRushError`). Add ``.env_runners(...)``,
+    (an unknown one raises :class:`~goldrush_env.errors.GoldrushEnvError`). Add ``.env_runners(...)``,
     ``.training(...)`` and so on, then ``.build_algo()``."""
     env_config = dict(env_config or {})
     EnvConfig.from_kwargs(**env_config)

@@ -31,7 +31,7 @@ import numba
 import numpy as np
 from gymnasium import spaces
 
-from goldrush_env.errors import GoldRushError, IllegalFlipError
+from goldrush_env.errors import GoldrushEnvError, IllegalFlipError
 from goldrush_env.gold.cards import CATEGORY_NAMES, NUM_CATEGORIES, NUM_POSITIONS, square_name
 from goldrush_env.gold.encoder import LAYOUT, OBSERVATION_SIZE, SLICES, UNSEEN_SCALE
 from goldrush_env.layout import Layout, markdown_table, slices_of
@@ -396,7 +396,7 @@ def observation_type(name: str) -> ObservationType:
     try:
         return OBSERVATION_TYPES[name]
     except (KeyError, TypeError):
-        raise GoldRushError(f"observation={name!r} is not allowed: expected one of {tuple(OBSERVATION_TYPES)}") \
+        raise GoldrushEnvError(f"observation={name!r} is not allowed: expected one of {tuple(OBSERVATION_TYPES)}") \
             from None
 
 
@@ -405,7 +405,7 @@ def action_type(name: str) -> ActionType:
     try:
         return ACTION_TYPES[name]
     except (KeyError, TypeError):
-        raise GoldRushError(f"action={name!r} is not allowed: expected one of {tuple(ACTION_TYPES)}") from None
+        raise GoldrushEnvError(f"action={name!r} is not allowed: expected one of {tuple(ACTION_TYPES)}") from None
 
 
 __all__ = ["ACTION_TYPES", "KINDS_LAYOUT", "OBSERVATION_TYPES", "PAIR_LAYOUT", "UNKNOWN_ACTION", "ActionType",

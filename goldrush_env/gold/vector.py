@@ -57,7 +57,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from goldrush_env.checks import is_int
-from goldrush_env.errors import GoldRushError, IllegalFlipError
+from goldrush_env.errors import GoldrushEnvError, IllegalFlipError
 from goldrush_env.gold import kernel
 from goldrush_env.gold.batched import BatchedGames, FlipBatch
 from goldrush_env.gold.config import EnvConfig
@@ -93,7 +93,7 @@ class KernelPlayer:
         self.name, self.program = name, program
         self.engine = kernel.ENGINE if engine is None else engine
         if program not in self.engine.programs:
-            raise GoldRushError(f"program {program} is not one of {self.engine.name}'s: {self.engine.programs}")
+            raise GoldrushEnvError(f"program {program} is not one of {self.engine.name}'s: {self.engine.programs}")
         self._tables_of, self._params_of = tables, params
         self._tables: dict[Any, np.ndarray] = {}  # by table size: its worth table, and itself as PLAYERS
 
@@ -142,7 +142,7 @@ def _players_of(entrants: list[Any], weights: np.ndarray, num_players: int) -> n
     tables = [entrant.tables(num_players) for entrant in compiled if entrant.program != kernel.RANDOM]
     worth = tables[0] if tables else None
     if any(not np.array_equal(table, worth) for table in tables):
-        raise GoldRushError("the kernel's scripted opponents of one environment must share their worth tables")
+        raise GoldrushEnvError("the kernel's scripted opponents of one environment must share their worth tables")
     params = np.zeros((kernel.PROGRAMS, kernel.NUM_PARAMS))
     for entrant in compiled:
         params[entrant.program] = entrant.params(num_players)
@@ -152,11 +152,11 @@ def _players_of(entrants: list[Any], weights: np.ndarray, num_players: int) -> n
 
 def engine_of(entrants: list[Any]) -> Any:
     """The one engine that plays every compiled entrant: the kernel's own if they all play random, else the
-    engine they share (a :class:`GoldRushError` if two need different ones)."""
+    engine they share (a :class:`GoldrushEnvError` if two need different ones)."""
     engines = {id(entrant.engine): entrant.engine for entrant in entrants
                if isinstance(entrant, KernelPlayer) and entrant.program != kernel.RANDOM}
     if len(engines) > 1:
-        raise GoldRushError(f"the compiled players of one environment must share an engine, got "
+        raise GoldrushEnvError(f"the compiled players of one environment must share an engine, got "
                             f"{sorted(engine.name for engine in engines.values())}")
     return next(iter(engines.values()), kernel.ENGINE)
 
@@ -178,7 +178,7 @@ def _autoreset_mode(mode: Any) -> AutoresetMode:
         return mode
     if isinstance(mode, str) and mode in allowed:
         return allowed[mode]
-    raise GoldRushError(f"autoreset_mode={mode!r} is not allowed: expected one of {tuple(allowed)} "
+    raise GoldrushEnvError(f"autoreset_mode={mode!r} is not allowed: expected one of {tuple(allowed)} "
                         "(or AutoresetMode.NEXT_STEP / SAME_STEP)")
 
 
@@ -191,7 +191,7 @@ def make_batched_policy(spec: Any) -> BatchedPolicy:
         return spec
     hint = (f"; build other players with goldrush_agents.gold.batched.batched_policy({spec!r})"
             if isinstance(spec, str) else "")
-    raise GoldRushError(f"opponents={spec!r} is not allowed: expected 'random' or a BatchedPolicy (an object with "
+    raise GoldrushEnvError(f"opponents={spec!r} is not allowed: expected 'random' or a BatchedPolicy (an object with "
                         f"act(games, known, where, rng)){hint}")
 
 
@@ -218,11 +218,11 @@ class GoldVectorEnv(VectorEnv):
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
         self.config = EnvConfig.from_kwargs(**options)
         if self.config.render_mode is not None:
-            raise GoldRushError(f"render_mode={self.config.render_mode!r} is not allowed: the vector environment "
+            raise GoldrushEnvError(f"render_mode={self.config.render_mode!r} is not allowed: the vector environment "
                                 "does not render; render a GoldEnv instead")
         n = self.config.num_players
         if not (seat == "random" or is_int(seat, 0, n - 1)):
-            raise GoldRushError(f"seat={seat!r} is not allowed: expected 'random' or a seat from 0 to {n - 1}")
+            raise GoldrushEnvError(f"seat={seat!r} is not allowed: expected 'random' or a seat from 0 to {n - 1}")
         c = self.config
         self.games = BatchedGames(num_envs, n, max_turns=c.max_turns, table=c.table, memory=c.memory,
                                   forget_prob=c.forget_prob, memory_capacity=c.memory_capacity)
@@ -233,7 +233,7 @@ class GoldVectorEnv(VectorEnv):
         self.observation_type = observation_type(self.config.observation)
         self.action_type = action_type(self.config.action)
         if self.action_type.name not in _KERNEL_ACTIONS:
-            raise GoldRushError(f"action={self.action_type.name!r} is not allowed in the vector environment: "
+            raise GoldrushEnvError(f"action={self.action_type.name!r} is not allowed in the vector environment: "
                                 f"expected one of {tuple(_KERNEL_ACTIONS)}")
         self._constants = kernel.constants(self.config, seat=-1 if seat == "random" else int(seat),
                                               same_step=self.autoreset_mode is AutoresetMode.SAME_STEP)
@@ -270,13 +270,13 @@ class GoldVectorEnv(VectorEnv):
         if isinstance(opponents, dict):
             weights = np.array(list(opponents.values()), dtype=float)
             if not opponents or (weights < 0).any() or not weights.sum() > 0:
-                raise GoldRushError(f"an opponent mix needs weights >= 0 with a positive sum, got {opponents!r}")
+                raise GoldrushEnvError(f"an opponent mix needs weights >= 0 with a positive sum, got {opponents!r}")
             entrants = list(opponents)
         else:
             entrants, weights = [opponents], np.ones(1)
         opponents = [make_batched_policy(entrant) for entrant in entrants]  # all checked before any change
         if len(opponents) > kernel.MAX_ENTRANTS:
-            raise GoldRushError(f"an opponent mix holds at most {kernel.MAX_ENTRANTS} entrants, got {len(opponents)}")
+            raise GoldrushEnvError(f"an opponent mix holds at most {kernel.MAX_ENTRANTS} entrants, got {len(opponents)}")
         n = self.config.num_players
         weights = weights / weights.sum()
         players, engine = _players_of(opponents, weights, n), engine_of(opponents)
@@ -307,7 +307,7 @@ class GoldVectorEnv(VectorEnv):
 
     def _reset(self, seed: int | None, options: dict | None) -> tuple[np.ndarray, dict]:
         if options:
-            raise GoldRushError(f"reset() takes no options here, got {sorted(options)}")
+            raise GoldrushEnvError(f"reset() takes no options here, got {sorted(options)}")
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
             self.games.rng[:] = self._rng.integers(0, 2**64, size=self.num_envs, dtype=np.uint64)
@@ -321,7 +321,7 @@ class GoldVectorEnv(VectorEnv):
 
     def _step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         if not self._started:
-            raise GoldRushError("call reset() before step()")
+            raise GoldrushEnvError("call reset() before step()")
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
             raise IllegalFlipError(f"actions must be {self.num_envs} ints (one {self.action_type.noun} per "

@@ -35,7 +35,7 @@ import numpy as np
 from goldrush_env.aec_base import SCORE_REWARD_SCALE
 from goldrush_env.chance import CHANCE, TERMINAL, ChanceGame, Position
 from goldrush_env.checks import check_int, is_int
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.options import REWARDS
 from goldrush_env.piecepack import actions as A
 from goldrush_env.piecepack.components import (
@@ -107,9 +107,9 @@ class PiecepackChance(ChanceGame):
         super().__init__(**params)
         players, reward = self.params["players"], self.params["reward"]
         if not is_int(players, MIN_PLAYERS, MAX_PLAYERS):
-            raise GoldRushError(f"players={players!r} is not allowed: expected {MIN_PLAYERS} or {MAX_PLAYERS} (P1)")
+            raise GoldrushEnvError(f"players={players!r} is not allowed: expected {MIN_PLAYERS} or {MAX_PLAYERS} (P1)")
         if reward not in REWARDS:
-            raise GoldRushError(f"reward={reward!r} is not allowed: expected one of {REWARDS}")
+            raise GoldrushEnvError(f"reward={reward!r} is not allowed: expected one of {REWARDS}")
         self.reward = reward
         self.num_players = players
         self.num_actions = A.NUM_ACTIONS
@@ -172,7 +172,7 @@ class PiecepackPosition(Position):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.player != CHANCE:
-            raise GoldRushError(f"this is not a chance node: seat {self.player} is to act"
+            raise GoldrushEnvError(f"this is not a chance node: seat {self.player} is to act"
                                 if self.player != TERMINAL else "this is not a chance node: the game has ended")
         kind, index = self.event
         if kind == "start":
@@ -267,9 +267,9 @@ class PiecepackPosition(Position):
         try:
             env.step(action)
         except AttributeError as error:  # the engine reached for the generator it does not have
-            raise GoldRushError(f"action {action} needed a roll that no chance node decided") from error
+            raise GoldrushEnvError(f"action {action} needed a roll that no chance node decided") from error
         if game._dice_queue or game._market_queue:
-            raise GoldRushError(f"action {action} left a decided roll unused: chance was asked for nothing")
+            raise GoldrushEnvError(f"action {action} left a decided roll unused: chance was asked for nothing")
         self.rewards = [float(env.rewards[name]) for name in env.possible_agents]
         self._returns = [total + reward for total, reward in zip(self._returns, self.rewards)]
 
@@ -334,7 +334,7 @@ class PiecepackPosition(Position):
         return f"coin of plot {plot}: {code_of(ROW_SUIT[plot // COLUMNS], action)}"
 
     def _seat(self, seat: int) -> int:
-        return check_int("seat", seat, 0, self.game.num_players - 1, error=GoldRushError)
+        return check_int("seat", seat, 0, self.game.num_players - 1, error=GoldrushEnvError)
 
     # --- search ------------------------------------------------------------------------------------------------
 
@@ -346,7 +346,7 @@ class PiecepackPosition(Position):
         undecided. Only at a seat's decision or at the end: at a chance node the held action may concern a piece."""
         seat = self._seat(seat)
         if self.player == CHANCE:
-            raise GoldRushError("resample() is for a seat's decision or the end, not a chance node")
+            raise GoldrushEnvError("resample() is for a seat's decision or the end, not a chance node")
         new = self.copy()
         game = new.env.game
         bit = 1 << seat

@@ -1,9 +1,9 @@
-"""The errors of the piecepack game. All are :class:`~goldrush_env.errors.GoldRushError` (so ``ValueError``)."""
+"""The errors of the piecepack game. All are :class:`~goldrush_env.errors.GoldrushEnvError` (so ``ValueError``)."""
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 
 
-class PiecepackError(GoldRushError):
+class PiecepackError(GoldrushEnvError):
     """Base class: a bad argument, setup, record or action, refused before any state changed."""
 
 

@@ -10,7 +10,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 import goldrush_env
 import goldrush_env.gold
 from goldrush_env.gold.config import EnvConfig
-from goldrush_env.errors import GoldRushError, IllegalFlipError
+from goldrush_env.errors import GoldrushEnvError, IllegalFlipError
 from conftest import BACKGROUND, POSITIONS, VERSION_0, flippable, layout_of, unpaced
 
 PLAYERS = [2, 3, 4, 5]
@@ -206,7 +206,7 @@ def test_wrapped_env_ends_the_game_on_an_illegal_flip():
 
 
 def test_observe_before_reset_is_refused():
-    with pytest.raises(GoldRushError, match="call reset\\(\\) first"):
+    with pytest.raises(GoldrushEnvError, match="call reset\\(\\) first"):
         goldrush_env.gold.raw_env().observe("player_0")
 
 
@@ -255,7 +255,7 @@ def test_reset_options_layout_and_first_player():
     ({"players": 3}, "unknown option\\(s\\) \\['players'\\]"),
 ])
 def test_bad_options_are_refused_by_name(options, text):
-    with pytest.raises(GoldRushError, match=text):
+    with pytest.raises(GoldrushEnvError, match=text):
         goldrush_env.gold.raw_env(**options)
 
 

@@ -14,7 +14,7 @@ from goldrush_agents.gold.greedy import GreedyAgent
 from goldrush_agents.gold.search import ISMCTSAgent
 from goldrush_env.gold.aec import raw_env
 from goldrush_env.gold.engine import Outcome
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.policy import Policy
 from conftest import POSITIONS, VERSION_0, Checked, layout
 
@@ -114,11 +114,11 @@ def test_agents_follow_the_protocol_and_replay_with_a_seed(name):
 
 def test_make_agent_by_import_path_and_errors():
     assert isinstance(make_agent("goldrush_agents.gold.greedy:GreedyAgent", seed=1), GreedyAgent)
-    with pytest.raises(GoldRushError, match="unknown agent 'grandmaster'"):
+    with pytest.raises(GoldrushEnvError, match="unknown agent 'grandmaster'"):
         make_agent("grandmaster")
-    with pytest.raises(GoldRushError, match="cannot load agent 'goldrush_agents.nothing:Agent'"):
+    with pytest.raises(GoldrushEnvError, match="cannot load agent 'goldrush_agents.nothing:Agent'"):
         make_agent("goldrush_agents.nothing:Agent")
-    with pytest.raises(GoldRushError, match="does not follow the policy protocol"):
+    with pytest.raises(GoldrushEnvError, match="does not follow the policy protocol"):
         make_agent("collections:OrderedDict")
 
 
@@ -151,7 +151,7 @@ def test_options_in_brackets_reach_the_constructor():
     ("wizard[level=9]", "unknown agent 'wizard'"),
 ])
 def test_bad_options_are_refused_by_name(spec, message):
-    with pytest.raises(GoldRushError, match=message):
+    with pytest.raises(GoldrushEnvError, match=message):
         make_agent(spec)
 
 
@@ -163,7 +163,7 @@ def test_entrant_lists_split_outside_brackets():
 
 @pytest.mark.parametrize("text", ["greedy,,expert", "greedy,", ",greedy", "greedy, ,expert"])
 def test_an_empty_name_in_a_list_is_refused(text):
-    with pytest.raises(GoldRushError, match=f"empty name in the list {re.escape(repr(text))}"):
+    with pytest.raises(GoldrushEnvError, match=f"empty name in the list {re.escape(repr(text))}"):
         split_entrants(text)
 
 
@@ -176,15 +176,15 @@ def test_an_empty_name_in_a_list_is_refused(text):
 ])
 def test_an_unbalanced_bracket_in_a_list_is_refused_by_name(text, words):
     """An unclosed bracket once swallowed the entrants after it ('greedy,ismcts[iterations=5' read as one)."""
-    with pytest.raises(GoldRushError, match=re.escape(words)):
+    with pytest.raises(GoldrushEnvError, match=re.escape(words)):
         split_entrants(text)
 
 
 def test_errors_quote_a_long_value_as_a_short_excerpt():
-    with pytest.raises(GoldRushError) as error:
+    with pytest.raises(GoldrushEnvError) as error:
         make_agent("x" * 100_000)
     assert len(str(error.value)) < 400 and "100,000 characters" in str(error.value)
-    with pytest.raises(GoldRushError) as error:
+    with pytest.raises(GoldrushEnvError) as error:
         split_entrants("greedy," + "y" * 50_000 + "[")
     assert len(str(error.value)) < 400 and "50,008 characters" in str(error.value)
 
@@ -199,7 +199,7 @@ def test_play_game_names_the_agent_that_flips_illegally():
         def act(self, view):
             return 99
 
-    with pytest.raises(GoldRushError, match="stubborn \\(seat 0\\) made an illegal move: position 99"):
+    with pytest.raises(GoldrushEnvError, match="stubborn \\(seat 0\\) made an illegal move: position 99"):
         play_game([Stubborn(), make_agent("random")], seed=0)
 
 

@@ -16,7 +16,7 @@ import pytest
 from goldrush_env.gold.batched import NO_FLIP, OUTCOMES, BatchedGames
 from goldrush_env.gold.cards import EMPTY, NUM_POSITIONS, TABLES, parse_layout
 from goldrush_env.gold.engine import Game
-from goldrush_env.errors import GoldRushError, IllegalFlipError
+from goldrush_env.errors import GoldrushEnvError, IllegalFlipError
 
 from conftest import BACKGROUND, flippable, layout_of
 
@@ -189,7 +189,7 @@ def test_an_illegal_flip_is_refused_by_game_and_position_and_nothing_changes():
     (dict(num_games=2, num_players=2, max_turns=0), "max_turns must be None"),
 ])
 def test_bad_arguments_are_refused_by_name(kwargs, text):
-    with pytest.raises(GoldRushError, match=text):
+    with pytest.raises(GoldrushEnvError, match=text):
         BatchedGames(**kwargs)
 
 
@@ -208,7 +208,7 @@ def test_bad_resets_are_refused_and_change_nothing(kwargs, text):
     games = BatchedGames(2, 2)
     games.reset(seed=0)
     table = games.table.copy()
-    with pytest.raises(GoldRushError, match=text):
+    with pytest.raises(GoldrushEnvError, match=text):
         games.reset(seed=99, **kwargs)
     assert np.array_equal(games.table, table)
     games.reset(games=[0])  # the refused reset did not reseed the dealer either

@@ -15,7 +15,7 @@ import pytest
 
 import goldrush_env
 import goldrush_env.gold
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.games import RetiredId
 
 V0 = {"action": "positions", "observation": "plain", "reward": "win"}
@@ -43,9 +43,9 @@ def test_the_gymnasium_learner_sits_at_a_random_seat_by_default():
 def test_a_retired_gymnasium_id_refuses_naming_its_successor_and_the_old_options(new, old):
     words = rf"{old} is retired; use {new}, which has other defaults.*action='positions', observation='plain', " \
             r"reward='win', seat=0: pass these"
-    with pytest.raises(GoldRushError, match=words):
+    with pytest.raises(GoldrushEnvError, match=words):
         gym.make(f"goldrush_env:{old}")
-    with pytest.raises(GoldRushError, match=words):
+    with pytest.raises(GoldrushEnvError, match=words):
         gym.make_vec(f"goldrush_env:{old}", num_envs=2, vectorization_mode="vector_entry_point")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the new id makes version 1 without a word
@@ -54,13 +54,13 @@ def test_a_retired_gymnasium_id_refuses_naming_its_successor_and_the_old_options
 
 
 def test_the_retired_pettingzoo_id_refuses_naming_its_successor():
-    with pytest.raises(GoldRushError, match="goldrush_env/gold-v0 is retired; use goldrush_env/gold-v1"):
+    with pytest.raises(GoldrushEnvError, match="goldrush_env/gold-v0 is retired; use goldrush_env/gold-v1"):
         pettingzoo.make("aec", "goldrush_env/gold-v0", num_players=3)
     assert pettingzoo.make("aec", "goldrush_env/gold-v1").unwrapped.config.action == "kinds"
 
 
 def test_a_retired_id_names_its_registry():
-    with pytest.raises(GoldRushError, match="registry is 'gymnasium' or 'pettingzoo', got 'ray'"):
+    with pytest.raises(GoldrushEnvError, match="registry is 'gymnasium' or 'pettingzoo', got 'ray'"):
         RetiredId("X-v0", "ray", "X-v1", "changed")
 
 
@@ -163,7 +163,7 @@ def test_a_retired_ids_refusal_pickles_for_subprocess_vector_envs():
 
     spec = gym.spec("GoldRush-v0")
     for maker in (spec.entry_point, spec.vector_entry_point):
-        with pytest.raises(GoldRushError, match="GoldRush-v0 is retired"):
+        with pytest.raises(GoldrushEnvError, match="GoldRush-v0 is retired"):
             pickle.loads(pickle.dumps(maker))()
 
 

@@ -3,7 +3,7 @@ table, a record's test, and its texts for people (the table as a grid, an event'
 
 import pytest
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.cards import parse_card
 from goldrush_env.gold.engine import Game, is_record
 from conftest import layout_of
@@ -24,7 +24,7 @@ def test_every_seat_knows_every_flipped_card_still_on_the_table():
     game.step(1)  # G3, face up
     game.step(0)  # M14 strikes G3: both leave
     assert game.known_to(1) == {} and game.on_table() == [2, 3] + list(range(5, 12))
-    with pytest.raises(GoldRushError, match="seat must be an int from 0 to 2, got 3"):
+    with pytest.raises(GoldrushEnvError, match="seat must be an int from 0 to 2, got 3"):
         game.known_to(3)
 
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.aec import raw_env
 
 from goldrush_agents import make_agent
@@ -37,7 +37,7 @@ def test_an_ensemble_of_copies_of_one_model_plays_that_model():
 
 
 def test_an_ensemble_needs_models():
-    with pytest.raises(GoldRushError, match=r"needs model files separated by '\+', got '\+'"):
+    with pytest.raises(GoldrushEnvError, match=r"needs model files separated by '\+', got '\+'"):
         Ensemble("+")
-    with pytest.raises(GoldRushError, match="no legal position"):
+    with pytest.raises(GoldrushEnvError, match="no legal position"):
         Ensemble(str(SHIPPED_MODEL)).act_batch(np.zeros((1, views(1)[0].observation.size)), np.zeros((1, 64), bool))

@@ -7,7 +7,7 @@ import pytest
 
 from goldrush_env.gold.cards import parse_card, parse_layout
 from goldrush_env.gold.engine import Game
-from goldrush_env.errors import GoldRushError, IllegalFlipError, LayoutError
+from goldrush_env.errors import GoldrushEnvError, IllegalFlipError, LayoutError
 from conftest import layout_of
 
 SMALL = layout_of({0: "M14", 1: "G3", 2: "G1", 3: "D", 4: "M22", 5: "G2", 6: "M33", 7: "G4",
@@ -15,17 +15,17 @@ SMALL = layout_of({0: "M14", 1: "G3", 2: "G1", 3: "D", 4: "M22", 5: "G2", 6: "M3
 
 
 def test_errors_are_value_errors():
-    assert issubclass(LayoutError, GoldRushError)
-    assert issubclass(IllegalFlipError, GoldRushError)
-    assert issubclass(GoldRushError, ValueError)
+    assert issubclass(LayoutError, GoldrushEnvError)
+    assert issubclass(IllegalFlipError, GoldrushEnvError)
+    assert issubclass(GoldrushEnvError, ValueError)
 
 
 @pytest.mark.parametrize("num_players", [0, 1, 6, -2, 2.0, "3", None, True])
 def test_player_count_outside_two_to_five(num_players):
-    with pytest.raises(GoldRushError, match=re.escape(repr(num_players))) as info:
+    with pytest.raises(GoldrushEnvError, match=re.escape(repr(num_players))) as info:
         Game(num_players, SMALL)
     assert "2 to 5" in str(info.value)
-    with pytest.raises(GoldRushError, match=re.escape(repr(num_players))):
+    with pytest.raises(GoldrushEnvError, match=re.escape(repr(num_players))):
         Game.new(num_players, seed=0)
 
 
@@ -35,14 +35,14 @@ def test_numpy_player_count_is_accepted():
 
 @pytest.mark.parametrize("first_player", [-1, 3, 1.0, "0"])
 def test_first_player_must_be_a_seat(first_player):
-    with pytest.raises(GoldRushError, match=re.escape(repr(first_player))) as info:
+    with pytest.raises(GoldrushEnvError, match=re.escape(repr(first_player))) as info:
         Game(3, SMALL, first_player=first_player)
     assert "0 to 2" in str(info.value)
 
 
 @pytest.mark.parametrize("max_turns", [0, -5, 2.5, "10"])
 def test_turn_limit_must_be_positive(max_turns):
-    with pytest.raises(GoldRushError, match=re.escape(repr(max_turns))):
+    with pytest.raises(GoldrushEnvError, match=re.escape(repr(max_turns))):
         Game(2, SMALL, max_turns=max_turns)
 
 
@@ -153,13 +153,13 @@ def test_flip_after_truncation():
 
 
 def test_saved_game_that_is_not_one():
-    with pytest.raises(GoldRushError, match="expected format 'goldrush-game/1', got 'other'"):
+    with pytest.raises(GoldrushEnvError, match="expected format 'goldrush-game/1', got 'other'"):
         Game.from_record({"format": "other"})
-    with pytest.raises(GoldRushError, match="got 'list'"):
+    with pytest.raises(GoldrushEnvError, match="got 'list'"):
         Game.from_record([])
     data = Game(2, SMALL).to_record()
     del data["flips"]
-    with pytest.raises(GoldRushError, match=r"lacks the keys \['flips'\]"):
+    with pytest.raises(GoldrushEnvError, match=r"lacks the keys \['flips'\]"):
         Game.from_record(data)
 
 
@@ -180,11 +180,11 @@ def test_saved_events_are_checked_against_the_replay():
     assert Game.from_record(data) == game
     data["events"][2] = "strike" if data["events"][2] != "strike" else "nothing"
     said, played = data["events"][2], game.history[2].label
-    with pytest.raises(GoldRushError, match=re.escape(f"flip #2 replays as {played!r} but the record says {said!r}")):
+    with pytest.raises(GoldrushEnvError, match=re.escape(f"flip #2 replays as {played!r} but the record says {said!r}")):
         Game.from_record(data)
     for wrong in (data["events"][:3], "strike"):
         data["events"] = wrong
-        with pytest.raises(GoldRushError, match=re.escape(f"the record's events must be a list of 4 outcome labels, "
+        with pytest.raises(GoldrushEnvError, match=re.escape(f"the record's events must be a list of 4 outcome labels, "
                                                           f"one per flip, got {wrong!r}")):
             Game.from_record(data)
 

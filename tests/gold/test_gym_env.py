@@ -11,7 +11,7 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 from goldrush_env import RandomPolicy
 from goldrush_env.gold import GoldEnv
 from goldrush_env.gold.encoder import OBSERVATION_SIZE
-from goldrush_env.errors import GoldRushError, IllegalFlipError
+from goldrush_env.errors import GoldrushEnvError, IllegalFlipError
 from goldrush_env.gold.view import UNKNOWN
 from conftest import POSITIONS, VERSION_0, layout_of
 
@@ -110,7 +110,7 @@ def test_illegal_actions_end_the_episode_or_raise():
     env.reset(seed=0, options={"layout": RUSH_TABLE})
     _, reward, terminated, _, info = env.step(20)
     assert (reward, terminated) == (-1.0, True) and "position 20 is empty" in info["illegal_action"]
-    with pytest.raises(GoldRushError, match="call reset"):
+    with pytest.raises(GoldrushEnvError, match="call reset"):
         env.step(0)
     strict = GoldEnv(illegal_action="raise", seat=0, **VERSION_0)
     strict.reset(seed=0, options={"layout": RUSH_TABLE})
@@ -129,7 +129,7 @@ def test_illegal_actions_end_the_episode_or_raise():
     ({"memory": "none"}, "memory='none'"),
 ])
 def test_bad_arguments_are_refused(kwargs, text):
-    with pytest.raises(GoldRushError, match=text):
+    with pytest.raises(GoldrushEnvError, match=text):
         GoldEnv(**kwargs)
 
 

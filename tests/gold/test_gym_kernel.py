@@ -19,7 +19,7 @@ from gymnasium.utils import seeding
 from goldrush_agents.gold.expert import ExpertAgent
 from goldrush_agents.gold.greedy import GreedyAgent
 from goldrush_env import RandomPolicy
-from goldrush_env.errors import GoldRushError, IllegalFlipError
+from goldrush_env.errors import GoldrushEnvError, IllegalFlipError
 from goldrush_env.gold import GoldEnv
 from goldrush_env.gold.engine import Game
 from goldrush_env.streams import Stream
@@ -237,7 +237,7 @@ def test_a_kernel_player_must_be_a_kernel_player():
         def kernel_player(self):
             return "greedy"
 
-    with pytest.raises(GoldRushError, match=r"kernel_player\(\) returned 'greedy': expected a KernelPlayer or None"):
+    with pytest.raises(GoldrushEnvError, match=r"kernel_player\(\) returned 'greedy': expected a KernelPlayer or None"):
         GoldEnv(opponents=Odd())
 
 
@@ -264,10 +264,10 @@ def same_step(kernel_env, aec_env, action):
     for env in (kernel_env, aec_env):
         try:
             answers.append(env.step(action))
-        except GoldRushError as error:
+        except GoldrushEnvError as error:
             answers.append(error)
     a, b = answers
-    if isinstance(a, GoldRushError):
+    if isinstance(a, GoldrushEnvError):
         assert type(a) is type(b) and str(a) == str(b)
         return a
     assert np.array_equal(a[0], b[0]) and a[1:4] == b[1:4]
@@ -299,14 +299,14 @@ def test_illegal_actions_are_refused_alike(illegal_action, options, moves, words
 
 def test_misuse_is_refused_on_the_kernel_path_as_before():
     env = GoldEnv()
-    with pytest.raises(GoldRushError, match="call reset"):
+    with pytest.raises(GoldrushEnvError, match="call reset"):
         env.step(0)
     with pytest.warns(UserWarning, match=r"ignores the unknown options \['colour'\]"):
         env.reset(seed=0, options={"colour": "red"})
     assert env.on_kernel
-    with pytest.raises(GoldRushError, match="first_player"):
+    with pytest.raises(GoldrushEnvError, match="first_player"):
         env.reset(seed=0, options={"first_player": 2})
-    with pytest.raises(GoldRushError):
+    with pytest.raises(GoldrushEnvError):
         env.reset(seed=0, options={"layout": ["G1"] * 64})
     env.reset(seed=0)
     for action in (30, -1, 1.5, "0"):

@@ -5,7 +5,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from goldrush_env.errors import GoldRushError  # noqa: E402
+from goldrush_env.errors import GoldrushEnvError  # noqa: E402
 from goldrush_train.gold.holdout import curve, main  # noqa: E402
 from goldrush_train.gold.decisions import collect, pretrain, save, score  # noqa: E402
 from goldrush_train.gold.network import GoldNet  # noqa: E402
@@ -117,12 +117,12 @@ def test_the_held_out_figures_are_the_fitted_networks_score_on_the_held_out_game
 @pytest.mark.parametrize("bad, message", [({"epochs": 0}, "--epochs must be an int >= 1, got 0"),
                                           ({"every": -2}, "--every must be an int >= 1, got -2")])
 def test_bad_arguments_are_refused(files, bad, message):
-    with pytest.raises(GoldRushError, match=message):
+    with pytest.raises(GoldrushEnvError, match=message):
         curve([files[0]], [files[1]], **bad)
 
 
 def test_a_file_both_fitted_and_held_out_is_refused(files):
-    with pytest.raises(GoldRushError, match="both fitted and held out"):
+    with pytest.raises(GoldrushEnvError, match="both fitted and held out"):
         curve(files, [files[1]], epochs=1)
 
 
@@ -132,7 +132,7 @@ def test_the_target_chooses_what_is_fitted_and_scored(files):
                   "--target", "move"])
     assert shares[0]["loss"] != moves[0]["loss"]
     assert shares[0]["holdout_cross_entropy"] != moves[0]["holdout_cross_entropy"]
-    with pytest.raises(GoldRushError, match=r"target must be one of \['move', 'visits'\], got 'shares'"):
+    with pytest.raises(GoldrushEnvError, match=r"target must be one of \['move', 'visits'\], got 'shares'"):
         curve([files[0]], [files[1]], epochs=1, target="shares")
     with pytest.raises(SystemExit):
         main(["--fit", files[0], "--holdout", files[1], "--target", "shares"])

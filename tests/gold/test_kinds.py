@@ -17,7 +17,7 @@ from goldrush_agents.gold.batched import batched_policy
 
 import goldrush_env
 import goldrush_env.gold
-from goldrush_env.errors import GoldRushError, IllegalFlipError
+from goldrush_env.errors import GoldrushEnvError, IllegalFlipError
 from goldrush_env.gold import kernel
 from goldrush_env.gold.batched import BatchedGames
 from goldrush_env.gold.cards import EMPTY, category_table
@@ -115,7 +115,7 @@ def test_an_impossible_kind_is_refused_by_name_and_nothing_changes():
                                                       r"'pairs' with action='positions'"),
 ])
 def test_bad_options_are_refused(bad, message):
-    with pytest.raises(GoldRushError, match=message):
+    with pytest.raises(GoldrushEnvError, match=message):
         goldrush_env.gold.raw_env(**bad)
 
 

@@ -5,18 +5,18 @@ import pytest
 
 import goldrush_env
 import goldrush_env.gold
-from goldrush_env.errors import GoldRushError, UnknownOptionError
+from goldrush_env.errors import GoldrushEnvError, UnknownOptionError
 from goldrush_env.gold.variants import OBSERVATION_TYPES
 
 
 def test_an_unknown_option_is_a_type_error_in_pythons_words():
     """Libraries probe a constructor with optional keywords and catch Python's TypeError (TorchRL's GymEnv
-    passes ``frameskip=``); ours is that TypeError and still a GoldRushError naming the options."""
+    passes ``frameskip=``); ours is that TypeError and still a GoldrushEnvError naming the options."""
     for make in (goldrush_env.gold.env, goldrush_env.gold.raw_env, lambda **kw: gym.make("goldrush_env:Gold-v1", **kw),
                  lambda **kw: goldrush_env.gold.GoldVectorEnv(2, **kw)):
         with pytest.raises(UnknownOptionError, match="got an unexpected keyword argument 'frameskip'") as caught:
             make(frameskip=4)
-        assert isinstance(caught.value, TypeError) and isinstance(caught.value, GoldRushError)
+        assert isinstance(caught.value, TypeError) and isinstance(caught.value, GoldrushEnvError)
         assert "the options are ['num_players'" in str(caught.value)
 
 

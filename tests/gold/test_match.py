@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.match import match_winners, play_match
 from conftest import flippable
 
@@ -29,7 +29,7 @@ def test_a_seat_ahead_on_the_last_game_but_behind_on_total_loses():
 
 @pytest.mark.parametrize("scores,text", [([], "at least one game"), ([(1, 2), (1, 2, 3)], "needs 2 scores")])
 def test_bad_score_tables(scores, text):
-    with pytest.raises(GoldRushError, match=text):
+    with pytest.raises(GoldrushEnvError, match=text):
         match_winners(scores)
 
 
@@ -67,5 +67,5 @@ def test_turn_limited_games_count_with_their_scores_so_far():
 
 @pytest.mark.parametrize("players,num_games,text", [(1, None, "needs 2 players"), (2, 0, "num_games must be")])
 def test_bad_match_arguments(players, num_games, text):
-    with pytest.raises(GoldRushError, match=text):
+    with pytest.raises(GoldrushEnvError, match=text):
         play_match(2, [random_chooser(s) for s in range(players)], seed=0, num_games=num_games)

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("pyspiel")
 
-from goldrush_env.errors import GoldRushError  # noqa: E402
+from goldrush_env.errors import GoldrushEnvError  # noqa: E402
 from goldrush_env.gold.encoder import SLICES  # noqa: E402
 from goldrush_train.gold.openspiel_learner import (  # noqa: E402
     bot, environment, load_game, main, play_episode, table_inputs, win_share,
@@ -73,7 +73,7 @@ def test_the_saved_network_plays_as_a_pyspiel_bot(nfsp_runs):
     assert figures == summary["results"]["policy vs greedy"]
     state = game.new_initial_state()
     assert bot(game, 0, folder / "model.npz", network="q").step(state) in state.legal_actions()
-    with pytest.raises(GoldRushError, match="no network"):
+    with pytest.raises(GoldrushEnvError, match="no network"):
         bot(game, 0, folder / "model.npz", network="nothing")
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from goldrush_env.gold.cards import BOX_COUNT, EMPTY, IS_GOLD, VALUE, parse_card
 from goldrush_env.gold.engine import Game, Outcome
-from goldrush_env.errors import GoldRushError, IllegalFlipError, LayoutError
+from goldrush_env.errors import GoldrushEnvError, IllegalFlipError, LayoutError
 from conftest import flippable, layout_of
 
 
@@ -248,7 +248,7 @@ def position_arguments(**change):
 ])
 def test_impossible_positions_are_refused_naming_the_value(change, named):
     arguments = position_arguments(**change)
-    with pytest.raises(GoldRushError, match=re.escape(named)) as info:
+    with pytest.raises(GoldrushEnvError, match=re.escape(named)) as info:
         Game.from_position(**arguments)
     name = next(iter(change)) if len(change) == 1 else None
     if name in ("scores", "gold_cards", "face_up", "current_player", "turn", "gold_rush", "num_players"):
@@ -267,14 +267,14 @@ def test_the_box_limit_counts_gold_held_and_on_the_table():
     # The held cards are the gold off the table, so they hold its points.
     off_table = sum(VALUE[card] * (BOX_COUNT[card] - table.count(card)) for card in range(4))
     Game.from_position(**{**arguments, "layout": table, "scores": [off_table, 0], "gold_cards": [spare, 0]})
-    with pytest.raises(GoldRushError, match=f"{spare + 1} gold cards held and {on_table} on the table"):
+    with pytest.raises(GoldrushEnvError, match=f"{spare + 1} gold cards held and {on_table} on the table"):
         Game.from_position(**{**arguments, "layout": table, "scores": [spare, 1], "gold_cards": [spare, 1]})
 
 
 def test_a_face_up_card_is_refused_when_the_rush_would_begin():
     # Ten cards: the rush begins at once, so a face-up first card cannot be part of the position.
     codes = ["G1", "G2", "M05", "M25", "D", "G3", "M14", "G4", "M33", "D"]
-    with pytest.raises(GoldRushError, match="face_up=2"):
+    with pytest.raises(GoldrushEnvError, match="face_up=2"):
         Game.from_position(2, small_table(codes), current_player=0, scores=[0, 0], gold_cards=[0, 0], face_up=2)
 
 
@@ -287,7 +287,7 @@ def test_a_face_up_card_is_refused_when_the_rush_would_begin():
 def test_a_layout_with_too_many_cards_of_a_kind_is_refused(codes, named):
     with pytest.raises(LayoutError, match=re.escape(named)) as info:
         Game.from_position(2, small_table(codes), current_player=0, scores=[0, 0], gold_cards=[0, 0])
-    assert isinstance(info.value, GoldRushError) and "more cards than the box" in str(info.value)
+    assert isinstance(info.value, GoldrushEnvError) and "more cards than the box" in str(info.value)
 
 
 # --- rearranged copies ----------------------------------------------------------------
@@ -375,7 +375,7 @@ def test_rearranged_takes_numpy_ints_and_refuses_odd_cards():
     cards = [game.table[p] for p in positions][::-1]
     copy = game.rearranged(np.array(positions), np.array(cards))
     assert [copy.table[p] for p in positions] == cards and all(type(c) is int for c in copy.table)
-    with pytest.raises(GoldRushError, match="only reorders"):
+    with pytest.raises(GoldrushEnvError, match="only reorders"):
         game.rearranged(positions, [cards[0], "G1"])
 
 
@@ -421,7 +421,7 @@ def test_rearranged_refuses_what_is_not_a_reordering(make, message):
     assert game.face_up is not None and EMPTY in game.table
     before = game.to_record()
     positions, cards = make(game)
-    with pytest.raises(GoldRushError, match=re.escape(message.format(positions[0]))):
+    with pytest.raises(GoldrushEnvError, match=re.escape(message.format(positions[0]))):
         game.rearranged(positions, cards)
     assert game.to_record() == before
 
@@ -485,7 +485,7 @@ def test_exchange_refuses_a_card_that_is_not_face_down_and_unseen(pick, message)
     position = pick(game)
     before = game.to_record()
     for pair in ((position, unrevealed(game)[0]), (unrevealed(game)[0], position)):
-        with pytest.raises(GoldRushError, match=re.escape(message.format(position))):
+        with pytest.raises(GoldrushEnvError, match=re.escape(message.format(position))):
             game.exchange(*pair)
         assert game.to_record() == before
 
@@ -550,7 +550,7 @@ def test_only_games_from_a_position_carry_a_start():
 def test_a_bad_saved_start_is_refused(start, message):
     data = copy_position(mid_game()).to_record()
     data["start"] = start
-    with pytest.raises(GoldRushError, match=re.escape(message)):
+    with pytest.raises(GoldrushEnvError, match=re.escape(message)):
         Game.from_record(data)
 
 
@@ -565,10 +565,10 @@ def test_held_points_must_fit_the_gold_left_off_the_table():
     # All five 4-point cards lie on the table: held gold is worth at most 3 a card.
     table = layout_of({**{p: "G4" for p in range(5)}, 5: "M02", 6: "M13", 7: "D"})
     Game.from_position(2, table, current_player=0, scores=[3, 0], gold_cards=[1, 0])
-    with pytest.raises(GoldRushError, match="1 gold cards held worth 4 points in all: the gold not on the table "
+    with pytest.raises(GoldrushEnvError, match="1 gold cards held worth 4 points in all: the gold not on the table "
                                             "allows 1 to 3 points in 1 cards"):
         Game.from_position(2, table, current_player=0, scores=[4, 0], gold_cards=[1, 0])
-    with pytest.raises(GoldRushError, match="allows 2 to 6 points in 2 cards"):
+    with pytest.raises(GoldrushEnvError, match="allows 2 to 6 points in 2 cards"):
         Game.from_position(2, table, current_player=0, scores=[4, 3], gold_cards=[1, 1])
 
 
@@ -578,10 +578,10 @@ def test_rearranged_refuses_a_position_that_is_not_an_int_and_names_odd_cards():
     game = Game.new(2, seed=5)
     positions = flippable(game)[:2]
     cards = [game.table[p] for p in positions][::-1]
-    with pytest.raises(GoldRushError, match=r"position 1\.0 is out of range, empty or face up"):
+    with pytest.raises(GoldrushEnvError, match=r"position 1\.0 is out of range, empty or face up"):
         game.rearranged([1.0, positions[1]], cards)
     there = [card_code(game.table[p]) for p in positions]
-    with pytest.raises(GoldRushError, match=re.escape(
+    with pytest.raises(GoldrushEnvError, match=re.escape(
             f"rearranged() only reorders the cards at the positions given: {there} "
             f"cannot become {[card_code(0), NUM_CARD_TYPES]}")) as refused:
         game.rearranged(positions, [0, NUM_CARD_TYPES])

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from goldrush_env.gold import raw_env
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.cards import TABLES
 from goldrush_agents import make_agent
 from goldrush_agents.gold.optimal import ExactTable, OptimalAgent
@@ -50,9 +50,9 @@ def test_relative_kinds_swap_the_seats_and_nothing_else():
 
 def test_public_game_refuses_a_card_that_is_not_there():
     game = PublicGame(table_counts("quarter"), TABLES["quarter"].rush_at)
-    with pytest.raises(GoldRushError, match="no remembered card of kind 0"):
+    with pytest.raises(GoldrushEnvError, match="no remembered card of kind 0"):
         game.flip(0)
-    with pytest.raises(GoldRushError, match="no unseen card of kind 5"):
+    with pytest.raises(GoldrushEnvError, match="no unseen card of kind 5"):
         game.flip(5, unseen=True)  # the quarter table has no miner of strength 2
 
 
@@ -119,11 +119,11 @@ def test_the_search_over_exact_values_is_exact():
 def test_optimal_plays_the_quarter_table_only():
     env = raw_env(num_players=2)
     env.reset(seed=0)
-    with pytest.raises(GoldRushError, match="optimal plays 2 players on the tables \\['quarter'\\] only"):
+    with pytest.raises(GoldrushEnvError, match="optimal plays 2 players on the tables \\['quarter'\\] only"):
         OptimalAgent(seed=0).act(env.view(0))
     env = raw_env(num_players=3, table="quarter")
     env.reset(seed=0)
-    with pytest.raises(GoldRushError, match="got 3 players"):
+    with pytest.raises(GoldrushEnvError, match="got 3 players"):
         make_agent("optimal", seed=0).act(env.view(0))
 
 

@@ -12,7 +12,7 @@ pytest.importorskip("sb3_contrib")
 tyro = pytest.importorskip("tyro")
 
 from goldrush_agents.gold.trained import TrainedPolicy  # noqa: E402
-from goldrush_env.errors import GoldRushError  # noqa: E402
+from goldrush_env.errors import GoldrushEnvError  # noqa: E402
 from goldrush_train.gold.decisions import collect, load, save  # noqa: E402
 from goldrush_train.gold.ppo import main as ppo_main  # noqa: E402
 from goldrush_train.gold.recipe import Recipe, main, run  # noqa: E402
@@ -120,7 +120,7 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
     (["--extra-data", "nowhere.npz"], r"--extra-data 'nowhere\.npz' is not a file"),
 ])
 def test_bad_arguments_are_refused(tmp_path, bad, message):
-    with pytest.raises(GoldRushError, match=message):
+    with pytest.raises(GoldrushEnvError, match=message):
         run(tyro.cli(Recipe, args=["--run-dir", str(tmp_path / "run"), "--data-dir", str(tmp_path)] + TINY + bad))
     assert list(tmp_path.iterdir()) == []
 
@@ -166,9 +166,9 @@ def test_dagger_fits_a_student_collects_its_games_once_and_refits(tmp_path, caps
     # Games played by another student, or whose student is gone, are refused by name before any fit.
     student.write_bytes(b"other weights")
     recipe = tyro.cli(Recipe, args=["--run-dir", str(tmp_path / "c"), "--data-dir", str(data)] + TINY + dagger)
-    with pytest.raises(GoldRushError, match=r"dagger-7\.npz holds other games than this recipe needs"):
+    with pytest.raises(GoldrushEnvError, match=r"dagger-7\.npz holds other games than this recipe needs"):
         run(recipe)
     student.unlink()
-    with pytest.raises(GoldRushError, match=r"the DAgger files are there but not the model that played them"):
+    with pytest.raises(GoldrushEnvError, match=r"the DAgger files are there but not the model that played them"):
         run(recipe)
     assert not (tmp_path / "c").exists()

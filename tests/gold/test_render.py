@@ -105,7 +105,7 @@ def test_the_window_is_paced_at_render_fps():
 def test_human_mode_without_pygame_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "pygame", None)
     env = goldrush_env.gold.raw_env(render_mode="human")
-    with pytest.raises(goldrush_env.GoldRushError, match=r'pip install -e "\.\[render\]"'):
+    with pytest.raises(goldrush_env.GoldrushEnvError, match=r'pip install -e "\.\[render\]"'):
         env.reset(seed=0)
 
 

@@ -15,7 +15,7 @@ from goldrush_agents.tournament import run_tournament, wilson_interval  # noqa: 
 from goldrush_agents.gold.trained import MlpNumpy, TrainedPolicy  # noqa: E402
 from goldrush_agents.weights import load_weights  # noqa: E402
 from goldrush_env.gold import raw_env  # noqa: E402
-from goldrush_env.errors import GoldRushError  # noqa: E402
+from goldrush_env.errors import GoldrushEnvError  # noqa: E402
 from goldrush_env.policy import Policy  # noqa: E402
 from goldrush_env.gold.rllib import POLICY, GoldMultiAgentEnv, ppo_config  # noqa: E402
 from goldrush_train.gold import rllib_ppo  # noqa: E402
@@ -91,13 +91,13 @@ def test_the_adapter_truncates_at_the_turn_limit_with_everyone_s_last_observatio
 
 
 def test_the_adapter_refuses_what_it_cannot_play():
-    with pytest.raises(GoldRushError, match=r"unknown option\(s\) \['tabel'\]"):
+    with pytest.raises(GoldrushEnvError, match=r"unknown option\(s\) \['tabel'\]"):
         GoldMultiAgentEnv({"tabel": "half"})
-    with pytest.raises(GoldRushError, match="unknown option"):
+    with pytest.raises(GoldrushEnvError, match="unknown option"):
         ppo_config({"players": 3})  # refused when the config is made, before any env runner starts
     env = GoldMultiAgentEnv()
     env.reset(seed=0)
-    with pytest.raises(GoldRushError, match="player_0's turn"):
+    with pytest.raises(GoldrushEnvError, match="player_0's turn"):
         env.step({"player_1": 0})
 
 
@@ -201,9 +201,9 @@ def test_a_mistake_is_one_line_before_ray_starts(argv, message, capsys, tmp_path
 
 def test_the_export_refuses_what_is_not_its_module(tmp_path):
     assert rllib_ppo.MODULE_STATE.parent.name == POLICY
-    with pytest.raises(GoldRushError, match="not an RLlib checkpoint"):
+    with pytest.raises(GoldrushEnvError, match="not an RLlib checkpoint"):
         rllib_ppo.export_model(tmp_path, tmp_path / "model.npz")
-    with pytest.raises(GoldRushError, match="one linear head"):
+    with pytest.raises(GoldrushEnvError, match="one linear head"):
         rllib_ppo.policy_weights({"encoder.encoder.net.mlp.0.weight": np.zeros((2, 2))})
 
 

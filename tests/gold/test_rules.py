@@ -14,7 +14,7 @@ import pytest
 
 from goldrush_env.gold.cards import BOX_COUNT, CODE, EMPTY, IS_GOLD, NUM_CARD_TYPES, VALUE, card_code, parse_card
 from goldrush_env.gold.engine import Game, Outcome, colour_owners, pair_outcome
-from goldrush_env.errors import GoldRushError, IllegalFlipError, LayoutError
+from goldrush_env.errors import GoldrushEnvError, IllegalFlipError, LayoutError
 from conftest import flippable, layout
 
 def new_game(cards: dict[int, str], players: int = 2, background: bool = True, **options) -> Game:
@@ -145,7 +145,7 @@ def test_pair_outcome_tells_what_a_pair_does_before_it_is_turned():
 @pytest.mark.parametrize("first, second, named", [(25, 0, "first"), (-1, 0, "first"), (0, "G1", "second"),
                                                    (True, 0, "first"), (0, 1.0, "second")])
 def test_pair_outcome_refuses_what_is_not_a_card_id(first, second, named):
-    with pytest.raises(GoldRushError, match=f"{named} must be a card id from 0 to 24, got "):
+    with pytest.raises(GoldrushEnvError, match=f"{named} must be a card id from 0 to 24, got "):
         pair_outcome(first, second)
 
 

@@ -10,7 +10,7 @@ from goldrush_agents import make_agent
 from goldrush_agents.arena import play_game
 from goldrush_agents.gold.trained import GoldNetNumpy, MlpNumpy, TrainedPolicy
 from goldrush_agents.tournament import wilson_interval
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.variants import ACTION_TYPES, OBSERVATION_TYPES, kind_positions
 from goldrush_train.gold import curves, sb3_stock, scratch
 from goldrush_train.gold.network import GoldNet, export_weights
@@ -102,15 +102,15 @@ def test_a_model_of_kinds_refuses_a_file_of_another_shape(tmp_path):
     arrays = dict(np.load(path))
     arrays["config.action"] = np.array("positions")
     np.savez(tmp_path / "bad.npz", **arrays)
-    with pytest.raises(GoldRushError, match="model has 30 outputs, the 'positions' actions of this version are 64"):
+    with pytest.raises(GoldrushEnvError, match="model has 30 outputs, the 'positions' actions of this version are 64"):
         MlpNumpy(np.load(tmp_path / "bad.npz"))
     arrays["config.action"] = np.array("cards")
     np.savez(tmp_path / "bad.npz", **arrays)
-    with pytest.raises(GoldRushError, match="config.action = 'cards', not one of"):
+    with pytest.raises(GoldrushEnvError, match="config.action = 'cards', not one of"):
         MlpNumpy(np.load(tmp_path / "bad.npz"))
     arrays["config.action"], arrays["config.observation"] = np.array("kinds"), np.array("tiles")
     np.savez(tmp_path / "bad.npz", **arrays)
-    with pytest.raises(GoldRushError, match="config.observation = 'tiles', not one of"):
+    with pytest.raises(GoldrushEnvError, match="config.observation = 'tiles', not one of"):
         MlpNumpy(np.load(tmp_path / "bad.npz"))
 
 

@@ -23,7 +23,7 @@ from goldrush_agents.gold.search import SCORE_SCALE, WIN_SPREAD, ISMCTSAgent, _N
 from goldrush_env.gold.aec import raw_env
 from goldrush_env.gold.cards import CODE, IS_GOLD, VALUE, card_kinds
 from goldrush_env.gold.engine import Game, Outcome, colour_owners
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.policy import Policy
 from goldrush_env.gold.view import UNKNOWN
 from conftest import BACKGROUND, Checked, layout
@@ -490,7 +490,7 @@ def test_gold_rush_takes_the_remembered_gold_with_human_memory(seed):
     ("seconds", math.inf),
 ])
 def test_bad_arguments_are_refused_naming_the_value(argument, value):
-    with pytest.raises(GoldRushError, match=re.escape(argument) + " must be .*got " + re.escape(repr(value))):
+    with pytest.raises(GoldrushEnvError, match=re.escape(argument) + " must be .*got " + re.escape(repr(value))):
         ISMCTSAgent(**{argument: value})
 
 

@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold import raw_env
 from goldrush_env.gold.cards import TABLES
 from goldrush_env.streams import seed_streams
@@ -127,15 +127,15 @@ def test_the_command_refuses_bad_values_by_name(argv, message, capsys, tmp_path)
 
 
 def test_the_player_refuses_what_it_cannot_do(tmp_path):
-    with pytest.raises(GoldRushError, match=r"depth must be 0 \(the network alone\), 1 or 2 .*, got 3"):
+    with pytest.raises(GoldrushEnvError, match=r"depth must be 0 \(the network alone\), 1 or 2 .*, got 3"):
         SelfPlayAgent(depth=3)
-    with pytest.raises(GoldRushError, match="no selfplay model at"):
+    with pytest.raises(GoldrushEnvError, match="no selfplay model at"):
         SelfPlayAgent(path=tmp_path / "none.npz")
-    with pytest.raises(GoldRushError, match=r"selfplay ships models for \[2, 3, 4, 5\] players, not 6"):
+    with pytest.raises(GoldrushEnvError, match=r"selfplay ships models for \[2, 3, 4, 5\] players, not 6"):
         shipped_model(6)
     env = raw_env(num_players=3)
     env.reset(seed=0)
-    with pytest.raises(GoldRushError, match="selfplay_2p_full.npz plays 2-player games, got a view of 3"):
+    with pytest.raises(GoldrushEnvError, match="selfplay_2p_full.npz plays 2-player games, got a view of 3"):
         SelfPlayAgent(path=shipped_model(2), seed=0).act(env.view(0))
 
 

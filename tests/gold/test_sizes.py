@@ -14,7 +14,7 @@ from goldrush_agents.arena import play_game
 from goldrush_agents.gold.trained import (SHIPPED, SHIPPED_MODEL, ModelSizeWarning, Shipped, TrainedPolicy,
                                           shipped_model, table_sizes)
 from goldrush_agents.tournament import run_tournament
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 
 from conftest import random_views
 
@@ -81,7 +81,7 @@ def test_a_model_at_another_size_warns_once_per_size_and_plays_on():
 def test_an_observation_of_no_known_size_is_refused_by_the_size_picking_entrant():
     [view] = random_views(2, games=1)[:1]
     blank = np.zeros((1, view.observation.size), np.float32)  # no seat in its seats slice: a vector of no game
-    with pytest.raises(GoldRushError, match=r"an observation of a 0-player game \(its seats slice\), not 2 to 5"):
+    with pytest.raises(GoldrushEnvError, match=r"an observation of a 0-player game \(its seats slice\), not 2 to 5"):
         make_agent("ppo").act_batch(blank, np.array([view.action_mask]))
 
 
@@ -99,11 +99,11 @@ def test_each_shipped_model_beats_random_clearly_at_its_size(num_players, games)
 
 
 def test_a_shipped_entrant_is_named_and_sized_as_the_package_ships_them():
-    with pytest.raises(GoldRushError, match=r"ships no model called 'selfplay': it ships \['ppo', 'scratch'\]"):
+    with pytest.raises(GoldrushEnvError, match=r"ships no model called 'selfplay': it ships \['ppo', 'scratch'\]"):
         shipped_model(2, "selfplay")
-    with pytest.raises(GoldRushError, match="ships no model called 'ppo2'"):
+    with pytest.raises(GoldrushEnvError, match="ships no model called 'ppo2'"):
         Shipped("ppo2")
-    with pytest.raises(GoldRushError, match="num_players must be an int from 2 to 5, got 6"):
+    with pytest.raises(GoldrushEnvError, match="num_players must be an int from 2 to 5, got 6"):
         shipped_model(6, "scratch")
     assert repr(make_agent("scratch")).startswith("TrainedPolicy(Shipped(name='scratch')")
 
@@ -114,7 +114,7 @@ def test_the_recipe_refuses_bad_values_before_any_work(tmp_path):
                              ({"num_players": 6}, "--num-players must be an int from 3 to 5"),
                              ({"total_timesteps": 0}, "--total-timesteps must be an int >= 1"),
                              ({"start_from": str(tmp_path / "none.npz")}, "is not a file")):
-        with pytest.raises(GoldRushError, match=message):
+        with pytest.raises(GoldrushEnvError, match=message):
             sizes.run(sizes.Sizes(run_dir=str(tmp_path / "run"), **options))
     assert not list(tmp_path.iterdir())
 
@@ -186,7 +186,7 @@ def test_scratch_ships_only_models_learned_from_scratch(tmp_path):
     from goldrush_train.gold import scratch
 
     for num_players in (2, 4):
-        with pytest.raises(GoldRushError, match="--ship is for a model learned from scratch, with no teacher: not "
+        with pytest.raises(GoldrushEnvError, match="--ship is for a model learned from scratch, with no teacher: not "
                                                 "one started from --init-from"):
             scratch.train(scratch.Args(run_dir=str(tmp_path / "run"), ship=True, init_from=str(SHIPPED_MODEL),
                                        observation="plain", network="goldnet", action="positions",

@@ -89,5 +89,5 @@ def test_the_state_table_is_in_the_env_docstring():
 
 
 def test_state_before_reset_is_refused():
-    with pytest.raises(goldrush_env.GoldRushError, match="call reset"):
+    with pytest.raises(goldrush_env.GoldrushEnvError, match="call reset"):
         goldrush_env.gold.raw_env().state()

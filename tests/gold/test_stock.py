@@ -9,7 +9,7 @@ import pytest
 
 import goldrush_env  # noqa: F401  (registers the ids)
 from goldrush_agents.tournament import wilson_interval
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_train.gold import cleanrl_stock, stock_harness
 
 pytest.importorskip("torch")
@@ -94,9 +94,9 @@ def test_stock_options_are_checked_before_any_work(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "--num-minibatches 8 must divide a rollout of --num-envs 3 × --num-steps 5 steps" in err
     assert not (tmp_path / "c").exists()
-    with pytest.raises(GoldRushError, match="--observation kinds needs --action kinds"):
+    with pytest.raises(GoldrushEnvError, match="--observation kinds needs --action kinds"):
         stock_harness.StockArgs(observation="kinds", action="positions").check()
-    with pytest.raises(GoldRushError, match="nobody"):
+    with pytest.raises(GoldrushEnvError, match="nobody"):
         stock_harness.StockArgs(eval_agents="random,nobody").check()
 
 

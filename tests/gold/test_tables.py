@@ -14,7 +14,7 @@ from goldrush_agents import make_agent
 from goldrush_env.gold.cards import BOX_COUNT, EMPTY, GOLD_RUSH_THRESHOLD, TABLES, VALUE, table_size
 from goldrush_env.gold.config import EnvConfig
 from goldrush_env.gold.engine import Game
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from conftest import VERSION_0, flippable
 
 
@@ -65,16 +65,16 @@ def test_a_record_keeps_the_threshold_and_replays_exactly():
 
 @pytest.mark.parametrize("bad", [-1, 2.5, "3", True])
 def test_a_bad_threshold_is_refused(bad):
-    with pytest.raises(GoldRushError, match="rush_at must be an int >= 0"):
+    with pytest.raises(GoldrushEnvError, match="rush_at must be an int >= 0"):
         Game(2, ["G1"] + ["-"] * 63, rush_at=bad)
 
 
 def test_an_unknown_table_is_refused_by_name():
-    with pytest.raises(GoldRushError, match="table='tiny' is not allowed: expected one of"):
+    with pytest.raises(GoldrushEnvError, match="table='tiny' is not allowed: expected one of"):
         EnvConfig(table="tiny")
-    with pytest.raises(GoldRushError, match="table='tiny' is not allowed"):
+    with pytest.raises(GoldrushEnvError, match="table='tiny' is not allowed"):
         Game.new(2, seed=0, table="tiny")
-    with pytest.raises(GoldRushError, match="table='tiny' is not allowed"):
+    with pytest.raises(GoldrushEnvError, match="table='tiny' is not allowed"):
         table_size("tiny")
 
 

@@ -19,7 +19,7 @@ from goldrush_agents.gold.trained import (BOARD_SIZE, SHIPPED_MODEL, GoldNetNump
                                           TrainedPolicy)
 from goldrush_env.gold.cards import NUM_POSITIONS  # noqa: E402
 from goldrush_env.gold.encoder import OBSERVATION_SIZE, PLANES  # noqa: E402
-from goldrush_env.errors import GoldRushError  # noqa: E402
+from goldrush_env.errors import GoldrushEnvError  # noqa: E402
 from goldrush_train.win_shares import evaluate  # noqa: E402
 from goldrush_train.gold.network import GoldNet, export_weights  # noqa: E402
 from goldrush_train.gold.opponents import opponent_mix  # noqa: E402
@@ -50,7 +50,7 @@ def test_opponent_mix_follows_the_curriculum_and_the_league():
     mix = opponent_mix(["random", "greedy", "expert"], 2, ["a.npz", "b.npz"], 0.2)
     assert mix["expert"] == pytest.approx(0.56) and mix["random"] == pytest.approx(0.12)
     assert mix["a.npz"] == pytest.approx(0.1) and sum(mix.values()) == pytest.approx(1.0)
-    with pytest.raises(GoldRushError, match="stage 3"):
+    with pytest.raises(GoldrushEnvError, match="stage 3"):
         opponent_mix(["random"], 3, [], 0.0)
 
 
@@ -217,9 +217,9 @@ def test_shipped_model_plays_legal_flips_from_every_seat(num_players):
 
 
 def test_model_files_are_checked():
-    with pytest.raises(GoldRushError, match="no model file"):
+    with pytest.raises(GoldrushEnvError, match="no model file"):
         TrainedPolicy("nowhere/model.npz")
-    with pytest.raises(GoldRushError, match="not a GoldNet model"):
+    with pytest.raises(GoldrushEnvError, match="not a GoldNet model"):
         GoldNetNumpy({"globals.weight": np.zeros((2, 2))})
 
 
@@ -266,9 +266,9 @@ def test_a_model_file_says_how_it_plays(tmp_path):
     assert TrainedPolicy(tmp_path / "moves.npz").choose == "move"
     assert TrainedPolicy(tmp_path / "moves.npz", choose="position").choose == "position"
     assert make_agent(f"{tmp_path / 'plain.npz'}[choose=move]").choose == "move"
-    with pytest.raises(GoldRushError, match=r"choose must be None or one of \['position', 'move'\], got 'moves'"):
+    with pytest.raises(GoldrushEnvError, match=r"choose must be None or one of \['position', 'move'\], got 'moves'"):
         TrainedPolicy(tmp_path / "plain.npz", choose="moves")
-    with pytest.raises(GoldRushError, match=r"odd\.npz' says to choose by 'card'"):
+    with pytest.raises(GoldrushEnvError, match=r"odd\.npz' says to choose by 'card'"):
         TrainedPolicy(tmp_path / "odd.npz")
 
 

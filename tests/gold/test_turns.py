@@ -4,7 +4,7 @@ one-turn search against a plain recursion written here from the engine's pair ru
 import numpy as np
 import pytest
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold import raw_env
 from goldrush_env.gold.cards import EMPTY, GOLD_RUSH_THRESHOLD, IS_GOLD, NUM_CARD_TYPES, TABLES, VALUE
 from goldrush_env.gold.engine import _PAIR, Game, colour_owners
@@ -90,9 +90,9 @@ def test_a_flip_of_a_card_that_is_not_there_is_refused_and_changes_nothing():
     games = Games.new("quarter", 3, [0])
     before = state_of(games)
     search = Search(3, TABLES["quarter"].rush_at, uniform(3))
-    with pytest.raises(GoldRushError, match="game 0 has no remembered card of kind 0 to turn"):
+    with pytest.raises(GoldrushEnvError, match="game 0 has no remembered card of kind 0 to turn"):
         search.flip(games, 0, 0, 0)
-    with pytest.raises(GoldRushError, match="game 0 has no unseen card of kind 5 to turn"):
+    with pytest.raises(GoldrushEnvError, match="game 0 has no unseen card of kind 5 to turn"):
         search.flip(games, 0, num_kinds(3), 5)  # the quarter table has no miner of strength 2
     assert state_of(games) == before
 
@@ -100,19 +100,19 @@ def test_a_flip_of_a_card_that_is_not_there_is_refused_and_changes_nothing():
 def test_bad_values_are_refused_by_name():
     from goldrush_agents.gold.turns import box
 
-    with pytest.raises(GoldRushError, match="num_players must be an int from 2 to 5, got 6"):
+    with pytest.raises(GoldrushEnvError, match="num_players must be an int from 2 to 5, got 6"):
         rules(6)
-    with pytest.raises(GoldRushError, match=r"table='tiny' is not allowed: expected one of \['full', 'half', 'quarter'\]"):
+    with pytest.raises(GoldrushEnvError, match=r"table='tiny' is not allowed: expected one of \['full', 'half', 'quarter'\]"):
         box("tiny", 2)
     env = raw_env(num_players=2, table="quarter")
     env.reset(seed=0)
     while not env.game.is_finished:
         env.step_from_view(env.view(env.game.current_player).legal_positions[0])
-    with pytest.raises(GoldRushError, match="the game is over: it has no seat to move"):
+    with pytest.raises(GoldrushEnvError, match="the game is over: it has no seat to move"):
         of_view(env.view(0))
     search = Search(2, TABLES["quarter"].rush_at, uniform(2))
     for depth in (0, 3, 1.0):
-        with pytest.raises(GoldRushError, match=f"depth must be an int from 1 to 2, got {depth!r}"):
+        with pytest.raises(GoldrushEnvError, match=f"depth must be an int from 1 to 2, got {depth!r}"):
             search.options(Games.new("quarter", 2, np.array([0])), depth)
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import goldrush_env.gold.aec as aec
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.aec import raw_env
 from goldrush_env.gold.encoder import SLICES
 from goldrush_env.gold.variants import (
@@ -48,7 +48,7 @@ def test_the_names_are_the_options():
     (action_type, ["kinds"], r"action=\['kinds'\] is not allowed"),
 ])
 def test_an_unknown_name_is_refused_naming_the_names_there_are(ask, bad, message):
-    with pytest.raises(GoldRushError, match=message):
+    with pytest.raises(GoldrushEnvError, match=message):
         ask(bad)
 
 
@@ -112,6 +112,6 @@ def test_a_type_registered_is_played_by_every_environment(monkeypatch):
         masks = info["action_mask"]
         observations, _, _, _, info = vector.step(np.array([rng.choice(np.flatnonzero(row)) for row in masks]))
         assert observations.shape == (4, 5) and (observations[:, 2:] == 0).all() and observations.max() <= 1
-    with pytest.raises(GoldRushError, match=r"observation='pixels' is not allowed: expected one of \("
+    with pytest.raises(GoldrushEnvError, match=r"observation='pixels' is not allowed: expected one of \("
                                             r"'plain', 'pairs', 'kinds', 'scores'\)"):
         raw_env(observation="pixels")

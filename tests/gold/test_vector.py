@@ -9,7 +9,7 @@ import pytest
 import goldrush_env
 import goldrush_env.gold
 from goldrush_env.gold.batched import BatchedGames, random_in_masks
-from goldrush_env.errors import GoldRushError, IllegalFlipError
+from goldrush_env.errors import GoldrushEnvError, IllegalFlipError
 from goldrush_agents.gold.batched import batched_mix, batched_policy
 from goldrush_env.gold import kernel
 from goldrush_env.gold.vector import BatchedRandom, GoldVectorEnv
@@ -193,22 +193,22 @@ def test_win_rewards_and_random_seats():
 
 
 def test_bad_use_is_refused_by_name():
-    with pytest.raises(GoldRushError, match="memory='sometimes' is not allowed"):
+    with pytest.raises(GoldrushEnvError, match="memory='sometimes' is not allowed"):
         GoldVectorEnv(2, memory="sometimes")
-    with pytest.raises(GoldRushError, match="build other players with goldrush_agents.gold.batched.batched_policy\\(.greedy.\\)"):
+    with pytest.raises(GoldrushEnvError, match="build other players with goldrush_agents.gold.batched.batched_policy\\(.greedy.\\)"):
         GoldVectorEnv(2, opponents="greedy")
-    with pytest.raises(GoldRushError, match="unknown agent 'nobody'"):
+    with pytest.raises(GoldrushEnvError, match="unknown agent 'nobody'"):
         batched_policy("nobody")
-    with pytest.raises(GoldRushError, match="opponents=3 is not allowed"):
+    with pytest.raises(GoldrushEnvError, match="opponents=3 is not allowed"):
         GoldVectorEnv(2, opponents=3)
-    with pytest.raises(GoldRushError, match="weights >= 0 with a positive sum"):
+    with pytest.raises(GoldrushEnvError, match="weights >= 0 with a positive sum"):
         GoldVectorEnv(2, opponents={"random": 0})
-    with pytest.raises(GoldRushError, match="seat=3 is not allowed"):
+    with pytest.raises(GoldrushEnvError, match="seat=3 is not allowed"):
         GoldVectorEnv(2, seat=3)
-    with pytest.raises(GoldRushError, match="unknown option"):
+    with pytest.raises(GoldrushEnvError, match="unknown option"):
         GoldVectorEnv(2, colour="red")
     env = GoldVectorEnv(2, num_players=2, seat=0, **VERSION_0)
-    with pytest.raises(GoldRushError, match="call reset"):
+    with pytest.raises(GoldrushEnvError, match="call reset"):
         env.step(np.zeros(2, dtype=np.int64))
     env.reset(seed=0)
     env.step(np.array([5, 6]))
@@ -291,7 +291,7 @@ def test_next_step_autoreset_spends_one_step_on_the_reset():
         ended += int(done.sum())
         pending = done
     assert ended > 30 and resets > 30
-    with pytest.raises(GoldRushError, match="autoreset_mode='disabled' is not allowed"):
+    with pytest.raises(GoldrushEnvError, match="autoreset_mode='disabled' is not allowed"):
         GoldVectorEnv(2, autoreset_mode="disabled")
 
 

@@ -22,7 +22,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from goldrush_env.gold.cards import EMPTY, card_code  # noqa: E402
 from goldrush_env.gold.engine import Game, Outcome  # noqa: E402
-from goldrush_env.errors import GoldRushError  # noqa: E402
+from goldrush_env.errors import GoldrushEnvError  # noqa: E402
 from conftest import flippable, session_of  # noqa: E402
 from goldrush_env.gold.render import square_name  # noqa: E402
 
@@ -454,9 +454,9 @@ def test_a_model_file_plays_only_when_the_server_offers_it(tmp_path):
     assert [game for game, agents in offered.items() if piecepack in agents] == ["piecepack"]
     refused = both.post("/api/piecepack/games", json={"opponents": model})
     assert refused.status_code == 400 and "unknown agent" in refused.json()["error"]
-    with pytest.raises(GoldRushError, match="no model file at"):
+    with pytest.raises(GoldrushEnvError, match="no model file at"):
         create_app(models=[str(tmp_path / "missing.npz")])
-    with pytest.raises(GoldRushError, match=r"no game can play the model 'greedy' \(model files: .npz, .zip\)"):
+    with pytest.raises(GoldrushEnvError, match=r"no game can play the model 'greedy' \(model files: .npz, .zip\)"):
         create_app(models=["greedy"])
     assert cli.main(["serve", "--model", str(tmp_path / "missing.npz")]) == 2
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from goldrush_env.chance import CHANCE, TERMINAL
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.piecepack import actions as A
 from goldrush_env.piecepack.chance import PiecepackChance, PiecepackPosition
 from goldrush_env.piecepack.components import BOX, COLUMNS, NUM_PIECES, NUM_PLOTS, RANKS, ROW_SUIT, code_of
@@ -280,9 +280,9 @@ def test_the_engine_never_rolls_a_die_of_its_own():
     while not at_round_end(position):
         legal = position.legal_actions()
         position.apply(position.draw(rng.random) if position.player == CHANCE else choose(rng, legal))
-    with pytest.raises(GoldRushError, match="Market roll"):  # refused before anything changes
+    with pytest.raises(GoldrushEnvError, match="Market roll"):  # refused before anything changes
         position.env.game.step_legal(A.MARKET_ROLL)
-    with pytest.raises(GoldRushError, match="needed a roll"):  # the position's step, skipping its chance nodes
+    with pytest.raises(GoldrushEnvError, match="needed a roll"):  # the position's step, skipping its chance nodes
         position._step(A.END_DEVELOPMENT)
 
 
@@ -292,27 +292,27 @@ def test_the_engine_exchanges_only_pieces_that_could_trade_places():
     game.exchange(0, 5)
     assert (game.tile(0), game.tile(5)) == (tiles[5], tiles[0])
     game.exchange(NUM_PLOTS + 7, NUM_PLOTS + 11)  # two coins of row 1
-    with pytest.raises(GoldRushError, match="cannot change places"):
+    with pytest.raises(GoldrushEnvError, match="cannot change places"):
         game.exchange(0, NUM_PLOTS)
-    with pytest.raises(GoldRushError, match="cannot change places"):
+    with pytest.raises(GoldrushEnvError, match="cannot change places"):
         game.exchange(NUM_PLOTS + 5, NUM_PLOTS + 6)
-    with pytest.raises(GoldRushError, match="piece"):
+    with pytest.raises(GoldrushEnvError, match="piece"):
         game.exchange(0, NUM_PIECES)
     game.face_up[3] = True
-    with pytest.raises(GoldRushError, match="face up"):
+    with pytest.raises(GoldrushEnvError, match="face up"):
         game.exchange(3, 4)
-    with pytest.raises(GoldRushError, match="face up"):
+    with pytest.raises(GoldrushEnvError, match="face up"):
         game.exchange(4, 3)
 
 
 def test_the_engine_queues_rolls_as_its_constructor_checks_them():
     game = Game(3, list(BOX), [code_of(ROW_SUIT[r], k) for r in range(4) for k in RANKS], 0, [[1, 2, 3, 4]],
                 rng=np.random.default_rng(0))
-    with pytest.raises(GoldRushError, match="dice"):
+    with pytest.raises(GoldrushEnvError, match="dice"):
         game.queue_rolls(dice=[[6, 0, 0, 0]])
-    with pytest.raises(GoldRushError, match="market_rolls"):
+    with pytest.raises(GoldrushEnvError, match="market_rolls"):
         game.queue_rolls(market_rolls=[[0, 3]])
-    with pytest.raises(GoldRushError, match="9 production rolls"):
+    with pytest.raises(GoldrushEnvError, match="9 production rolls"):
         game.queue_rolls(dice=[[0, 0, 0, 0]] * 9)
     game.queue_rolls(dice=[[0, 1, 2, 3]] * 8, market_rolls=[[1, 6]])
     record = game.to_record()
@@ -556,7 +556,7 @@ def test_resample_keeps_what_the_seat_knows_and_redraws_the_rest(players, seed):
 
     def visit(position):
         if position.player == CHANCE:
-            with pytest.raises(GoldRushError, match="chance node"):
+            with pytest.raises(GoldrushEnvError, match="chance node"):
                 position.resample(0, rng.random)
             return
         if position.player == TERMINAL or rng.random() > 0.2:
@@ -673,9 +673,9 @@ def test_the_first_nodes_and_their_words():
     assert position.rewards == [0.0] * 4 and position.returns() == [0.0] * 4
     assert position.action_text(2, A.END_FREE_TRADE).startswith("End")
     assert "seat 2" in position.knowledge_text(2) and "viewer: seat 2" in position.knowledge_text(2)
-    with pytest.raises(GoldRushError, match="seat"):
+    with pytest.raises(GoldrushEnvError, match="seat"):
         position.observation(4)
-    with pytest.raises(GoldRushError, match="not legal"):
+    with pytest.raises(GoldrushEnvError, match="not legal"):
         position.apply(A.END_DEVELOPMENT)
 
 
@@ -707,7 +707,7 @@ def test_chance_words_name_only_what_was_decided():
     ({"players": True}, "True", "int"), ({"seats": 3}, "seats", "players"),
 ])
 def test_bad_parameters_are_refused_by_name(params, named, allowed):
-    with pytest.raises(GoldRushError) as error:
+    with pytest.raises(GoldrushEnvError) as error:
         PiecepackChance(**params)
     assert named in str(error.value) and allowed in str(error.value)
 

@@ -148,11 +148,11 @@ def test_the_compiled_search_plays_whole_games_and_its_option_is_checked():
     from goldrush_agents import make_agent
     from goldrush_agents.arena import play_game
 
-    from goldrush_env.errors import GoldRushError
+    from goldrush_env.errors import GoldrushEnvError
 
     result = play_game([make_agent("search[compiled=True]", game="piecepack"),
                         make_agent("economist", game="piecepack"), make_agent("random", game="piecepack")], 5,
                        game="piecepack")
     assert Game.from_record(result.record).is_over
-    with pytest.raises(GoldRushError, match="compiled must be False or True, and True only with policy='idle'"):
+    with pytest.raises(GoldrushEnvError, match="compiled must be False or True, and True only with policy='idle'"):
         make_agent("search[compiled=True,policy='builder']", game="piecepack")

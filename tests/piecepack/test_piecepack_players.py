@@ -20,7 +20,7 @@ from goldrush_agents.piecepack import (
 from goldrush_agents.tournament import wilson_interval
 from goldrush_agents.weights import ModelSizeWarning
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.piecepack import actions as A
 from goldrush_env.piecepack.components import FOOD, ORE
 from goldrush_env.piecepack.encoder import observation_vector
@@ -137,7 +137,7 @@ def test_economist_beats_random(players):
 def test_registry_and_unknown_name():
     assert {*AGENTS, *MODELS} == {"idle", "random", "economist", "search", "ppo"}
     assert isinstance(make_agent("economist", seed=1, game="piecepack"), PiecepackEconomist)
-    with pytest.raises(GoldRushError, match=r"unknown agent 'greedy': expected one of \['economist', 'idle', 'random', 'search'\], "
+    with pytest.raises(GoldrushEnvError, match=r"unknown agent 'greedy': expected one of \['economist', 'idle', 'random', 'search'\], "
                                              r"'ppo' \(the shipped models\).*\(the players of Gold Rush \(piecepack\)\)"):
         make_agent("greedy", game="piecepack")
 
@@ -165,16 +165,16 @@ def test_a_trained_model_plays_by_path_and_refuses_other_files(tmp_path):
     logits = player.logits(view.observation)
     assert logits.shape == (A.NUM_ACTIONS,) and player.act(view) == int(np.where(view.action_mask, logits,
                                                                                    -np.inf).argmax())
-    with pytest.raises(GoldRushError, match="no model file at"):
+    with pytest.raises(GoldrushEnvError, match="no model file at"):
         make_agent(str(tmp_path / "missing.npz"), game="piecepack")
     gold = tmp_path / "gold.npz"
     np.savez(gold, **{"actor.0.weight": np.zeros((64, 10), np.float32), "actor.0.bias": np.zeros(64, np.float32)})
-    with pytest.raises(GoldRushError, match="not a piecepack model"):
+    with pytest.raises(GoldrushEnvError, match="not a piecepack model"):
         PiecepackTrained(gold)
     small = tmp_path / "small.npz"
     np.savez(small, **{"actor.0.weight": np.zeros((488, 10), np.float32), "actor.0.bias": np.zeros(488, np.float32),
                        "config.game": "piecepack"})
-    with pytest.raises(GoldRushError, match=r"maps \(10, 488\).*needs \(1443, 488\)"):
+    with pytest.raises(GoldrushEnvError, match=r"maps \(10, 488\).*needs \(1443, 488\)"):
         PiecepackTrained(small)
 
 

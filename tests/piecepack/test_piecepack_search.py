@@ -15,7 +15,7 @@ from goldrush_agents.piecepack import view_of
 from goldrush_agents.piecepack.economist import PiecepackEconomist
 from goldrush_agents.piecepack.idle import Idle
 from goldrush_agents.piecepack.search import POLICIES, PiecepackSearch, builder_action, idle_action, outcome
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.piecepack import actions as A
 from goldrush_env.piecepack.components import NUM_PLOTS, WAREHOUSE
 from goldrush_env.piecepack.engine import Game, Phase
@@ -66,7 +66,7 @@ def test_the_search_is_seeded_and_refuses_bad_options():
                           ("search[score_weight=2]", "score_weight must be a number from 0 to 1, got 2"),
                           ("search[halvings=7]", "halvings must be an int from 0 to 6, got 7"),
                           ("search[halvings=True]", "halvings must be an int from 0 to 6, got True")):
-        with pytest.raises(GoldRushError, match=message):
+        with pytest.raises(GoldrushEnvError, match=message):
             make_agent(spec, game="piecepack")
 
 

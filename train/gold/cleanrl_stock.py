@@ -24,7 +24,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_train.cli import TRAIN_EXTRA, check_counts, command, minutes, open_run_dir
 from goldrush_train.gold.network import make_agent_network
 from goldrush_train.gold.stock_harness import StockArgs, evaluate_at, next_evaluation, progress_line, write_outputs
@@ -62,7 +62,7 @@ class Args(StockArgs):
         check_counts(self, "num_steps", "num_minibatches", "update_epochs")
         check_agents("--opponents", self.opponents)
         if (self.num_envs * self.num_steps) % self.num_minibatches:
-            raise GoldRushError(f"--num-minibatches {self.num_minibatches} must divide a rollout of --num-envs "
+            raise GoldrushEnvError(f"--num-minibatches {self.num_minibatches} must divide a rollout of --num-envs "
                                 f"{self.num_envs} × --num-steps {self.num_steps} steps")
 
 

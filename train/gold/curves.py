@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any, Sequence
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_train.cli import command
 
 
@@ -24,15 +24,15 @@ def read_setup(spec: str) -> tuple[str, list[list[dict[str, Any]]]]:
     """``label=run,run``: the label and each run's evaluations, refused by name if a run has none."""
     label, sep, runs = spec.partition("=")
     if not sep or not label or not runs:
-        raise GoldRushError(f"{spec!r} is not a setup: expected label=run_dir,run_dir,...")
+        raise GoldrushEnvError(f"{spec!r} is not a setup: expected label=run_dir,run_dir,...")
     evaluations = []
     for run in runs.split(","):
         summary = Path(run) / "summary.json"
         if not summary.is_file():
-            raise GoldRushError(f"{run!r} has no summary.json: is it a finished run folder?")
+            raise GoldrushEnvError(f"{run!r} has no summary.json: is it a finished run folder?")
         rows = json.loads(summary.read_text()).get("evaluations") or []
         if not rows:
-            raise GoldRushError(f"{run!r} recorded no evaluations")
+            raise GoldrushEnvError(f"{run!r} recorded no evaluations")
         evaluations.append(rows)
     return label, evaluations
 

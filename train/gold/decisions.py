@@ -28,7 +28,7 @@ import numpy as np
 from goldrush_agents import make_agent
 from goldrush_env.gold.aec import raw_env
 from goldrush_env.gold.cards import NUM_POSITIONS
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.encoder import OBSERVATION_SIZE
 from goldrush_train.cli import Ticker
 
@@ -122,7 +122,7 @@ def collect(games: int, num_players: int = 2, teacher: str = "expert", seed: int
     and at the end.
     """
     if student is not None and not opponents:
-        raise GoldRushError("collect with a student needs at least one opponent")
+        raise GoldrushEnvError("collect with a student needs at least one opponent")
     jobs = []
     for game in range(games):
         job = _Job(teacher, num_players, seed * 1_000_003 + game, config)
@@ -173,43 +173,43 @@ def load(*paths: str | Path, num_players: int | None = None, target: str = "move
 
     ``target`` (one of :data:`TARGETS`) says what the ``targets`` array holds: the teacher's moves as stored,
     or with ``"visits"`` its shares of visits (the moves are then kept as ``moves``, which :func:`pretrain`
-    and :func:`score` count matches against). Refuses (:class:`GoldRushError`, a ValueError) an unknown
+    and :func:`score` count matches against). Refuses (:class:`GoldrushEnvError`, a ValueError) an unknown
     ``target``, a file that lacks one of :data:`FIELDS` (or the ``visits`` asked for), whose observations do
     not have this version's size, or (given ``num_players``) whose games had another number of players.
     """
     if target not in TARGETS:
-        raise GoldRushError(f"target must be one of {list(TARGETS)}, got {target!r}")
+        raise GoldrushEnvError(f"target must be one of {list(TARGETS)}, got {target!r}")
     parts = []
     for path in paths:
         if not Path(path).is_file():
-            raise GoldRushError(f"no data file at {str(path)!r} "
+            raise GoldrushEnvError(f"no data file at {str(path)!r} "
                                 "(write one with python -m goldrush_train.gold.imitation)")
         try:
             stored = np.load(path)
         except (OSError, ValueError, zipfile.BadZipFile):
             stored = None
         if not isinstance(stored, np.lib.npyio.NpzFile):
-            raise GoldRushError(f"{str(path)!r} is not a data file of python -m goldrush_train.gold.imitation: "
+            raise GoldrushEnvError(f"{str(path)!r} is not a data file of python -m goldrush_train.gold.imitation: "
                                 "it is not a .npz archive")
         with stored:
             missing = [key for key in FIELDS if key not in stored]
             if missing:
-                raise GoldRushError(f"{path} is not an imitation data set: it lacks {missing}")
+                raise GoldrushEnvError(f"{path} is not an imitation data set: it lacks {missing}")
             if target == "visits" and "visits" not in stored:
-                raise GoldRushError(f"{path} holds no visit shares (it was collected before they were recorded): "
+                raise GoldrushEnvError(f"{path} holds no visit shares (it was collected before they were recorded): "
                                     "collect it again with python -m goldrush_train.gold.imitation, or fit the moves")
             part = {key: stored[key] for key in FIELDS}
             if target == "visits":  # fit the shares, but keep the moves to count matches against
                 part["moves"], part["targets"] = part["targets"], stored["visits"]
             about = json.loads(str(stored["about"])) if "about" in stored else {}
         if num_players is not None and about.get("num_players", num_players) != num_players:
-            raise GoldRushError(f"{path} holds games of {about['num_players']} players, not {num_players}")
+            raise GoldrushEnvError(f"{path} holds games of {about['num_players']} players, not {num_players}")
         if part["observations"].shape[1:] != (OBSERVATION_SIZE,) or part["targets"].shape[1:] != (NUM_POSITIONS,):
-            raise GoldRushError(f"{path} holds observations of size {part['observations'].shape[1:]}, this version "
+            raise GoldrushEnvError(f"{path} holds observations of size {part['observations'].shape[1:]}, this version "
                                 f"encodes {OBSERVATION_SIZE}")
         parts.append(part)
     if not parts:
-        raise GoldRushError("load needs at least one file")
+        raise GoldrushEnvError("load needs at least one file")
     return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
 
 

@@ -20,7 +20,7 @@ import time
 from typing import Any, Sequence
 
 from goldrush_env.checks import check_int
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_train.cli import command
 
 
@@ -39,13 +39,13 @@ def curve(fit: Sequence[str], holdout: Sequence[str], epochs: int = 48, every: i
         check_int(f"--{name}", value, 1)
     overlap = sorted(set(fit) & set(holdout))
     if overlap:
-        raise GoldRushError(f"a file cannot be both fitted and held out: {overlap}")
+        raise GoldrushEnvError(f"a file cannot be both fitted and held out: {overlap}")
     data = {}
     for option, paths in (("--fit", fit), ("--holdout", holdout)):
         try:
             data[option] = load(*paths, num_players=num_players, target=target)
-        except GoldRushError as error:
-            raise GoldRushError(f"{option}: {error}") from None
+        except GoldrushEnvError as error:
+            raise GoldrushEnvError(f"{option}: {error}") from None
     fitted, kept = data["--fit"], data["--holdout"]
     torch.manual_seed(seed)
     net = GoldNet(width=width, context=context)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Sequence
 
 from goldrush_env.checks import check_int
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_train.cli import check_agent, check_agents, command
 from goldrush_train.gold.decisions import collect, file_digest, save
 
@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> Path:
     if args.workers is not None:
         check_int("--workers", args.workers, 1)
     if Path(args.out).is_dir():
-        raise GoldRushError(f"--out {args.out!r} is a folder: name the .npz file to write")
+        raise GoldrushEnvError(f"--out {args.out!r} is a folder: name the .npz file to write")
     # A misspelt agent fails here, not in a worker after minutes of search.
     check_agent("--teacher", args.teacher)
     opponents: list[str] = []

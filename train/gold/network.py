@@ -27,7 +27,7 @@ from torch import nn
 
 from goldrush_agents.gold.trained import BOARD_SIZE, GLOBALS, PAIR_PLANES, PLANES
 from goldrush_env.gold.cards import NUM_POSITIONS
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.encoder import OBSERVATION_SIZE
 
 
@@ -144,21 +144,21 @@ def saved_weights(path: str, width: int, context: int) -> dict[str, np.ndarray]:
 
     try:
         weights = {name: array for name, array in load_weights(path).items() if not name.startswith("config.")}
-    except GoldRushError as error:
-        raise GoldRushError(f"--init-from: {error}") from None
+    except GoldrushEnvError as error:
+        raise GoldrushEnvError(f"--init-from: {error}") from None
     expected = {name: tuple(tensor.shape) for name, tensor in GoldNet(width, context).state_dict().items()}
     found = {name: tuple(np.shape(array)) for name, array in weights.items()}
     if set(found) != set(expected):
-        raise GoldRushError(f"--init-from {path!r} is not a GoldNet model: it holds weights {sorted(found)}, "
+        raise GoldrushEnvError(f"--init-from {path!r} is not a GoldNet model: it holds weights {sorted(found)}, "
                             f"the network has {sorted(expected)}")
     saved = found["cell1.weight"][0], found["globals.weight"][0]
     if saved != (width, context):
-        raise GoldRushError(f"--init-from {path!r} has --width {saved[0]} --context {saved[1]}, this run "
+        raise GoldrushEnvError(f"--init-from {path!r} has --width {saved[0]} --context {saved[1]}, this run "
                             f"--width {width} --context {context}: give the model's")
     if found != expected:
         wrong = [f"{name} {shape} (expected {expected[name]})" for name, shape in found.items()
                  if shape != expected[name]]
-        raise GoldRushError(f"--init-from {path!r} does not fit this version's network: {', '.join(wrong)}")
+        raise GoldrushEnvError(f"--init-from {path!r} does not fit this version's network: {', '.join(wrong)}")
     return weights
 
 

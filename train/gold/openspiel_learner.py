@@ -46,7 +46,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from goldrush_env.checks import check_int
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_train.cli import command, minutes, new_run_dir, refuse_used_folder
 
 ALGORITHMS = ("nfsp", "dqn", "a2c")
@@ -254,7 +254,7 @@ def _bot_class() -> type:
 
         def step(self, state: Any) -> int:
             if state.current_player() != self.seat:
-                raise GoldRushError(f"{self.name} plays seat {self.seat}, but the state's player is "
+                raise GoldrushEnvError(f"{self.name} plays seat {self.seat}, but the state's player is "
                                     f"{state.current_player()}")
             x = np.asarray(state.information_state_tensor(self.seat), dtype=np.float32)
             if self.inputs is not None:
@@ -304,7 +304,7 @@ def load_layers(path: str | Path, seat: int, network: str = "policy") -> tuple[L
             k += 1
         inputs = data["inputs"] if "inputs" in data else None
     if not layers:
-        raise GoldRushError(f"{path} holds no network {network!r} for seat {seat}")
+        raise GoldrushEnvError(f"{path} holds no network {network!r} for seat {seat}")
     return layers, inputs
 
 
@@ -316,7 +316,7 @@ def bot(game: Any, seat: int, path: str | Path, network: str = "policy") -> Any:
     reads = size if inputs is None else len(inputs)
     if (layers[0][0].shape[1] != reads or layers[-1][0].shape[0] != game.num_distinct_actions()
             or inputs is not None and int(inputs.max()) >= size):
-        raise GoldRushError(f"{path} was trained on another game: its network reads {layers[0][0].shape[1]} values "
+        raise GoldrushEnvError(f"{path} was trained on another game: its network reads {layers[0][0].shape[1]} values "
                             f"and gives {layers[-1][0].shape[0]}, the game has {size} and "
                             f"{game.num_distinct_actions()}")
     return network_bot(seat, layers, inputs, f"{Path(path).name}:{network}")
@@ -422,19 +422,19 @@ def learner_settings(args: argparse.Namespace) -> dict[str, Any]:
         if value is None:
             continue
         if key not in chosen:
-            raise GoldRushError(f"--{key.replace('_', '-')} is not a setting of {args.algorithm}: its settings are "
+            raise GoldrushEnvError(f"--{key.replace('_', '-')} is not a setting of {args.algorithm}: its settings are "
                                 f"{', '.join('--' + k.replace('_', '-') for k in chosen)}")
         chosen[key] = value
     if not 0 <= chosen["discount"] <= 1:
-        raise GoldRushError(f"--discount must be from 0 to 1, got {chosen['discount']}")
+        raise GoldrushEnvError(f"--discount must be from 0 to 1, got {chosen['discount']}")
     if chosen["optimizer"] not in ("sgd", "adam"):
-        raise GoldRushError(f"--optimizer must be sgd or adam, got {chosen['optimizer']!r}")
+        raise GoldrushEnvError(f"--optimizer must be sgd or adam, got {chosen['optimizer']!r}")
     try:
         widths = [int(width) for width in str(chosen["hidden"]).split(",")]
     except ValueError:
         widths = []
     if not widths or min(widths) < 1:
-        raise GoldRushError(f"--hidden takes positive widths separated by commas, got {chosen['hidden']!r}")
+        raise GoldrushEnvError(f"--hidden takes positive widths separated by commas, got {chosen['hidden']!r}")
     return chosen
 
 
@@ -452,7 +452,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     check_int("--max-turns", args.max_turns, 1)
     fields = split_entrants(args.eval_fields)
     if not fields:
-        raise GoldRushError("--eval-fields names no entrant")
+        raise GoldrushEnvError("--eval-fields names no entrant")
     settings = learner_settings(args)
     out = Path(args.out) if args.out else new_run_dir(f"runs/openspiel-{args.algorithm}")
     refuse_used_folder(out, "--out")

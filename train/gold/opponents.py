@@ -14,7 +14,7 @@ import gymnasium as gym
 import numpy as np
 
 from goldrush_agents import make_agent
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.gym_env import GoldEnv
 from goldrush_env.policy import Policy
 
@@ -26,7 +26,7 @@ def opponent_mix(curriculum: list[str], stage: int, league: list[str], self_play
     """The opponent weights at curriculum ``stage``: mostly the current stage's player, some of the earlier
     ones, and a ``self_play`` share spread over the league's snapshots (if any)."""
     if not 0 <= stage < len(curriculum):
-        raise GoldRushError(f"curriculum stage {stage} is out of range for {curriculum}")
+        raise GoldrushEnvError(f"curriculum stage {stage} is out of range for {curriculum}")
     passed = curriculum[:stage]
     mix = {curriculum[stage]: 1.0 - SCRIPTED_SHARE if passed else 1.0}
     for name in passed:
@@ -54,7 +54,7 @@ class OpponentMix(gym.Wrapper):
     def set_mix(self, mix: dict[str, float]) -> None:
         weights = np.array(list(mix.values()), dtype=float)
         if not mix or (weights < 0).any() or weights.sum() <= 0:
-            raise GoldRushError(f"an opponent mix needs weights >= 0 with a positive sum, got {mix!r}")
+            raise GoldrushEnvError(f"an opponent mix needs weights >= 0 with a positive sum, got {mix!r}")
         for name in mix:
             self._policy(name)  # load now: a bad entrant fails here, not in the middle of a rollout
         self.mix_names = list(mix)

@@ -32,7 +32,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from sb3_contrib.common.wrappers import ActionMasker
 
 import goldrush_env.gold
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_agents import make_agent
 from goldrush_agents.tournament import wilson_interval
 from goldrush_train.cli import add_option_argument, parsed_env_options
@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         try:
             if name != "sample":
                 make_agent(name)  # an unknown name is refused before the training, naming the players there are
-        except GoldRushError as error:
+        except GoldrushEnvError as error:
             parser.error(f"--opponents: {error}")
     env_fn, env_kwargs = goldrush_env.gold, options
     start = time.perf_counter()

@@ -60,7 +60,7 @@ import numpy as np
 from goldrush_agents import split_entrants
 from goldrush_agents.gold.trained import SHIPPED_MODEL
 from goldrush_env.checks import check_int, check_number
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_train.cli import (TRAIN_EXTRA, Heartbeat, check_agent, check_agents, check_counts, command, doing,
                                 minutes, new_run_dir, refuse_used_folder, silent_for)
 from goldrush_train.run_figure import plot
@@ -205,16 +205,16 @@ class Args:
             check_number(f"--{name.replace('_', '-')}", getattr(self, name), 0, 1)
         check_int("--torch-threads", self.torch_threads, 0, note="0: automatic")
         if self.vec_env == "batched" and self.memory != "perfect":
-            raise GoldRushError("--vec-env batched plays with perfect memory: use --memory perfect or another "
+            raise GoldrushEnvError("--vec-env batched plays with perfect memory: use --memory perfect or another "
                                 "--vec-env")
         for option, paths in (("--imitation-data", self.imitation_data), ("--anchor-data", self.anchor_data)):
             for path in paths:
                 if not Path(path).is_file():
-                    raise GoldRushError(f"{option} {path!r} is not a file (write one with python -m "
+                    raise GoldrushEnvError(f"{option} {path!r} is not a file (write one with python -m "
                                         "goldrush_train.gold.imitation)")
         check_number("--anchor-coef", self.anchor_coef, 0)
         if self.ship and self.num_players != 2:
-            raise GoldRushError("--ship is for the 2-player model: use --num-players 2")
+            raise GoldrushEnvError("--ship is for the 2-player model: use --num-players 2")
         # Made here, in this process: a misspelt agent fails now, not in every environment worker.
         check_agents("--curriculum", self.curriculum)
         check_agents("--eval-agents", self.eval_agents)
@@ -512,17 +512,17 @@ def _resumed(args: Args) -> tuple[Path, Args]:
     given = [f"--{field.name.replace('_', '-')}" for field in dataclasses.fields(Args)
              if field.name != "resume" and getattr(args, field.name) != getattr(Args(), field.name)]
     if given:
-        raise GoldRushError(f"--resume continues a run with the arguments it was started with (its args.json); "
+        raise GoldrushEnvError(f"--resume continues a run with the arguments it was started with (its args.json); "
                             f"leave out {', '.join(given)}, or start a new run")
     if not run_dir.is_dir():
-        raise GoldRushError(f"cannot resume {str(run_dir)!r}: there is no such folder")
+        raise GoldrushEnvError(f"cannot resume {str(run_dir)!r}: there is no such folder")
     if not (run_dir / "args.json").is_file():
-        raise GoldRushError(f"cannot resume {str(run_dir)!r}: it holds no args.json, so no run of "
+        raise GoldrushEnvError(f"cannot resume {str(run_dir)!r}: it holds no args.json, so no run of "
                             "goldrush_train.gold.ppo was started there")
     saved = json.loads((run_dir / "args.json").read_text())
     unknown = sorted(set(saved) - {field.name for field in dataclasses.fields(Args)})
     if unknown:
-        raise GoldRushError(f"cannot resume {str(run_dir)!r}: its args.json holds arguments this version does not "
+        raise GoldrushEnvError(f"cannot resume {str(run_dir)!r}: its args.json holds arguments this version does not "
                             f"know: {unknown}")
     if "play_by" not in saved:  # a run started before --play-by: its models play as they did then
         by_move = saved.get("imitation_data") and saved.get("imitation_target") == "visits"
@@ -531,11 +531,11 @@ def _resumed(args: Args) -> tuple[Path, Args]:
     state = RunState(run_dir)
     checkpoint = state.load().checkpoint if state.path.is_file() else None
     if checkpoint is None:
-        raise GoldRushError(f"cannot resume {str(run_dir)!r}: it holds no checkpoint yet (the run stopped before "
+        raise GoldrushEnvError(f"cannot resume {str(run_dir)!r}: it holds no checkpoint yet (the run stopped before "
                             f"step {saved.checkpoint_every:,}, its first): start a new run instead")
     for path in [checkpoint, *state.league]:
         if not Path(path).is_file():
-            raise GoldRushError(f"cannot resume {str(run_dir)!r}: its state.json names {path!r}, which is missing "
+            raise GoldrushEnvError(f"cannot resume {str(run_dir)!r}: its state.json names {path!r}, which is missing "
                                 "(resume from the folder the run was started in)")
     return run_dir, saved
 
@@ -543,7 +543,7 @@ def _resumed(args: Args) -> tuple[Path, Args]:
 def train(args: Args) -> dict[str, Any]:
     """Run (or resume) training as ``args`` says; returns the summary also written to ``summary.json``.
 
-    Every argument is checked before the run folder is made: a mistake raises :class:`GoldRushError` and leaves
+    Every argument is checked before the run folder is made: a mistake raises :class:`GoldrushEnvError` and leaves
     nothing behind."""
     import torch
     from sb3_contrib import MaskablePPO

@@ -61,7 +61,7 @@ import numpy as np
 from goldrush_agents import parse_spec, split_entrants
 from goldrush_agents.gold.trained import SHIPPED_MODEL
 from goldrush_env.checks import check_int
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_train.cli import (TRAIN_EXTRA, check_agent, check_agents, check_counts, command, minutes, new_run_dir,
                                 refuse_used_folder, run_script)
 
@@ -139,11 +139,11 @@ class Recipe:
                      "games")
         check_int("--expert-games", self.expert_games, 0, note="0: none")
         if not self.search_seeds:
-            raise GoldRushError("--search-seeds needs at least one seed")
+            raise GoldrushEnvError("--search-seeds needs at least one seed")
         if len(set(self.search_seeds)) != len(self.search_seeds):
-            raise GoldRushError(f"--search-seeds repeats a seed: {list(self.search_seeds)}")
+            raise GoldrushEnvError(f"--search-seeds repeats a seed: {list(self.search_seeds)}")
         if len(set(self.dagger_seeds)) != len(self.dagger_seeds):
-            raise GoldRushError(f"--dagger-seeds repeats a seed: {list(self.dagger_seeds)}")
+            raise GoldrushEnvError(f"--dagger-seeds repeats a seed: {list(self.dagger_seeds)}")
         # A misspelt agent fails now, not after hours of collection.
         check_agent("--teacher", self.teacher)
         check_agents("--agents", self.agents)
@@ -151,7 +151,7 @@ class Recipe:
             check_agents("--dagger-opponents", self.dagger_opponents)
         for path in self.extra_data:
             if not Path(path).is_file():
-                raise GoldRushError(f"--extra-data {path!r} is not a file "
+                raise GoldrushEnvError(f"--extra-data {path!r} is not a file "
                                     "(write one with python -m goldrush_train.gold.imitation)")
         check_int("--torch-threads", self.torch_threads, 1)
         check_int("--workers", self.workers, 0, note="0: every core")
@@ -191,10 +191,10 @@ def _reuse(path: Path, wanted: dict[str, Any], stage: str, ignore: tuple[str, ..
         with np.load(path) as stored:
             found = json.loads(str(stored["about"])) if "about" in stored else None
     except (OSError, ValueError, zipfile.BadZipFile):
-        raise GoldRushError(f"{path} is not a readable data file: move it away, and the recipe collects it "
+        raise GoldrushEnvError(f"{path} is not a readable data file: move it away, and the recipe collects it "
                             "again") from None
     if found is None or {key: value for key, value in found.items() if key not in ignore} != wanted:
-        raise GoldRushError(f"{path} holds other games than this recipe needs: it records {found}, the "
+        raise GoldrushEnvError(f"{path} holds other games than this recipe needs: it records {found}, the "
                             f"recipe wants {wanted}; move it away or choose another --data-dir")
     print(f"{stage}: {path} (already collected)", flush=True)
     return True
@@ -228,7 +228,7 @@ def dagger_data(recipe: Recipe, search_paths: list[str]) -> list[str]:
     student = recipe.student_path
     if not student.exists():
         if all(recipe.dagger_path(seed).exists() for seed in recipe.dagger_seeds):
-            raise GoldRushError(f"the DAgger files are there but not the model that played them, {student}: "
+            raise GoldrushEnvError(f"the DAgger files are there but not the model that played them, {student}: "
                                 "move them away or choose another --data-dir")
         fit = new_run_dir(student.with_suffix(""))  # the student's run folder, beside the data
         print(f"dagger: fitting the student (this recipe without DAgger, seed 0) in {fit}...", flush=True)

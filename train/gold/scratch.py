@@ -42,7 +42,7 @@ from goldrush_agents import split_entrants
 from goldrush_agents.gold.trained import shipped_model
 from goldrush_env.gold.cards import table_size
 from goldrush_env.checks import check_int, check_number
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_train.cli import (
     TRAIN_EXTRA,
     Heartbeat,
@@ -157,16 +157,16 @@ class Args:
         for index, part in enumerate(parts):
             name, _, until = part.partition(":")
             if name not in TABLES:
-                raise GoldRushError(f"--tables: {name!r} is not a table: expected one of {list(TABLES)}")
+                raise GoldrushEnvError(f"--tables: {name!r} is not a table: expected one of {list(TABLES)}")
             last = index == len(parts) - 1
             if not last and not until.isdigit():
-                raise GoldRushError(f"--tables: {part!r} needs the step it plays until, e.g. {name}:500000")
+                raise GoldrushEnvError(f"--tables: {part!r} needs the step it plays until, e.g. {name}:500000")
             steps = self.total_timesteps if last else int(until)
             if schedule and steps <= schedule[-1][1]:
-                raise GoldRushError(f"--tables: the steps must grow, got {self.tables!r}")
+                raise GoldrushEnvError(f"--tables: the steps must grow, got {self.tables!r}")
             schedule.append((name, steps))
         if len({name for name, _ in schedule}) < len(schedule):
-            raise GoldRushError(f"--tables: each table at most once, got {self.tables!r}")
+            raise GoldrushEnvError(f"--tables: each table at most once, got {self.tables!r}")
         return schedule
 
     def check(self) -> None:
@@ -174,7 +174,7 @@ class Args:
         check_counts(self, "total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs", "width",
                      "context", "eval_games", "final_games", "snapshot_every", "league_size")
         if self.num_envs * self.num_steps % self.num_minibatches:
-            raise GoldRushError(f"--num-minibatches {self.num_minibatches} must divide a rollout of "
+            raise GoldrushEnvError(f"--num-minibatches {self.num_minibatches} must divide a rollout of "
                                 f"{self.num_envs * self.num_steps} decisions (--num-envs x --num-steps)")
         for name in ("gamma", "gae_lambda", "self_play"):
             check_number(f"--{name.replace('_', '-')}", getattr(self, name), 0, 1)
@@ -186,17 +186,17 @@ class Args:
         table_size(self.eval_table)
         check_int("--num-players", self.num_players, 2, 5)
         if self.ship and self.init_from is not None:
-            raise GoldRushError(f"--ship is for a model learned from scratch, with no teacher: not one started from "
+            raise GoldrushEnvError(f"--ship is for a model learned from scratch, with no teacher: not one started from "
                                 f"--init-from {self.init_from!r} (goldrush_train.gold.sizes ships those, as ppo)")
         if self.init_from is not None:
             if self.network != "goldnet" or self.observation != "plain":
-                raise GoldRushError(f"--init-from needs --network goldnet --observation plain (the shipped models'), "
+                raise GoldrushEnvError(f"--init-from needs --network goldnet --observation plain (the shipped models'), "
                                     f"got --network {self.network} --observation {self.observation}")
             from goldrush_train.gold.network import saved_weights
 
             saved_weights(self.init_from, self.width, self.context)
         if self.network == "goldnet" and "kinds" in (self.action, self.observation):
-            raise GoldRushError(f"--action {self.action} --observation {self.observation} needs --network mlp: "
+            raise GoldrushEnvError(f"--action {self.action} --observation {self.observation} needs --network mlp: "
                                 "GoldNet reads and scores positions")
         check_agents("--opponents", self.opponents)
         check_agents("--eval-agents", self.eval_agents)

@@ -35,7 +35,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from goldrush_env.checks import check_int, check_number
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.cards import TABLES
 from goldrush_env.streams import seed_streams
 
@@ -86,7 +86,7 @@ class SelfPlay:
     def check(self) -> None:
         """Refuse values that cannot work, naming them."""
         if self.table not in TABLES:
-            raise GoldRushError(f"--table must be one of {list(TABLES)}, got {self.table!r}")
+            raise GoldrushEnvError(f"--table must be one of {list(TABLES)}, got {self.table!r}")
         check_int("--num-players", self.num_players, 2, 5)
         check_counts(self, "games", "batch", "batch_size", "buffer", "width", "eval_every", "eval_games",
                      "final_games", "torch_threads")
@@ -95,7 +95,7 @@ class SelfPlay:
         for name in ("learning_rate", "temperature", "replay"):
             check_number(f"--{name.replace('_', '-')}", getattr(self, name), above=0)
         if self.ship and self.table not in TABLE_MODELS[self.num_players]:
-            raise GoldRushError(f"--ship: at {self.num_players} players the package ships models for the tables "
+            raise GoldrushEnvError(f"--ship: at {self.num_players} players the package ships models for the tables "
                                 f"{list(TABLE_MODELS[self.num_players])}, not {self.table!r}")
 
 

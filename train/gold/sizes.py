@@ -30,7 +30,7 @@ from typing import Any, Sequence
 
 from goldrush_agents.gold.trained import SHIPPED_MODEL, shipped_model
 from goldrush_env.checks import check_int
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_train.cli import (TRAIN_EXTRA, check_counts, command, minutes, new_run_dir, refuse_used_folder,
                                 run_script)
 
@@ -76,7 +76,7 @@ class Sizes:
         check_counts(self, "total_timesteps", "eval_every", "eval_games", "num_envs", "final_games",
                      "torch_threads")
         if not Path(self.start_from).is_file():
-            raise GoldRushError(f"--start-from {self.start_from!r} is not a file")
+            raise GoldrushEnvError(f"--start-from {self.start_from!r} is not a file")
 
     def scratch_argv(self, run_dir: str) -> list[str]:
         """The command line of goldrush_train.gold.scratch that this recipe is."""

@@ -23,7 +23,7 @@ import gymnasium
 import numpy as np
 import pettingzoo.utils
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 
 Choose = Callable[[np.ndarray, np.ndarray], np.ndarray]
 """A learner's choices in many games at once: observations ``(k, size)`` and legal-action masks ``(k, actions)``
@@ -64,9 +64,9 @@ class StockArgs:
 
         check_counts(self, "total_timesteps", "num_envs", "eval_every", "eval_games")
         if self.table not in TABLES:
-            raise GoldRushError(f"--table {self.table!r} is not a table: expected one of {list(TABLES)}")
+            raise GoldrushEnvError(f"--table {self.table!r} is not a table: expected one of {list(TABLES)}")
         if self.observation == "kinds" and self.action != "kinds":
-            raise GoldRushError("--observation kinds needs --action kinds (it says nothing about positions)")
+            raise GoldrushEnvError("--observation kinds needs --action kinds (it says nothing about positions)")
         for agent in split_entrants(self.eval_agents):
             check_agent("--eval-agents", agent)
 

@@ -26,7 +26,7 @@ import gymnasium as gym
 import numpy as np
 
 from goldrush_env.checks import check_number
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_train.cli import TRAIN_EXTRA, check_counts, command, minutes, open_run_dir
 from goldrush_train.gold.stock_harness import StockArgs, evaluate_at, next_evaluation, progress_line, write_outputs
 
@@ -86,7 +86,7 @@ class Args(StockArgs):
         check_counts(self, "buffer_size", "target_update_freq", "steps_per_collect", "batch_size")
         check_number("--epsilon", self.epsilon, 0, 1)
         if not self.hidden_sizes or min(self.hidden_sizes) < 1:
-            raise GoldRushError(f"--hidden-sizes must be one or more ints >= 1, got {self.hidden_sizes!r}")
+            raise GoldrushEnvError(f"--hidden-sizes must be one or more ints >= 1, got {self.hidden_sizes!r}")
 
 
 def train(args: Args) -> dict[str, Any]:

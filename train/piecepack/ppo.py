@@ -44,7 +44,7 @@ from typing import Any, Literal
 import numpy as np
 
 from goldrush_env.checks import check_int
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.policy import SeededPolicy
 from goldrush_train.cli import TRAIN_EXTRA, command, minutes, open_run_dir, ship
 
@@ -108,18 +108,18 @@ class Args:
                       note="0 only with --imitation-games" if name == "total_timesteps" else "")
         try:
             PiecepackConfig(num_players=self.num_players, reward=self.reward)
-        except GoldRushError as error:
-            raise GoldRushError(f"--num-players/--reward: {error}") from None
+        except GoldrushEnvError as error:
+            raise GoldrushEnvError(f"--num-players/--reward: {error}") from None
         from goldrush_agents import make_agent
 
         try:
             make_agent(self.teacher, game="piecepack")
-        except GoldRushError as error:
-            raise GoldRushError(f"--teacher: {error}") from None
+        except GoldrushEnvError as error:
+            raise GoldrushEnvError(f"--teacher: {error}") from None
         names = [name.strip() for name in self.opponents.split(",")]
         for name in names:
             if name not in players_of("piecepack").agents and name not in players_of("piecepack").models:
-                raise GoldRushError(f"--opponents: unknown piecepack agent {name!r}: expected one or more of "
+                raise GoldrushEnvError(f"--opponents: unknown piecepack agent {name!r}: expected one or more of "
                                     f"{[*players_of('piecepack').agents, *players_of('piecepack').models]}, "
                                     "comma-separated")
         return names

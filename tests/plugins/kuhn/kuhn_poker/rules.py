@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.protocol import Result
 
 CARDS = "JQK"
@@ -20,7 +20,7 @@ ENDINGS = {"pp": 1, "bb": 2, "pbb": 2, "bp": 1, "pbp": 1}
 """The betting sequences that end a hand, with what the winner takes from the loser."""
 
 
-class KuhnError(GoldRushError):
+class KuhnError(GoldrushEnvError):
     """An action the rules do not allow now."""
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from goldrush_env.errors import GoldRushError
+from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.protocol import Result
 
 HEAPS = (3, 4, 5)
@@ -16,7 +16,7 @@ NUM_ACTIONS = len(HEAPS) * MOST
 MAX_PLAYERS = 3
 
 
-class NimError(GoldRushError):
+class NimError(GoldrushEnvError):
     """An action the rules of Nim do not allow now."""
 
 
