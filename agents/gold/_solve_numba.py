@@ -12,14 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-
-@njit(cache=True)
-def _standing(lead, cards_lead):
-    if lead != 0:
-        return 1.0 if lead > 0 else 0.0
-    if cards_lead != 0:
-        return 1.0 if cards_lead > 0 else 0.0
-    return 0.5
+from goldrush_agents.gold.turns import lead_share as _standing
+from goldrush_agents.gold.turns import stalemate
 
 
 @njit(cache=True)
@@ -38,12 +32,12 @@ def _look(values, c, mover, lead, cards_lead, gold_left, max_lead, max_cards):
 def solve(order, configs, kinds, pairs, rush_at, values):
     """Fill ``values`` (configs x 2 x (2 max_lead + 1) x (2 max_cards + 1), float32) in ``order``. ``configs``:
     ``(kn_of, un_of, digit, stride)``, per kind and digit the remembered and unseen counts, their inverse, and each
-    kind's stride in a configuration's index; ``kinds``: arrays per kind present, ``(n, gold, is_dyn, miner)``:
-    counts, gold values (0 if not gold), dynamite, miner strengths (0 if not a miner); ``pairs``: per pair of kinds
+    kind's stride in a configuration's index; ``kinds``: arrays per kind present, ``(n, gold, miner)``: counts,
+    gold values (0 if not gold), miner strengths (0 if not a miner; dynamite has neither); ``pairs``: per pair of kinds
     (first, second), ``(stay_a, stay_b, strike, receiver)``: whether each card goes back face down, the gold's value
     struck (0 if none), and who takes it (0, 1, or -1 for the mover)."""
     kn_of, un_of, digit, stride = configs
-    n, gold, is_dyn, miner = kinds
+    n, gold, miner = kinds
     stay_a, stay_b, strike, receiver = pairs
     num_kinds = len(n)
     max_lead = (values.shape[2] - 1) // 2
@@ -73,25 +67,7 @@ def solve(order, configs, kinds, pairs, rush_at, values):
             continue  # every such state is decided and read by _look
         bound = min(gold_gone, gold_left, max_lead)
         cbound = min(cards_gone, max_cards)
-        rush = cards <= rush_at
-        if not rush:
-            dyn = False
-            distinct = 0
-            one_value = 0
-            weakest_gold = 99
-            for k in range(num_kinds):
-                if kn[k] + un[k] > 0:
-                    if is_dyn[k]:
-                        dyn = True
-                    elif miner[k] > 0:
-                        if distinct == 0:
-                            distinct = 1
-                            one_value = miner[k]
-                        elif miner[k] != one_value:
-                            distinct = 2
-                    elif gold[k] > 0:
-                        weakest_gold = min(weakest_gold, gold[k])
-            rush = (not dyn) and (distinct == 0 or (distinct == 1 and one_value < weakest_gold))
+        rush = cards <= rush_at or stalemate(kn + un, gold, miner)
         can_pass = False
         for lead in range(-bound, bound + 1):
             for cl in range(-cbound, cbound + 1):

@@ -38,7 +38,6 @@ from goldrush_env.policy import SeededPolicy
 
 from goldrush_agents.gold.public import (
     GOLD_VALUE,
-    IS_DYNAMITE,
     MINER_VALUE,
     PAIRS,
     RELATIVE,
@@ -120,7 +119,7 @@ class ExactTable:
             return
         self.values = np.zeros(shape, dtype=np.float32)
         started = time.perf_counter()
-        kinds = (n, gold, IS_DYNAMITE[self.kinds], MINER_VALUE[self.kinds])
+        kinds = (n, gold, MINER_VALUE[self.kinds])
         solve(order, (kn_of, un_of, self.digit, self.stride), kinds, (stay_a, stay_b, strike, receiver), int(rush_at),
               self.values)
         self.seconds = time.perf_counter() - started

@@ -30,6 +30,8 @@ from goldrush_env.gold.cards import COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CAR
 from goldrush_env.gold.engine import colour_owners
 from goldrush_env.gold.view import UNKNOWN, PlayerView
 
+from goldrush_agents.gold.turns import lead_share, stalemate
+
 _OWNERS = colour_owners(2)
 KIND_OF_CARD: tuple[int, ...] = card_kinds(2, _OWNERS)
 """Per card id, its kind at a 2-player table."""
@@ -130,19 +132,12 @@ class PublicState(NamedTuple):
 
 
 def is_stalemate(counts: np.ndarray) -> np.ndarray:
-    """D3 per row of ``counts`` ``(n, NUM_KINDS)`` (cards on the table per kind): no pair can remove a card."""
-    counts = np.asarray(counts)
-    present = counts > 0
-    if present.ndim == 1:
-        return bool(is_stalemate(counts[None])[0])
-    dynamite = present[:, IS_DYNAMITE].any(axis=1)
-    miner_values = np.stack([(present & (MINER_VALUE == v)).any(axis=1) for v in (2, 3, 4, 5)], axis=1)
-    gold_values = np.stack([(present & (GOLD_VALUE == v)).any(axis=1) for v in (1, 2, 3, 4)], axis=1)
-    distinct = miner_values.sum(axis=1)
-    weakest_miner = np.where(miner_values.any(axis=1), miner_values.argmax(axis=1) + 2, 99)
-    weakest_gold = np.where(gold_values.any(axis=1), gold_values.argmax(axis=1) + 1, 99)
-    no_gold = ~gold_values.any(axis=1)
-    return ~dynamite & ((distinct == 0) | ((distinct == 1) & (no_gold | (weakest_miner < weakest_gold))))
+    """D3 per row of ``counts`` ``(n, NUM_KINDS)`` (cards on the table per kind): no pair can remove a card
+    (:func:`goldrush_agents.gold.turns.stalemate`, row by row); one row gives a bool."""
+    counts = np.asarray(counts, dtype=np.int64)
+    if counts.ndim == 1:
+        return bool(stalemate(counts, GOLD_VALUE, MINER_VALUE))
+    return np.array([stalemate(row, GOLD_VALUE, MINER_VALUE) for row in counts], dtype=bool)
 
 
 
@@ -251,9 +246,9 @@ for _a in range(NUM_KINDS):
 _EYE = np.eye(NUM_KINDS, dtype=np.int64)
 
 
-def standing(lead: np.ndarray, cards_lead: np.ndarray) -> np.ndarray:
-    """The mover's win share if the game ended now (D5)."""
-    return np.where(lead != 0, lead > 0, np.where(cards_lead != 0, cards_lead > 0, 0.5)).astype(np.float64)
+standing = lead_share
+"""The mover's win share if the game ended now (D5), from its lead in points and in gold cards:
+:func:`goldrush_agents.gold.turns.lead_share`."""
 
 
 class Frame(NamedTuple):

@@ -49,7 +49,6 @@ MAX_TURNS = 200
 CHUNK_ROWS = 100_000
 """The most leaves a two-turn search values at once (its memory: about 50 MB at 5 players)."""
 GOLD_KINDS = len(GOLD_VALUES)
-DYNAMITE_KIND = GOLD_KINDS
 
 
 def num_kinds(num_players: int) -> int:
@@ -156,13 +155,15 @@ class Games(NamedTuple):
 
 
 # --- the rules, compiled -----------------------------------------------------------------------------------------
+# D3 and D5 in the public state's form, for every number of seats: the one home of each in goldrush_agents (the
+# 2-seat model of goldrush_agents.gold.public and the exact solver use these); tests/gold/test_rule_homes.py holds
+# them to the rules engine's and the kernel's.
 
 @numba.njit(cache=True)
-def _stalemate(counts, gold, strength):
-    """D3 on the cards per kind: no dynamite, at most one strength of miner, and (with gold and miners both
-    there) every miner weaker than every gold."""
-    if counts[DYNAMITE_KIND] > 0:
-        return False
+def stalemate(counts, gold, strength):
+    """D3 on the cards per kind (any list of kinds: a kind with neither gold nor strength is dynamite): no
+    dynamite, at most one strength of miner, and (with gold and miners both there) every miner weaker than every
+    gold."""
     weakest_gold, miner_strength = 99, 0
     for kind in range(len(counts)):
         if counts[kind] == 0:
@@ -173,13 +174,26 @@ def _stalemate(counts, gold, strength):
             if miner_strength and miner_strength != strength[kind]:
                 return False
             miner_strength = strength[kind]
+        else:
+            return False  # dynamite
     return miner_strength == 0 or weakest_gold == 99 or miner_strength < weakest_gold
+
+
+@numba.vectorize(["float64(int64, int64)"], cache=True)
+def lead_share(lead, cards_lead):
+    """D5 between two seats: the first one's win share with ``lead`` points and ``cards_lead`` gold cards more
+    than the second (1, 0, or 0.5 for a tie). A ufunc: numpy arrays or numbers, and compiled code."""
+    if lead != 0:
+        return 1.0 if lead > 0 else 0.0
+    if cards_lead != 0:
+        return 1.0 if cards_lead > 0 else 0.0
+    return 0.5
 
 
 @numba.njit(cache=True)
 def _rush_begins(known, unseen, gold, strength, rush_at):
     counts = known + unseen
-    return counts.sum() <= rush_at or _stalemate(counts, gold, strength)
+    return counts.sum() <= rush_at or stalemate(counts, gold, strength)
 
 
 @numba.njit(cache=True)
@@ -199,17 +213,19 @@ def start_turns(games: Games, table_rules: Rules, rush_at: int) -> None:
 
 @numba.njit(cache=True)
 def shares(scores, golds, out):
-    """Each seat's win share of a finished game (D5: most points, then most gold cards; a tie shares)."""
+    """Each seat's win share of a finished game (D5: most points, then most gold cards; a tie shares): the seats
+    that :func:`lead_share` puts behind no other share the win."""
     n = len(scores)
-    best = 0
-    for j in range(1, n):
-        if scores[j] > scores[best] or (scores[j] == scores[best] and golds[j] > golds[best]):
-            best = j
     winners = 0
     for j in range(n):
-        winners += scores[j] == scores[best] and golds[j] == golds[best]
+        out[j] = 1.0
+        for i in range(n):
+            if lead_share(scores[j] - scores[i], golds[j] - golds[i]) < 0.5:
+                out[j] = 0.0
+                break
+        winners += out[j] > 0
     for j in range(n):
-        out[j] = 1.0 / winners if scores[j] == scores[best] and golds[j] == golds[best] else 0.0
+        out[j] /= winners
 
 
 @numba.njit(cache=True)
@@ -730,4 +746,4 @@ class Search:
 
 __all__ = ["CHUNK_ROWS", "MAX_TURNS", "Games", "Rules", "Search", "box", "count_leaves", "expand", "num_actions",
            "num_features", "num_kinds", "of_view", "options", "play", "position_of", "relative_kinds", "rules",
-           "shares", "start_turns", "write_features"]
+           "lead_share", "shares", "stalemate", "start_turns", "write_features"]
