@@ -27,7 +27,7 @@ import numpy as np
 
 from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.cards import COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, TABLES, VALUE, card_kinds
-from goldrush_env.gold.engine import colour_owners
+from goldrush_env.gold.engine import _PAIR, colour_owners
 from goldrush_env.gold.view import UNKNOWN, PlayerView
 
 from goldrush_agents.gold.turns import lead_share, stalemate
@@ -74,16 +74,13 @@ class Pair(NamedTuple):
 
 
 def _pair(a: int, b: int) -> Pair | None:
-    if IS_DYNAMITE[a] or IS_DYNAMITE[b]:
-        return Pair(False, False, 0, -1)
-    ma, mb = MINER_VALUE[a], MINER_VALUE[b]
-    if ma and mb:
-        return None if ma == mb else Pair(bool(ma > mb), bool(mb > ma), 0, -1)
-    ga, gb = GOLD_VALUE[a], GOLD_VALUE[b]
-    if ga and gb:
+    """The rules engine's pair table (the one home of the pair outcomes) read for a card of each kind."""
+    _, first_leaves, second_leaves, gold_card, colour = _PAIR[CARD_OF_KIND[a] * NUM_CARD_TYPES + CARD_OF_KIND[b]]
+    if not first_leaves and not second_leaves and gold_card < 0:
         return None
-    gold, strength, owner = (ga, mb, MINER_OWNER[b]) if ga else (gb, ma, MINER_OWNER[a])
-    return Pair(False, False, int(gold), int(owner)) if strength >= gold else None
+    struck = gold_card >= 0
+    return Pair(not first_leaves, not second_leaves, VALUE[gold_card] if struck else 0,
+                _OWNERS[colour] if struck else -1)
 
 
 PAIRS: tuple[tuple[Pair | None, ...], ...] = tuple(tuple(_pair(a, b) for b in range(NUM_KINDS)) for a in range(NUM_KINDS))
