@@ -527,5 +527,13 @@ def test_the_index_leads_to_a_game_without_a_page_of_its_own_played_to_the_end_o
     record = json.loads(path.read_text())
     assert record["game"] == "nim" and record["seed"] == 4 and "you" in record["names"]
     assert spec("nim").load("rules").from_record(record).is_finished
+    expect(page.get_by_test_id("move")).to_have_count(0)  # Nim does not declare its moves public: none in play
+    page.get_by_test_id("tab-watch").click()
+    page.fill("[data-testid=watch-agents]", "random,random")
+    page.click("[data-testid=watch-start]")
+    for count in (1, 2):  # a watched game tells each move, in the game's words
+        page.click("[data-testid=watch-step]")
+        expect(page.get_by_test_id("move")).to_have_count(count)
+    expect(page.get_by_test_id("move").last).to_contain_text("from heap")
     context.close()
     assert errors == [], errors

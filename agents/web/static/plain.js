@@ -7,6 +7,7 @@ const ui = {mode: "play", play: null, watch: null};
 function showError(error) { $("error").textContent = error.message || String(error); $("error").classList.remove("hidden"); }
 function hideError() { $("error").classList.add("hidden"); }
 const seedOf = (input) => (input.value === "" ? null : Number(input.value));
+const MOVES_SHOWN = 12;
 
 function names(state) {
   return state.names.map((name, seat) => `seat ${seat} ${name}`).join(", ");
@@ -16,9 +17,14 @@ function draw() {
   const data = ui[ui.mode];
   $("texts").replaceChildren();
   $("actions").replaceChildren();
+  $("moves").replaceChildren();
   $("save").classList.add("hidden");
   if (!data) { $("status").textContent = ""; return; }
   const state = data.state;
+  // The last moves in the game's words, as the server tells them (a played game's only where every move is public).
+  const moves = state.events || [];
+  $("moves").start = Math.max(1, moves.length - MOVES_SHOWN + 1);
+  for (const move of moves.slice(-MOVES_SHOWN)) $("moves").append(el("li", {"data-testid": "move"}, move.text));
   const texts = state.text !== undefined ? [state.text] : state.texts.map((text, seat) => `seat ${seat}:\n${text}`);
   for (const text of texts) $("texts").append(el("pre", {"data-testid": "text"}, text));
   if (state.finished) {
