@@ -523,6 +523,15 @@ def knows(game, seat, p):
     return p == game.face_up or game.memo[seat, p] >= 0
 
 
+@numba.njit(cache=True, inline="always")
+def _kind_at(game, consts, seat, p):
+    """The ``action="kinds"`` action that turns the card at ``p`` (on the table) for ``seat``: its category if the
+    seat remembers it, else the unknown kind. The one form of the kinds mask in the compiled game."""
+    if game.memo[seat, p] >= 0:
+        return consts.category[seat, game.table[p]]
+    return _UNKNOWN_KIND
+
+
 @numba.njit(cache=True)
 def _write_standing(game, consts, seat, out, at):
     """The public standing from ``seat``'s side into ``out[at:]`` (zeroed by the caller)."""
@@ -603,7 +612,7 @@ def _write_kinds(game, consts, seat, out, counts):
     known[:] = 0
     unseen[:] = 0
     held[:] = 0
-    unknown, up_kind = 0, -1
+    up_kind = -1
     for p in range(NUM_POSITIONS):
         card = game.table[p]
         if card < 0:
@@ -612,17 +621,17 @@ def _write_kinds(game, consts, seat, out, counts):
         if p == face_up:
             up_kind = kind
             held[kind] += 1
-        elif game.memo[seat, p] >= 0:
-            known[kind] += 1
-            held[kind] += 1
-        else:
-            unknown += 1
+            continue
+        action = _kind_at(game, consts, seat, p)
+        known[action] += 1
+        if action == _UNKNOWN_KIND:
             unseen[kind] += 1
+        else:
+            held[kind] += 1
     for kind in range(NUM_CATEGORIES):
         out[_K_KNOWN + kind] = known[kind] / UNSEEN_SCALE
         out[_K_UNSEEN + kind] = unseen[kind] / UNSEEN_SCALE
-    out[_K_KNOWN + _UNKNOWN_KIND] = unknown / NUM_POSITIONS
-    known[_UNKNOWN_KIND] = unknown
+    out[_K_KNOWN + _UNKNOWN_KIND] = known[_UNKNOWN_KIND] / NUM_POSITIONS
     for kind in range(NUM_CATEGORIES):
         if held[kind] > 0:
             out[_K_PAIR_BEST + kind] = _pair_best(held, gains, kind)
@@ -656,22 +665,9 @@ def write_mask(game, consts, seat, action, out):
     if finished(game, consts) or game.current_player != seat:
         return
     for p in range(NUM_POSITIONS):
-        card = game.table[p]
-        if card < 0 or p == game.face_up:
+        if game.table[p] < 0 or p == game.face_up:
             continue
-        if action == ACT_POSITIONS:
-            out[p] = True
-        elif game.memo[seat, p] >= 0:
-            out[consts.category[seat, card]] = True
-        else:
-            out[_UNKNOWN_KIND] = True
-
-
-@numba.njit(cache=True, inline="always")
-def _realises(game, consts, seat, p, card, kind):
-    if game.memo[seat, p] >= 0:
-        return kind == consts.category[seat, card]
-    return kind == _UNKNOWN_KIND
+        out[p if action == ACT_POSITIONS else _kind_at(game, consts, seat, p)] = True
 
 
 @numba.njit(cache=True)
@@ -680,7 +676,7 @@ def _kind_count(game, consts, seat, kind):
     count = 0
     for p in range(NUM_POSITIONS):
         card = game.table[p]
-        if card >= 0 and p != game.face_up and _realises(game, consts, seat, p, card, kind):
+        if card >= 0 and p != game.face_up and _kind_at(game, consts, seat, p) == kind:
             count += 1
     return count
 
@@ -692,7 +688,7 @@ def _kind_position(game, consts, seat, kind, count):
     chosen = _below(game.rng, 0, count)
     for p in range(NUM_POSITIONS):
         card = game.table[p]
-        if card >= 0 and p != game.face_up and _realises(game, consts, seat, p, card, kind):
+        if card >= 0 and p != game.face_up and _kind_at(game, consts, seat, p) == kind:
             if chosen == 0:
                 return p
             chosen -= 1
