@@ -47,7 +47,8 @@ def test_a_tiny_run_writes_its_model_and_figures(nfsp_runs):
     assert 0 <= written["low"] <= written["win_share"] <= written["high"] <= 1
     assert set(written["results"]) == {"policy vs greedy", "q vs greedy"}
     assert [point["episode"] for point in written["curve"]] == [3]
-    assert written["seconds"]["train"] > 0 and written["settings"]["hidden"] == "16"
+    # Seconds to a tenth: a tiny run may take less than 0.05 s (a timing, so no more than its presence is checked).
+    assert written["seconds"]["train"] >= 0 and written["settings"]["hidden"] == "16"
 
 
 def test_the_same_seed_gives_the_same_summary(nfsp_runs):
