@@ -120,11 +120,16 @@ SIZES = {OBS_PLAIN: _P_SIZE, OBS_PAIRS: PAIRS_SIZE, OBS_KINDS: KINDS_SIZE}
 
 # Programs: how a seat the caller does not play is played. The kernel knows two; a players' package numbers its own
 # from 1 (goldrush_agents.gold.compiled).
-EXTERNAL, RANDOM = -1, 0
+EXTERNAL = -1
+"""The program of a seat played from outside: :func:`advance` stops where such a seat is to play."""
+RANDOM = 0
+"""The program of this package's own player, a uniformly random legal flip (:func:`choose_random`)."""
 MAX_ENTRANTS = 8
 """The most entrants an opponent mix may hold."""
-PROGRAMS, NUM_PARAMS = 4, 8
-"""Rows and columns of :data:`PLAYERS`' ``params``: the constants each program reads, ``params[program]``."""
+PROGRAMS = 4
+"""Rows of :data:`PLAYERS`' ``params``: one per program, ``params[program]``."""
+NUM_PARAMS = 8
+"""Columns of :data:`PLAYERS`' ``params``: the constants a program may read."""
 WORTH_SHAPE = (MAX_PLAYERS, 6, NUM_CARD_TYPES + 1, NUM_CARD_TYPES + 1)
 """The shape of :data:`PLAYERS`' ``worth`` table: ``[seat, threat, card, card]`` (``goldrush_agents.gold.batched``)."""
 # Why advance() stopped in a game.
