@@ -281,6 +281,7 @@ class raw_env(TableEnv):
         self._legal = np.zeros(NUM_POSITIONS, dtype=np.int8)
         self._no_moves = np.zeros(NUM_POSITIONS, dtype=np.int8)
         self._first: tuple[int, int] | None = None
+        self._kinds = None  # the kinds mask of the seat to play, until the next flip (action="kinds")
 
     # --- reset / step -------------------------------------------------------------
 
@@ -302,6 +303,7 @@ class raw_env(TableEnv):
         self.encoder.reset(table)
         self._legal[:] = [card != EMPTY for card in table]
         self._first = None
+        self._kinds = None
 
         self._deal(game, dict)
 
@@ -337,6 +339,7 @@ class raw_env(TableEnv):
         """Bring memories, observations and the mask up to date with one flip."""
         encoder, memories = self.encoder, self.memories
         position, card = event.position, event.card
+        self._kinds = None
         if event.outcome is Outcome.FIRST:
             for seat in range(len(memories)):
                 encoder.show(seat, position, card)
@@ -404,7 +407,12 @@ class raw_env(TableEnv):
         positions = self._seat_positions(seat)
         if self.action_type.positional:  # the mask is the positions' (the common case, asked every step)
             return positions
-        return self.action_type.masks(positions[None], lambda: self.encoder.buffers[seat][None])[0].astype(np.int8)
+        if seat != self.game.current_player or self.game.is_finished:
+            return np.zeros(self.action_type.size, dtype=np.int8)
+        if self._kinds is None:  # asked by last() and again by the legality check of the step that follows
+            self._kinds = self.action_type.masks(positions[None],
+                                                 lambda: self.encoder.buffers[seat][None])[0].astype(np.int8)
+        return self._kinds.copy()
 
     def _seat_positions(self, seat: int) -> np.ndarray:
         """The int8 mask of the positions ``seat`` may flip now, whatever the ``action`` option."""
