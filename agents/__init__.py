@@ -100,13 +100,13 @@ def split_entrants(text: str) -> list[str]:
             depth -= 1
             if depth < 0:
                 raise GoldrushEnvError(f"cannot read the list {excerpt(text)}: the ']' after "
-                                    f"{excerpt(text[start:i])} closes no bracket")
+                                       f"{excerpt(text[start:i])} closes no bracket")
         elif char == "," and depth == 0:
             entrants.append(text[start:i].strip())
             start = i + 1
     if depth > 0:
         raise GoldrushEnvError(f"cannot read the list {excerpt(text)}: the bracket of {excerpt(text[start:].strip())} "
-                            "is never closed (options go in brackets: 'ismcts[iterations=500]')")
+                               "is never closed (options go in brackets: 'ismcts[iterations=500]')")
     entrants.append(text[start:].strip())
     if not text.strip():
         return []
@@ -125,7 +125,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     name, bracket, rest = spec.partition("[")
     if not bracket or not rest.endswith("]") or "[" in rest or "]" in rest[:-1] or not name:
         raise GoldrushEnvError(f"cannot read agent {excerpt(spec)}: options go in one pair of brackets at the end, "
-                            "as in 'ismcts[iterations=500,horizon=2]'")
+                               "as in 'ismcts[iterations=500,horizon=2]'")
     options: dict[str, Any] = {}
     for item in (part.strip() for part in rest[:-1].split(",")):
         if not item:
@@ -173,7 +173,7 @@ def make_agent(spec: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
         models = (f", {' or '.join(map(repr, players.models))} (the shipped models), a model file "
                   f"({', '.join(players.model_files)})") if players.model is not None else ""
         raise GoldrushEnvError(f"unknown agent {excerpt(name)}: expected one of {sorted(players.agents)}{models} or "
-                            f"'package.module:Class' (the players of {game_spec(game).title})")
+                               f"'package.module:Class' (the players of {game_spec(game).title})")
     module_name, _, class_name = name.partition(":")
     try:
         factory = getattr(importlib.import_module(module_name), class_name)

@@ -37,7 +37,7 @@ class EntrantBot(pyspiel.Bot):
     def step(self, state: Any) -> int:
         if state.current_player() != self.player_id:
             raise GoldrushEnvError(f"{self.name} plays seat {self.player_id}, but the state's player is "
-                                f"{state.current_player()}")
+                                   f"{state.current_player()}")
         return int(self.policy.act(state.position.env.view(self.player_id)))
 
     def restart_at(self, state: Any) -> None:

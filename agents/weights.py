@@ -62,7 +62,7 @@ def _weights_in_checkpoint(path: Path) -> dict[str, Any]:
         import torch
     except ImportError:
         raise GoldrushEnvError(f"loading the MaskablePPO checkpoint {str(path)!r} needs torch, of the 'train' extra "
-                            f"({install_line('train')}), or play its .npz model instead") from None
+                               f"({install_line('train')}), or play its .npz model instead") from None
     try:
         with zipfile.ZipFile(path) as archive, archive.open("policy.pth") as handle:
             state = torch.load(io.BytesIO(handle.read()), map_location="cpu", weights_only=True)
@@ -72,7 +72,7 @@ def _weights_in_checkpoint(path: Path) -> dict[str, Any]:
                if name.startswith(_NET_PREFIX)}
     if not weights:
         raise GoldrushEnvError(f"{str(path)!r} holds a policy without the GoldNet network "
-                            f"(no weights named {_NET_PREFIX}*): it was not trained by goldrush_train.gold.ppo")
+                               f"(no weights named {_NET_PREFIX}*): it was not trained by goldrush_train.gold.ppo")
     return weights
 
 

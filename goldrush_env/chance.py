@@ -192,13 +192,13 @@ class ChanceGame:
         unknown = sorted(set(params) - set(self.PARAMETERS))
         if unknown:
             raise GoldrushEnvError(f"unknown parameters {unknown} for {self.title}: the parameters are "
-                                f"{sorted(self.PARAMETERS)}")
+                                   f"{sorted(self.PARAMETERS)}")
         self.params = {**self.PARAMETERS, **params}
         for name, value in self.params.items():
             default = self.PARAMETERS[name]
             if type(value) is not type(default) and not (isinstance(default, float) and type(value) is int):
                 raise GoldrushEnvError(f"the parameter {name} must be a {type(default).__name__} like its default "
-                                    f"{default!r}, got {value!r}")
+                                       f"{default!r}, got {value!r}")
 
     def new_position(self) -> Position:
         """The first node of a game."""

@@ -134,10 +134,10 @@ class GameSpec:
         counts = (self.min_players, self.default_players, self.max_players)
         if not all(is_int(n) for n in counts) or not 1 <= self.min_players <= self.default_players <= self.max_players:
             raise GoldrushEnvError(f"{self.name}: players must be ints with 1 <= min_players <= default_players <= "
-                                f"max_players, got {counts}")
+                                   f"max_players, got {counts}")
         if not self.aec and not (self.observe and self.text):
             raise GoldrushEnvError(f"{self.name}: a game without environments of its own needs observe and text, the "
-                                "functions that make a seat's observation vector and its text")
+                                   "functions that make a seat's observation vector and its text")
         _announce(self)
 
     def load(self, entry: str) -> Any:
@@ -228,7 +228,7 @@ def _entries() -> dict[str, importlib.metadata.EntryPoint]:
         for entry in group_entries(GROUP):
             if entry.name in found and found[entry.name].value != entry.value:
                 raise GoldrushEnvError(f"two installed packages declare the game {entry.name!r}: "
-                                    f"{found[entry.name].value!r} and {entry.value!r}")
+                                       f"{found[entry.name].value!r} and {entry.value!r}")
             found[entry.name] = entry
         _found = found
     return _found
@@ -261,15 +261,16 @@ def spec(name: str) -> GameSpec:
         known = names()
         if not known:
             raise GoldrushEnvError(f"unknown game {name!r}: no game is installed (the games declare themselves as "
-                                f"entry points of the group {GROUP!r}; install goldrush-env with pip)")
+                                   f"entry points of the group {GROUP!r}; install goldrush-env with pip)")
         raise GoldrushEnvError(f"unknown game {name!r}: the games are {known}")
     entry = entries[name]
     if _importing(entry.module):
         raise GoldrushEnvError(f"the game {name!r} is asked for while its package {entry.module} is still being "
-                            "imported")
+                               "imported")
     game = entry.load()
     if not isinstance(game, GameSpec) or game.name != name:
-        raise GoldrushEnvError(f"the entry point {entry.value!r} of the game {name!r} must be a GameSpec named {name!r}, "
+        raise GoldrushEnvError(f"the entry point {entry.value!r} of the game {name!r} must be a GameSpec named "
+                               f"{name!r}, "
                             f"got {game!r:.80}")
     _add(game)
     return game

@@ -48,8 +48,8 @@ class Window:
                 import pygame
             except ImportError as error:
                 raise GoldrushEnvError(f'render_mode="human" draws in a pygame window: the \'render\' extra, '
-                                    f'{install_line("render")} (or pygame alone); "ansi" and "rgb_array" need nothing '
-                                    'more') from error
+                                       f'{install_line("render")} (or pygame alone); "ansi" and "rgb_array" need '
+                                       'nothing more') from error
             pygame.display.init()
             pygame.display.set_caption(TITLE)
             self._screen = pygame.display.set_mode((width, height))

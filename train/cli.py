@@ -165,7 +165,7 @@ def refuse_used_folder(run_dir: Path, option: str = "--run-dir", resumable: bool
     if run_dir.is_dir() and any(run_dir.iterdir()):
         hint = f"continue it with --resume {run_dir}, or " if resumable else ""
         raise GoldrushEnvError(f"{option} {str(run_dir)!r} is not empty: {hint}choose another {option} "
-                            f"(or leave it out for a new folder)")
+                               f"(or leave it out for a new folder)")
 
 
 def run_script(label: str, module: str, argv: Sequence[str]) -> None:
@@ -177,7 +177,8 @@ def run_script(label: str, module: str, argv: Sequence[str]) -> None:
     print(f"{label}: {shlex.join(['python', '-m', module, *argv])}", flush=True)
     finished = subprocess.run([sys.executable, "-m", module, *argv], check=False)
     if finished.returncode != 0:
-        raise GoldrushEnvError(f"the {label} (python -m {module}, above) stopped with exit status {finished.returncode}")
+        raise GoldrushEnvError(f"the {label} (python -m {module}, above) stopped with exit status "
+                               f"{finished.returncode}")
 
 
 def open_run_dir(run_dir: str | None, prefix: str, args: Any) -> Path:

@@ -104,9 +104,10 @@ def cmd_watch(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         names *= args.players
     elif args.players is not None and len(names) != args.players:
         raise GoldrushEnvError(f"--players {args.players} but --agents names {len(names)} seats ({args.agents!r}): "
-                            "give one name for every seat, or one per seat")
+                               "give one name for every seat, or one per seat")
     if not rules.min_players <= len(names) <= rules.max_players:
-        raise GoldrushEnvError(f"--agents needs {rules.players_text} names (one per seat) for {rules.title}, got {names}")
+        raise GoldrushEnvError(f"--agents needs {rules.players_text} names (one per seat) for {rules.title}, got "
+                               f"{names}")
     _checked(names, args.game)
     seed = _seed(args, out)
     result = play_game([make_agent(name, game=args.game) for name in names], seed, game=args.game, names=names,
@@ -128,7 +129,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         record = json.loads(text)
     except json.JSONDecodeError as error:
         raise GoldrushEnvError(f"{args.file!r} is not a game record: a record is JSON, and this file stops being "
-                            f"JSON at line {error.lineno}, column {error.colno}") from None
+                               f"JSON at line {error.lineno}, column {error.colno}") from None
     for rules in specs():
         if rules.owns_record(record):
             game_cli(rules.name).print_record(record, out, delay=args.delay)
@@ -200,7 +201,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         from goldrush_agents.web import create_app, serve
     except ImportError as error:
         raise GoldrushEnvError(f"goldrush serve needs Starlette and uvicorn ({error}), of the 'web' extra: "
-                            f"{install_line('web')}") from None
+                               f"{install_line('web')}") from None
     limits = {name: getattr(args, name) for name in ("max_games", "max_games_per_client", "move_seconds")
               if getattr(args, name) is not None}
     app = create_app(models=args.model or (), **limits)  # refuses a model file that cannot be played, before listening
@@ -287,7 +288,8 @@ def build_parser() -> argparse.ArgumentParser:
     defaults = ", ".join(f"{players_of(r.name).opponents[-1]} in {r.title}" for r in specs())
     play.add_argument("--opponents", default=None,
                       help=f"one name for all, or one per seat (default: {defaults}); {agents_help}")
-    play.add_argument("--seat", type=int, default=0, help="your seat (who starts is the game's rule: seat 0 in Gold, drawn in Gold Rush)")
+    play.add_argument("--seat", type=int, default=0,
+                      help="your seat (who starts is the game's rule: seat 0 in Gold, drawn in Gold Rush)")
     play.add_argument("--save", help="save the game record (JSON) to this file")
     game_options(play, "play", fresh_seed)
     play.set_defaults(run=cmd_play)

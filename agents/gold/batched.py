@@ -238,7 +238,7 @@ def play_fixtures(fixtures: Sequence[Any], num_players: int, seed: int, *, progr
     unknown = sorted(set(config) - {"memory", "max_turns", "table"})
     if unknown or config.get("memory", "perfect") != "perfect":
         raise GoldrushEnvError(f"a batched tournament plays with perfect memory and takes only max_turns and table, "
-                            f"got {config}")
+                               f"got {config}")
     max_turns = config.get("max_turns", DEFAULT_MAX_TURNS)
     table = config.get("table", "full")
     names = list(dict.fromkeys(name for fixture in fixtures for name in fixture.names))

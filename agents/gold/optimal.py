@@ -115,7 +115,7 @@ class ExactTable:
             self.values = np.load(cache, mmap_mode="r")
             if self.values.shape != shape or self.values.dtype != np.float32:
                 raise GoldrushEnvError(f"{cache} holds values of shape {self.values.shape}, not this table's {shape}: "
-                                    "delete it to solve again")
+                                       "delete it to solve again")
             return
         self.values = np.zeros(shape, dtype=np.float32)
         started = time.perf_counter()
@@ -138,13 +138,13 @@ class ExactTable:
         known, unseen = np.asarray(known, dtype=np.int64), np.asarray(unseen, dtype=np.int64)
         if np.any(known + unseen > self.box) or np.any(known < 0) or np.any(unseen < 0):
             raise GoldrushEnvError(f"these cards do not fit the solved box: {known.tolist()} remembered, "
-                                f"{unseen.tolist()} unseen, box {self.box.tolist()}")
+                                   f"{unseen.tolist()} unseen, box {self.box.tolist()}")
         gold_left = int((known + unseen) @ GOLD_VALUE)
         if gold_left == 0 or abs(lead) > gold_left:
             return float(_standing(lead, cards_lead) if gold_left == 0 else lead > 0)
         if abs(lead) > self.max_lead or abs(cards_lead) > self.max_cards:
             raise GoldrushEnvError(f"lead {lead} with gold-card lead {cards_lead} cannot arise with {gold_left} points "
-                                "of gold left")
+                                   "of gold left")
         config = int(sum(self.digit[i, known[kind], unseen[kind]] * self.stride[i]
                          for i, kind in enumerate(self.kinds)))
         return float(self.values[config, mover, lead + self.max_lead, cards_lead + self.max_cards])
@@ -196,7 +196,7 @@ class OptimalAgent(SeededPolicy):
         tables = [name for name in SOLVED_TABLES if TABLES[name].rush_at == view.rush_at]
         if view.num_players != 2 or not tables:
             raise GoldrushEnvError(f"optimal plays 2 players on the tables {list(SOLVED_TABLES)} only, got "
-                                f"{view.num_players} players and the rush at {view.rush_at} cards")
+                                   f"{view.num_players} players and the rush at {view.rush_at} cards")
         state = PublicState.of(view)
         with one_blas_thread():
             options = solved(tables[0], self.cache).search(state.mover).options(frame_of(state))

@@ -236,7 +236,8 @@ class ISMCTSAgent(SeededPolicy):
         unknown = [p for p, card in enumerate(view.cards) if card == UNKNOWN]
         unseen = [card for card in range(NUM_CARD_TYPES) for _ in range(view.unseen[card])]
         if len(unseen) != len(unknown):
-            raise GoldrushEnvError(f"inconsistent view: {len(unknown)} unknown positions but {len(unseen)} unseen cards")
+            raise GoldrushEnvError(f"inconsistent view: {len(unknown)} unknown positions but {len(unseen)} unseen "
+                                   f"cards")
         # The unseen cards go to the unknown positions in any order: each iteration deals them afresh as they
         # are flipped (_Table.flip).
         table = list(view.cards)

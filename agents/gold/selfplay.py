@@ -83,10 +83,10 @@ class Network:
         self.num_players = int(arrays["config.num_players"])
         if not is_int(self.num_players, 2, 5) or self.value_head[0].shape[1] != self.num_players:
             raise GoldrushEnvError(f"{source}: its value head gives {self.value_head[0].shape[1]} seats, its config "
-                                f"says {self.num_players} players")
+                                   f"says {self.num_players} players")
         if self.layers[0][0].shape[0] != num_features(self.num_players):
             raise GoldrushEnvError(f"{source} takes {self.layers[0][0].shape[0]} features, this version "
-                                f"{num_features(self.num_players)} at {self.num_players} players")
+                                   f"{num_features(self.num_players)} at {self.num_players} players")
 
     def body(self, x: np.ndarray) -> np.ndarray:
         for weight, bias in self.layers:

@@ -101,8 +101,8 @@ class GoldNetNumpy:
         planes = PLANES + (PAIR_PLANES if self.pairs else 0)
         if self.layers["globals"][0].shape[0] != GLOBALS or self.layers["cell1"][0].shape[0] != planes + context:
             raise GoldrushEnvError(f"model expects {self.layers['globals'][0].shape[0]} game-wide features and "
-                                f"{self.layers['cell1'][0].shape[0] - context} planes a position; this version of "
-                                f"the observation has {GLOBALS} and {planes}")
+                                   f"{self.layers['cell1'][0].shape[0] - context} planes a position; this version of "
+                                   f"the observation has {GLOBALS} and {planes}")
 
     def _dense(self, name: str, x: np.ndarray) -> np.ndarray:
         weight, bias = self.layers[name]
@@ -149,14 +149,16 @@ class MlpNumpy:
             raise GoldrushEnvError(f"model says config.action = {action!r}, not one of {list(ACTION_TYPES)}")
         if self.observation not in OBSERVATION_TYPES:
             raise GoldrushEnvError(f"model says config.observation = {self.observation!r}, not one of "
-                                f"{list(OBSERVATION_TYPES)}")
+                                   f"{list(OBSERVATION_TYPES)}")
         self.kinds = action == "kinds"
         size = OBSERVATION_TYPES[self.observation].size
         if layers[0][0].shape[0] != size:
-            raise GoldrushEnvError(f"model expects {layers[0][0].shape[0]} inputs, the {self.observation!r} observation "
+            raise GoldrushEnvError(f"model expects {layers[0][0].shape[0]} inputs, the {self.observation!r} "
+                                   f"observation "
                                 f"of this version has {size}")
         if layers[-1][0].shape[1] != ACTION_TYPES[action].size:
-            raise GoldrushEnvError(f"model has {layers[-1][0].shape[1]} outputs, the {action!r} actions of this version "
+            raise GoldrushEnvError(f"model has {layers[-1][0].shape[1]} outputs, the {action!r} actions of this "
+                                   f"version "
                                 f"are {ACTION_TYPES[action].size}")
         self.layers = layers
 
@@ -264,10 +266,11 @@ class TrainedPolicy(SeededPolicy):
             return self.net, self.choose
         if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
             raise GoldrushEnvError(f"an observation of a {num_players}-player game (its seats slice), not "
-                                f"{MIN_PLAYERS} to {MAX_PLAYERS}: the package has no model for it")
+                                   f"{MIN_PLAYERS} to {MAX_PLAYERS}: the package has no model for it")
         path = self.shipped.path(num_players)
         if not path.is_file():
-            raise GoldrushEnvError(f"the package has no {num_players}-player {self.shipped.name!r} model at {str(path)!r}")
+            raise GoldrushEnvError(f"the package has no {num_players}-player {self.shipped.name!r} model at "
+                                   f"{str(path)!r}")
         net, saved_choice, _ = load_network(path)
         return net, self._choice(path, saved_choice)
 

@@ -738,7 +738,7 @@ class Search:
         counts = games.unseen if action == k else games.known
         if games.done[g] or not (0 <= kind < k and counts[g, kind] > 0) or action not in (kind, k):
             raise GoldrushEnvError(f"game {g} has no {'unseen' if action == k else 'remembered'} card of kind {kind} "
-                                f"to turn")
+                                   f"to turn")
         t = self.rules
         _flip(*games, g, action, kind, self.rush_at, t.shift, t.gold, t.strength, t.first_stays, t.second_stays,
               t.receiver, t.struck)

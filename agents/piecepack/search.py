@@ -119,7 +119,7 @@ class PiecepackSearch(SeededPolicy):
         score_weight = check_number("score_weight", score_weight, 0, 1)
         if compiled not in (False, True) or compiled and policy != "idle":
             raise GoldrushEnvError(f"compiled must be False or True, and True only with policy='idle', got "
-                                f"{compiled!r} with policy={policy!r}")
+                                   f"{compiled!r} with policy={policy!r}")
         super().__init__(seed)
         halvings = check_int("halvings", halvings, 0, 6)
         self.rollouts, self.policy, self.score_weight, self.halvings = rollouts, policy, score_weight, halvings

@@ -55,7 +55,7 @@ class PiecepackTrained(SeededPolicy):
         shape = (layers[0][0].shape[0], layers[-1][0].shape[1])
         if shape != (OBSERVATION_SIZE, A.NUM_ACTIONS):
             raise GoldrushEnvError(f"{str(path)!r} maps {shape} (inputs, actions); this version needs "
-                                f"({OBSERVATION_SIZE}, {A.NUM_ACTIONS})")
+                                   f"({OBSERVATION_SIZE}, {A.NUM_ACTIONS})")
         size = weights.get("config.num_players")
         return layers, None if size is None else int(size)
 

@@ -145,7 +145,7 @@ class BatchedGames:
             else np.asarray(first_player)
         if first.shape != (k,) or first.dtype.kind not in "iu" or not np.all((0 <= first) & (first < self.num_players)):
             raise GoldrushEnvError(f"first_player must be a seat from 0 to {self.num_players - 1} (or one per game "
-                                f"reset, {k}), got {first_player!r}")
+                                   f"reset, {k}), got {first_player!r}")
         if seed is not None or not self._seeded:
             self.seed(seed)
         first = first.astype(np.int8)
@@ -163,7 +163,8 @@ class BatchedGames:
                 raise GoldrushEnvError(f"a bool mask of games must have shape ({self.num_games},), got {picked.shape}")
             return np.flatnonzero(picked)
         if picked.ndim != 1 or picked.dtype.kind not in "iu" or np.any((picked < 0) | (picked >= self.num_games)):
-            raise GoldrushEnvError(f"games must be indices from 0 to {self.num_games - 1} or a bool mask, got {games!r}")
+            raise GoldrushEnvError(f"games must be indices from 0 to {self.num_games - 1} or a bool mask, got "
+                                   f"{games!r}")
         return picked.astype(np.int64)
 
     # --- the state ------------------------------------------------------------------------
@@ -282,10 +283,11 @@ def _check_layouts(layouts: Any, k: int) -> np.ndarray:
     if isinstance(layouts, np.ndarray) and layouts.dtype.kind in "iu":
         if layouts.shape != (k, NUM_POSITIONS):
             raise GoldrushEnvError(f"layouts must have shape ({k}, {NUM_POSITIONS}) (one per game reset), "
-                                f"got {layouts.shape}")
+                                   f"got {layouts.shape}")
         if np.any((layouts < EMPTY) | (layouts >= NUM_CARD_TYPES)):
             bad = int(layouts[(layouts < EMPTY) | (layouts >= NUM_CARD_TYPES)][0])
-            raise GoldrushEnvError(f"unknown card id {bad} in layouts: expected {EMPTY} (empty) to {NUM_CARD_TYPES - 1}")
+            raise GoldrushEnvError(f"unknown card id {bad} in layouts: expected {EMPTY} (empty) to "
+                                   f"{NUM_CARD_TYPES - 1}")
         counts = np.stack([(layouts == card).sum(axis=1) for card in range(NUM_CARD_TYPES)], axis=1)
         over = np.argwhere(counts > np.array(BOX_COUNT))
         if len(over):

@@ -76,7 +76,7 @@ class GoldChance(ChanceGame):
         p = self.params
         if not isinstance(p["players"], int) or not MIN_PLAYERS <= p["players"] <= MAX_PLAYERS:
             raise GoldrushEnvError(f"the parameter players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, "
-                                f"got {p['players']!r}")
+                                   f"got {p['players']!r}")
         # The environments' own checks, which name the option, the value and what is allowed.
         self.config = EnvConfig(num_players=p["players"], table=p["table"], memory=p["memory"], reward=p["reward"],
                                 max_turns=p["max_turns"], forget_prob=float(p["forget_prob"]),

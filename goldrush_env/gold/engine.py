@@ -290,17 +290,17 @@ class Game:
         for seat, (points, cards) in enumerate(zip(standing["scores"], standing["gold_cards"])):
             if not cards <= points <= 4 * cards:
                 raise GoldrushEnvError(f"seat {seat} cannot hold {points} points in {cards} gold cards "
-                                    "(each gold card is worth 1 to 4)")
+                                       "(each gold card is worth 1 to 4)")
         on_table = sum(game._golds)
         if sum(standing["gold_cards"]) + on_table > BOX_GOLD_CARDS:
             raise GoldrushEnvError(f"{sum(standing['gold_cards'])} gold cards held and {on_table} on the table: "
-                                f"the box has {BOX_GOLD_CARDS}")
+                                   f"the box has {BOX_GOLD_CARDS}")
         # The held cards come from the gold not on the table: their points must fit those values.
         held, points = sum(standing["gold_cards"]), sum(standing["scores"])
         spare = sorted(v for v in range(1, 5) for _ in range(BOX_COUNT[v - 1] - game._golds[v]))
         if held and not sum(spare[:held]) <= points <= sum(spare[-held:]):
             raise GoldrushEnvError(f"{held} gold cards held worth {points} points in all: the gold not on the table "
-                                f"allows {sum(spare[:held])} to {sum(spare[-held:])} points in {held} cards")
+                                   f"allows {sum(spare[:held])} to {sum(spare[-held:])} points in {held} cards")
         if not isinstance(gold_rush, (bool, np.bool_)):
             raise GoldrushEnvError(f"gold_rush must be a bool, got {gold_rush!r}")
         if face_up is not None:
@@ -308,7 +308,7 @@ class Game:
                 raise GoldrushEnvError(f"face_up must be None or a position holding a card, got {face_up!r}")
             if gold_rush or game._rush:
                 raise GoldrushEnvError("no card is face up in the Gold Rush (one flip per turn): "
-                                    f"got face_up={face_up} with the Gold Rush under way")
+                                       f"got face_up={face_up} with the Gold Rush under way")
         game._scores = list(standing["scores"])
         game._gold_cards = list(standing["gold_cards"])
         game._turn = turn
@@ -588,19 +588,19 @@ class Game:
         cards = [card if type(card) is int or not is_int(card) else int(card) for card in cards]
         if len(positions) != len(cards):
             raise GoldrushEnvError(f"rearranged() needs one card per position: got {len(positions)} positions "
-                                f"and {len(cards)} cards")
+                                   f"and {len(cards)} cards")
         table = self._table
         for position in positions:
             if type(position) is not int or not 0 <= position < NUM_POSITIONS or table[position] == EMPTY \
                     or position == self._face_up:
                 raise GoldrushEnvError(f"rearranged() takes face-down cards on the table: position {position!r} "
-                                    "is out of range, empty or face up")
+                                       "is out of range, empty or face up")
         if len(set(positions)) != len(positions):
             raise GoldrushEnvError(f"rearranged() got a position twice: {positions}")
         if any(type(card) is not int for card in cards) or sorted(table[p] for p in positions) != sorted(cards):
+            wanted = [card_code(c) if type(c) is int and 0 <= c < NUM_CARD_TYPES else c for c in cards]
             raise GoldrushEnvError("rearranged() only reorders the cards at the positions given: "
-                                f"{[card_code(table[p]) for p in positions]} cannot become "
-                                f"{[card_code(c) if type(c) is int and 0 <= c < NUM_CARD_TYPES else c for c in cards]}")
+                                   f"{[card_code(table[p]) for p in positions]} cannot become {wanted}")
         new = self.copy()
         for position, card in zip(positions, cards):
             new._table[position] = card
@@ -630,13 +630,13 @@ class Game:
             if type(position) is not int or not 0 <= position < NUM_POSITIONS or table[position] == EMPTY \
                     or position == self._face_up:
                 raise GoldrushEnvError(f"exchange() takes face-down cards on the table: position {position!r} "
-                                    "is out of range, empty or face up")
+                                       "is out of range, empty or face up")
         if a == b:
             return
         for event in self._history:
             if event.position == a or event.position == b:
                 raise GoldrushEnvError(f"exchange() cannot move a card this game has revealed: position "
-                                    f"{event.position} was flipped on turn {event.turn}")
+                                       f"{event.position} was flipped on turn {event.turn}")
         table[a], table[b] = table[b], table[a]
         initial = list(self._initial)
         initial[a], initial[b] = initial[b], initial[a]
@@ -705,7 +705,7 @@ class Game:
             played = [event.label for event in game._history]
             if not isinstance(recorded, list) or len(recorded) != len(played):
                 raise GoldrushEnvError(f"the record's events must be a list of {len(played)} outcome labels, one per "
-                                    f"flip, got {recorded!r:.80}")
+                                       f"flip, got {recorded!r:.80}")
             for index, (label, said) in enumerate(zip(played, recorded)):
                 if label != said:
                     raise GoldrushEnvError(f"flip #{index} replays as {label!r} but the record says {said!r}")

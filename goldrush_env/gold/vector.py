@@ -157,7 +157,7 @@ def engine_of(entrants: list[Any]) -> Any:
                if isinstance(entrant, KernelPlayer) and entrant.program != kernel.RANDOM}
     if len(engines) > 1:
         raise GoldrushEnvError(f"the compiled players of one environment must share an engine, got "
-                            f"{sorted(engine.name for engine in engines.values())}")
+                               f"{sorted(engine.name for engine in engines.values())}")
     return next(iter(engines.values()), kernel.ENGINE)
 
 
@@ -179,7 +179,7 @@ def _autoreset_mode(mode: Any) -> AutoresetMode:
     if isinstance(mode, str) and mode in allowed:
         return allowed[mode]
     raise GoldrushEnvError(f"autoreset_mode={mode!r} is not allowed: expected one of {tuple(allowed)} "
-                        "(or AutoresetMode.NEXT_STEP / SAME_STEP)")
+                           "(or AutoresetMode.NEXT_STEP / SAME_STEP)")
 
 
 def make_batched_policy(spec: Any) -> BatchedPolicy:
@@ -192,7 +192,7 @@ def make_batched_policy(spec: Any) -> BatchedPolicy:
     hint = (f"; build other players with goldrush_agents.gold.batched.batched_policy({spec!r})"
             if isinstance(spec, str) else "")
     raise GoldrushEnvError(f"opponents={spec!r} is not allowed: expected 'random' or a BatchedPolicy (an object with "
-                        f"act(games, known, where, rng)){hint}")
+                           f"act(games, known, where, rng)){hint}")
 
 
 def step_entrants(games: BatchedGames, policies: list[BatchedPolicy], entrant: np.ndarray, waiting: np.ndarray,
@@ -219,7 +219,7 @@ class GoldVectorEnv(VectorEnv):
         self.config = EnvConfig.from_kwargs(**options)
         if self.config.render_mode is not None:
             raise GoldrushEnvError(f"render_mode={self.config.render_mode!r} is not allowed: the vector environment "
-                                "does not render; render a GoldEnv instead")
+                                   "does not render; render a GoldEnv instead")
         n = self.config.num_players
         if not (seat == "random" or is_int(seat, 0, n - 1)):
             raise GoldrushEnvError(f"seat={seat!r} is not allowed: expected 'random' or a seat from 0 to {n - 1}")
@@ -234,7 +234,7 @@ class GoldVectorEnv(VectorEnv):
         self.action_type = action_type(self.config.action)
         if self.action_type.name not in _KERNEL_ACTIONS:
             raise GoldrushEnvError(f"action={self.action_type.name!r} is not allowed in the vector environment: "
-                                f"expected one of {tuple(_KERNEL_ACTIONS)}")
+                                   f"expected one of {tuple(_KERNEL_ACTIONS)}")
         self._constants = kernel.constants(self.config, seat=-1 if seat == "random" else int(seat),
                                               same_step=self.autoreset_mode is AutoresetMode.SAME_STEP)
         # The kernel writes the types it knows; another registered type is read off the plain vector.
@@ -276,7 +276,8 @@ class GoldVectorEnv(VectorEnv):
             entrants, weights = [opponents], np.ones(1)
         opponents = [make_batched_policy(entrant) for entrant in entrants]  # all checked before any change
         if len(opponents) > kernel.MAX_ENTRANTS:
-            raise GoldrushEnvError(f"an opponent mix holds at most {kernel.MAX_ENTRANTS} entrants, got {len(opponents)}")
+            raise GoldrushEnvError(f"an opponent mix holds at most {kernel.MAX_ENTRANTS} entrants, got "
+                                   f"{len(opponents)}")
         n = self.config.num_players
         weights = weights / weights.sum()
         players, engine = _players_of(opponents, weights, n), engine_of(opponents)

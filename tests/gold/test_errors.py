@@ -180,7 +180,8 @@ def test_saved_events_are_checked_against_the_replay():
     assert Game.from_record(data) == game
     data["events"][2] = "strike" if data["events"][2] != "strike" else "nothing"
     said, played = data["events"][2], game.history[2].label
-    with pytest.raises(GoldrushEnvError, match=re.escape(f"flip #2 replays as {played!r} but the record says {said!r}")):
+    with pytest.raises(GoldrushEnvError, match=re.escape(f"flip #2 replays as {played!r} but the record says "
+                                                         f"{said!r}")):
         Game.from_record(data)
     for wrong in (data["events"][:3], "strike"):
         data["events"] = wrong

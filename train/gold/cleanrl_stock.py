@@ -63,7 +63,7 @@ class Args(StockArgs):
         check_agents("--opponents", self.opponents)
         if (self.num_envs * self.num_steps) % self.num_minibatches:
             raise GoldrushEnvError(f"--num-minibatches {self.num_minibatches} must divide a rollout of --num-envs "
-                                f"{self.num_envs} × --num-steps {self.num_steps} steps")
+                                   f"{self.num_envs} × --num-steps {self.num_steps} steps")
 
 
 def train(args: Args) -> dict[str, Any]:

@@ -183,21 +183,22 @@ def load(*paths: str | Path, num_players: int | None = None, target: str = "move
     for path in paths:
         if not Path(path).is_file():
             raise GoldrushEnvError(f"no data file at {str(path)!r} "
-                                "(write one with python -m goldrush_train.gold.imitation)")
+                                   "(write one with python -m goldrush_train.gold.imitation)")
         try:
             stored = np.load(path)
         except (OSError, ValueError, zipfile.BadZipFile):
             stored = None
         if not isinstance(stored, np.lib.npyio.NpzFile):
             raise GoldrushEnvError(f"{str(path)!r} is not a data file of python -m goldrush_train.gold.imitation: "
-                                "it is not a .npz archive")
+                                   "it is not a .npz archive")
         with stored:
             missing = [key for key in FIELDS if key not in stored]
             if missing:
                 raise GoldrushEnvError(f"{path} is not an imitation data set: it lacks {missing}")
             if target == "visits" and "visits" not in stored:
                 raise GoldrushEnvError(f"{path} holds no visit shares (it was collected before they were recorded): "
-                                    "collect it again with python -m goldrush_train.gold.imitation, or fit the moves")
+                                       "collect it again with python -m goldrush_train.gold.imitation, or fit the "
+                                       "moves")
             part = {key: stored[key] for key in FIELDS}
             if target == "visits":  # fit the shares, but keep the moves to count matches against
                 part["moves"], part["targets"] = part["targets"], stored["visits"]
@@ -206,7 +207,7 @@ def load(*paths: str | Path, num_players: int | None = None, target: str = "move
             raise GoldrushEnvError(f"{path} holds games of {about['num_players']} players, not {num_players}")
         if part["observations"].shape[1:] != (OBSERVATION_SIZE,) or part["targets"].shape[1:] != (NUM_POSITIONS,):
             raise GoldrushEnvError(f"{path} holds observations of size {part['observations'].shape[1:]}, this version "
-                                f"encodes {OBSERVATION_SIZE}")
+                                   f"encodes {OBSERVATION_SIZE}")
         parts.append(part)
     if not parts:
         raise GoldrushEnvError("load needs at least one file")

@@ -150,11 +150,11 @@ def saved_weights(path: str, width: int, context: int) -> dict[str, np.ndarray]:
     found = {name: tuple(np.shape(array)) for name, array in weights.items()}
     if set(found) != set(expected):
         raise GoldrushEnvError(f"--init-from {path!r} is not a GoldNet model: it holds weights {sorted(found)}, "
-                            f"the network has {sorted(expected)}")
+                               f"the network has {sorted(expected)}")
     saved = found["cell1.weight"][0], found["globals.weight"][0]
     if saved != (width, context):
         raise GoldrushEnvError(f"--init-from {path!r} has --width {saved[0]} --context {saved[1]}, this run "
-                            f"--width {width} --context {context}: give the model's")
+                               f"--width {width} --context {context}: give the model's")
     if found != expected:
         wrong = [f"{name} {shape} (expected {expected[name]})" for name, shape in found.items()
                  if shape != expected[name]]

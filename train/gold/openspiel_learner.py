@@ -255,7 +255,7 @@ def _bot_class() -> type:
         def step(self, state: Any) -> int:
             if state.current_player() != self.seat:
                 raise GoldrushEnvError(f"{self.name} plays seat {self.seat}, but the state's player is "
-                                    f"{state.current_player()}")
+                                       f"{state.current_player()}")
             x = np.asarray(state.information_state_tensor(self.seat), dtype=np.float32)
             if self.inputs is not None:
                 x = x[self.inputs]
@@ -317,8 +317,8 @@ def bot(game: Any, seat: int, path: str | Path, network: str = "policy") -> Any:
     if (layers[0][0].shape[1] != reads or layers[-1][0].shape[0] != game.num_distinct_actions()
             or inputs is not None and int(inputs.max()) >= size):
         raise GoldrushEnvError(f"{path} was trained on another game: its network reads {layers[0][0].shape[1]} values "
-                            f"and gives {layers[-1][0].shape[0]}, the game has {size} and "
-                            f"{game.num_distinct_actions()}")
+                               f"and gives {layers[-1][0].shape[0]}, the game has {size} and "
+                               f"{game.num_distinct_actions()}")
     return network_bot(seat, layers, inputs, f"{Path(path).name}:{network}")
 
 
@@ -423,7 +423,7 @@ def learner_settings(args: argparse.Namespace) -> dict[str, Any]:
             continue
         if key not in chosen:
             raise GoldrushEnvError(f"--{key.replace('_', '-')} is not a setting of {args.algorithm}: its settings are "
-                                f"{', '.join('--' + k.replace('_', '-') for k in chosen)}")
+                                   f"{', '.join('--' + k.replace('_', '-') for k in chosen)}")
         chosen[key] = value
     if not 0 <= chosen["discount"] <= 1:
         raise GoldrushEnvError(f"--discount must be from 0 to 1, got {chosen['discount']}")

@@ -206,12 +206,12 @@ class Args:
         check_int("--torch-threads", self.torch_threads, 0, note="0: automatic")
         if self.vec_env == "batched" and self.memory != "perfect":
             raise GoldrushEnvError("--vec-env batched plays with perfect memory: use --memory perfect or another "
-                                "--vec-env")
+                                   "--vec-env")
         for option, paths in (("--imitation-data", self.imitation_data), ("--anchor-data", self.anchor_data)):
             for path in paths:
                 if not Path(path).is_file():
                     raise GoldrushEnvError(f"{option} {path!r} is not a file (write one with python -m "
-                                        "goldrush_train.gold.imitation)")
+                                           "goldrush_train.gold.imitation)")
         check_number("--anchor-coef", self.anchor_coef, 0)
         if self.ship and self.num_players != 2:
             raise GoldrushEnvError("--ship is for the 2-player model: use --num-players 2")
@@ -513,17 +513,17 @@ def _resumed(args: Args) -> tuple[Path, Args]:
              if field.name != "resume" and getattr(args, field.name) != getattr(Args(), field.name)]
     if given:
         raise GoldrushEnvError(f"--resume continues a run with the arguments it was started with (its args.json); "
-                            f"leave out {', '.join(given)}, or start a new run")
+                               f"leave out {', '.join(given)}, or start a new run")
     if not run_dir.is_dir():
         raise GoldrushEnvError(f"cannot resume {str(run_dir)!r}: there is no such folder")
     if not (run_dir / "args.json").is_file():
         raise GoldrushEnvError(f"cannot resume {str(run_dir)!r}: it holds no args.json, so no run of "
-                            "goldrush_train.gold.ppo was started there")
+                               "goldrush_train.gold.ppo was started there")
     saved = json.loads((run_dir / "args.json").read_text())
     unknown = sorted(set(saved) - {field.name for field in dataclasses.fields(Args)})
     if unknown:
         raise GoldrushEnvError(f"cannot resume {str(run_dir)!r}: its args.json holds arguments this version does not "
-                            f"know: {unknown}")
+                               f"know: {unknown}")
     if "play_by" not in saved:  # a run started before --play-by: its models play as they did then
         by_move = saved.get("imitation_data") and saved.get("imitation_target") == "visits"
         saved["play_by"] = "move" if by_move else "position"
@@ -532,11 +532,11 @@ def _resumed(args: Args) -> tuple[Path, Args]:
     checkpoint = state.load().checkpoint if state.path.is_file() else None
     if checkpoint is None:
         raise GoldrushEnvError(f"cannot resume {str(run_dir)!r}: it holds no checkpoint yet (the run stopped before "
-                            f"step {saved.checkpoint_every:,}, its first): start a new run instead")
+                               f"step {saved.checkpoint_every:,}, its first): start a new run instead")
     for path in [checkpoint, *state.league]:
         if not Path(path).is_file():
             raise GoldrushEnvError(f"cannot resume {str(run_dir)!r}: its state.json names {path!r}, which is missing "
-                                "(resume from the folder the run was started in)")
+                                   "(resume from the folder the run was started in)")
     return run_dir, saved
 
 

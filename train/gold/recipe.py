@@ -152,7 +152,7 @@ class Recipe:
         for path in self.extra_data:
             if not Path(path).is_file():
                 raise GoldrushEnvError(f"--extra-data {path!r} is not a file "
-                                    "(write one with python -m goldrush_train.gold.imitation)")
+                                       "(write one with python -m goldrush_train.gold.imitation)")
         check_int("--torch-threads", self.torch_threads, 1)
         check_int("--workers", self.workers, 0, note="0: every core")
 
@@ -192,10 +192,10 @@ def _reuse(path: Path, wanted: dict[str, Any], stage: str, ignore: tuple[str, ..
             found = json.loads(str(stored["about"])) if "about" in stored else None
     except (OSError, ValueError, zipfile.BadZipFile):
         raise GoldrushEnvError(f"{path} is not a readable data file: move it away, and the recipe collects it "
-                            "again") from None
+                               "again") from None
     if found is None or {key: value for key, value in found.items() if key not in ignore} != wanted:
         raise GoldrushEnvError(f"{path} holds other games than this recipe needs: it records {found}, the "
-                            f"recipe wants {wanted}; move it away or choose another --data-dir")
+                               f"recipe wants {wanted}; move it away or choose another --data-dir")
     print(f"{stage}: {path} (already collected)", flush=True)
     return True
 
@@ -229,7 +229,7 @@ def dagger_data(recipe: Recipe, search_paths: list[str]) -> list[str]:
     if not student.exists():
         if all(recipe.dagger_path(seed).exists() for seed in recipe.dagger_seeds):
             raise GoldrushEnvError(f"the DAgger files are there but not the model that played them, {student}: "
-                                "move them away or choose another --data-dir")
+                                   "move them away or choose another --data-dir")
         fit = new_run_dir(student.with_suffix(""))  # the student's run folder, beside the data
         print(f"dagger: fitting the student (this recipe without DAgger, seed 0) in {fit}...", flush=True)
         _fit(dataclasses.replace(recipe, seed=0), fit, search_paths)

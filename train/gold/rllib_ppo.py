@@ -131,7 +131,7 @@ class Args:
             check_int(f"--{name.replace('_', '-')}", getattr(self, name), 0)
         if self.minibatch_size > self.train_batch_size:
             raise GoldrushEnvError(f"--minibatch-size {self.minibatch_size} is larger than --train-batch-size "
-                                f"{self.train_batch_size}")
+                                   f"{self.train_batch_size}")
         if not self.hidden or min(self.hidden) < 1:
             raise GoldrushEnvError(f"--hidden needs at least one layer size, each >= 1, got {self.hidden}")
         for name in ("gamma", "gae_lambda"):
@@ -153,12 +153,12 @@ def check_address(address: str | None) -> None:
     host, _, port = address.removeprefix("ray://").rpartition(":")
     if not host or not port.isdigit():
         raise GoldrushEnvError(f"--address {address!r} is not a Ray address: expected 'auto', HOST:PORT (e.g. "
-                            f"10.0.0.5:6379) or ray://HOST:PORT")
+                               f"10.0.0.5:6379) or ray://HOST:PORT")
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
     except OSError as error:
         raise GoldrushEnvError(f"--address {address!r}: no Ray cluster answers there ({error}); start one with "
-                            f"'ray start --head --port={port}' on that machine") from None
+                               f"'ray start --head --port={port}' on that machine") from None
 
 
 def make_config(args: Args) -> Any:
@@ -183,7 +183,8 @@ def policy_weights(state: Mapping[str, Any]) -> dict[str, np.ndarray]:
     prefix = next((p for p in ("encoder.actor_encoder.net.mlp.", "encoder.encoder.net.mlp.")
                    if f"{p}0.weight" in state), None)
     if prefix is None or "pi.net.mlp.0.weight" not in state or "pi.net.mlp.1.weight" in state:
-        raise GoldrushEnvError("not the policy of goldrush_env.gold.rllib's module (an MLP encoder and one linear head): "
+        raise GoldrushEnvError("not the policy of goldrush_env.gold.rllib's module (an MLP encoder and one linear "
+                               "head): "
                             f"its weights are {sorted(state)}")
     layers = sorted(int(name[len(prefix):].split(".")[0]) for name in state
                     if name.startswith(prefix) and name.endswith(".weight"))
@@ -204,7 +205,8 @@ def export_model(checkpoint: str | Path, path: str | Path, observation: str = "p
     of players it was trained for); returns ``path``."""
     state_file = Path(checkpoint) / MODULE_STATE
     if not state_file.is_file():
-        raise GoldrushEnvError(f"{str(checkpoint)!r} is not an RLlib checkpoint of goldrush_train.gold.rllib_ppo: it has "
+        raise GoldrushEnvError(f"{str(checkpoint)!r} is not an RLlib checkpoint of goldrush_train.gold.rllib_ppo: it "
+                               f"has "
                             f"no {MODULE_STATE}")
     with open(state_file, "rb") as handle:
         state = pickle.load(handle)  # RLlib's own format for a module's weights; ours, so trusted
@@ -226,17 +228,17 @@ def _resumed(args: Args) -> tuple[Path, Args, dict[str, Any]]:
              if field.name not in ("resume", "address") and getattr(args, field.name) != getattr(Args(), field.name)]
     if given:
         raise GoldrushEnvError(f"--resume continues a run with the arguments it was started with (its args.json); "
-                            f"leave out {', '.join(given)}, or start a new run")
+                               f"leave out {', '.join(given)}, or start a new run")
     if not run_dir.is_dir():
         raise GoldrushEnvError(f"cannot resume {str(run_dir)!r}: there is no such folder")
     if not (run_dir / "args.json").is_file():
         raise GoldrushEnvError(f"cannot resume {str(run_dir)!r}: it holds no args.json, so no run of "
-                            "goldrush_train.gold.rllib_ppo was started there")
+                               "goldrush_train.gold.rllib_ppo was started there")
     saved = json.loads((run_dir / "args.json").read_text())
     unknown = sorted(set(saved) - {field.name for field in dataclasses.fields(Args)})
     if unknown:
         raise GoldrushEnvError(f"cannot resume {str(run_dir)!r}: its args.json holds arguments this script does not "
-                            f"know: {unknown}")
+                               f"know: {unknown}")
     saved["hidden"] = tuple(saved.get("hidden", Args.hidden))
     address = args.address if args.address is not None else saved.get("address")
     saved = Args(**{**saved, "resume": args.resume, "address": address})
@@ -244,7 +246,7 @@ def _resumed(args: Args) -> tuple[Path, Args, dict[str, Any]]:
     state = json.loads(state_file.read_text()) if state_file.is_file() else {}
     if not state.get("checkpoint"):
         raise GoldrushEnvError(f"cannot resume {str(run_dir)!r}: it holds no checkpoint yet (the run stopped before "
-                            f"iteration {saved.checkpoint_every}, its first): start a new run instead")
+                               f"iteration {saved.checkpoint_every}, its first): start a new run instead")
     if not (run_dir / state["checkpoint"]).is_dir():
         raise GoldrushEnvError(f"cannot resume {str(run_dir)!r}: its checkpoint {state['checkpoint']!r} is missing")
     return run_dir, saved, state

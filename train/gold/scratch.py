@@ -175,7 +175,7 @@ class Args:
                      "context", "eval_games", "final_games", "snapshot_every", "league_size")
         if self.num_envs * self.num_steps % self.num_minibatches:
             raise GoldrushEnvError(f"--num-minibatches {self.num_minibatches} must divide a rollout of "
-                                f"{self.num_envs * self.num_steps} decisions (--num-envs x --num-steps)")
+                                   f"{self.num_envs * self.num_steps} decisions (--num-envs x --num-steps)")
         for name in ("gamma", "gae_lambda", "self_play"):
             check_number(f"--{name.replace('_', '-')}", getattr(self, name), 0, 1)
         for name in ("learning_rate", "clip_coef", "ent_coef", "vf_coef", "max_grad_norm"):
@@ -187,17 +187,18 @@ class Args:
         check_int("--num-players", self.num_players, 2, 5)
         if self.ship and self.init_from is not None:
             raise GoldrushEnvError(f"--ship is for a model learned from scratch, with no teacher: not one started from "
-                                f"--init-from {self.init_from!r} (goldrush_train.gold.sizes ships those, as ppo)")
+                                   f"--init-from {self.init_from!r} (goldrush_train.gold.sizes ships those, as ppo)")
         if self.init_from is not None:
             if self.network != "goldnet" or self.observation != "plain":
-                raise GoldrushEnvError(f"--init-from needs --network goldnet --observation plain (the shipped models'), "
+                raise GoldrushEnvError(f"--init-from needs --network goldnet --observation plain (the shipped "
+                                       f"models'), "
                                     f"got --network {self.network} --observation {self.observation}")
             from goldrush_train.gold.network import saved_weights
 
             saved_weights(self.init_from, self.width, self.context)
         if self.network == "goldnet" and "kinds" in (self.action, self.observation):
             raise GoldrushEnvError(f"--action {self.action} --observation {self.observation} needs --network mlp: "
-                                "GoldNet reads and scores positions")
+                                   "GoldNet reads and scores positions")
         check_agents("--opponents", self.opponents)
         check_agents("--eval-agents", self.eval_agents)
 

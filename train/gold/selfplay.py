@@ -96,7 +96,7 @@ class SelfPlay:
             check_number(f"--{name.replace('_', '-')}", getattr(self, name), above=0)
         if self.ship and self.table not in TABLE_MODELS[self.num_players]:
             raise GoldrushEnvError(f"--ship: at {self.num_players} players the package ships models for the tables "
-                                f"{list(TABLE_MODELS[self.num_players])}, not {self.table!r}")
+                                   f"{list(TABLE_MODELS[self.num_players])}, not {self.table!r}")
 
 
 # --- self-play games, a batch at a time ---------------------------------------------------------------------------

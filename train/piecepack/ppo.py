@@ -120,8 +120,8 @@ class Args:
         for name in names:
             if name not in players_of("piecepack").agents and name not in players_of("piecepack").models:
                 raise GoldrushEnvError(f"--opponents: unknown piecepack agent {name!r}: expected one or more of "
-                                    f"{[*players_of('piecepack').agents, *players_of('piecepack').models]}, "
-                                    "comma-separated")
+                                       f"{[*players_of('piecepack').agents, *players_of('piecepack').models]}, "
+                                       "comma-separated")
         return names
 
 
