@@ -208,11 +208,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--quick", action="store_true", help="tiny runs, 1 repeat (checks that it works)")
+    parser.add_argument("--only", action="append", default=[], metavar="TEXT",
+                        help="run only the cases whose name holds TEXT (and the reference), without the memory and "
+                             "profile sections; may be given more than once")
     args = parser.parse_args(argv)
     if args.quick:
         args.steps, args.batch_steps, args.repeats = 1_000, 40_000, 1
 
     table = cases(args.steps, args.batch_steps)
+    if args.only:
+        first = next(iter(table))
+        table = {name: case for name, case in table.items()
+                 if name == first or any(text in name for text in args.only)}
     print(f"random legal play, median of {args.repeats} repeats (min, max); ratio to connect_four_v3 env()")
     reference = None
     for name, (unit, run) in table.items():
@@ -221,6 +228,8 @@ def main(argv: list[str] | None = None) -> None:
         reference = reference or median
         print(f"  {name:<54} {median:>12,.0f} {unit}/s  (min {min(samples):,.0f}, max {max(samples):,.0f})"
               f"  x{median / reference:.2f}", flush=True)
+    if args.only:
+        return
 
     small = cases(max(args.steps // 10, 200), max(args.batch_steps // 20, 20_000))
     print("\npeak memory traced during a short run of each case (Python and numpy allocations):")

@@ -28,6 +28,20 @@ SCORE_REWARD_SCALE = 0.1
 """``reward="score"`` pays each seat its score gain less the mean gain of the others, times this."""
 
 
+def seat_rewards(gains: Sequence[int] | None, winners: Sequence[int] | None, reward: str,
+                 num_players: int) -> list[float]:
+    """Each seat's reward for one step. ``gains``: every seat's score change (given with ``reward="score"``), paid
+    as its gain less the mean gain of the others, times :data:`SCORE_REWARD_SCALE`. ``winners``: given once the game
+    has ended; with ``reward="win"`` +1 to a sole winner, 0 to each of several, -1 to the others."""
+    paid = [0.0] * num_players
+    if gains is not None and any(gains):
+        total, others = sum(gains), num_players - 1
+        paid = [SCORE_REWARD_SCALE * (gain - (total - gain) / others) for gain in gains]
+    if winners is not None and reward == "win":
+        paid = [(1.0 if len(winners) == 1 else 0.0) if seat in winners else -1.0 for seat in range(num_players)]
+    return paid
+
+
 class TableEnv(AECEnv, EzPickle):
     """A turn-based table game as a PettingZoo AEC environment. ``kwargs`` are the options the subclass was made
     with (for pickling), ``config`` their checked form (``num_players``, ``reward``, ``render_mode``...),
@@ -35,6 +49,8 @@ class TableEnv(AECEnv, EzPickle):
 
     metadata = {"render_modes": list(RENDER_MODES), "is_parallelizable": False, "render_fps": 2}
     """What every game's environment says of itself; a subclass adds its ``name``."""
+    game: Any = None
+    """The game in play (None before the first ``reset()``)."""
     rendering: Any = None
     """The module that draws :meth:`render_subject`: ``to_rgb(subject)`` and ``to_text(subject)``."""
 
@@ -53,7 +69,6 @@ class TableEnv(AECEnv, EzPickle):
         if state_space is not None:  # a game with a global state vector for centralised critics (state())
             self.state_space = state_space
         self.render_mode = config.render_mode
-        self.game: Any = None
         self._np_random: np.random.Generator | None = None
         self._window: Window | None = None
 
@@ -64,30 +79,24 @@ class TableEnv(AECEnv, EzPickle):
         return self.action_spaces[agent]
 
     def _pay(self, gains: Sequence[int] | None, winners: Sequence[int] | None) -> None:
-        """This step's rewards. ``gains``: every seat's score change (given with ``reward="score"``), paid as
-        its gain less the mean gain of the others, times :data:`SCORE_REWARD_SCALE`. ``winners``: given once
-        the game has ended; with ``reward="win"`` +1 to a sole winner, 0 to each of several, -1 to the others."""
-        self.rewards = {name: 0.0 for name in self.agents}
-        if gains is not None and any(gains):
-            total, others = sum(gains), len(gains) - 1
-            for seat, gain in enumerate(gains):
-                self.rewards[self.possible_agents[seat]] = SCORE_REWARD_SCALE * (gain - (total - gain) / others)
-        if winners is not None and self.config.reward == "win":
-            for seat, name in enumerate(self.possible_agents):
-                self.rewards[name] = (1.0 if len(winners) == 1 else 0.0) if seat in winners else -1.0
+        """This step's rewards (:func:`seat_rewards`)."""
+        if gains is None and winners is None:  # most steps of most games
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            return
+        paid = seat_rewards(gains, winners, self.config.reward, len(self.possible_agents))
+        self.rewards = {name: paid[seat] for seat, name in enumerate(self.possible_agents) if name in self.agents}
 
-    def _settle(self, agent: str, game: Any, before: Sequence[int] | None) -> None:
+    def _settle(self, agent: str, game: Any, gains: Sequence[int] | None) -> None:
         """The AEC bookkeeping after the rules have taken ``agent``'s action: its reward (with ``reward="score"``
-        each seat's gain since ``before``, its scores then; the win at the end), the end of the game (terminated,
-        or truncated by a turn limit, with :meth:`_final_info` where a game gives one), the agent to act next,
-        the picture in human mode."""
+        ``gains``, each seat's score change, see :meth:`_gains`; the win at the end), the end of the game
+        (terminated, or truncated by a turn limit, with :meth:`_final_info` where a game gives one), the agent to act
+        next, the picture in human mode."""
         self._cumulative_rewards[agent] = 0.0
         finished = game.is_finished
-        if before is None and not finished:
+        if gains is None and not finished:
             self._pay(None, None)
         else:
-            gains = None if before is None else [after - earlier for after, earlier in zip(self._scores(game), before)]
-            self._pay(gains, game.result().winners if finished else None)
+            self._pay(gains, self._winners(game) if finished else None)
         if finished:
             done = dict.fromkeys(self.agents, True)
             if game.is_over:
@@ -103,11 +112,21 @@ class TableEnv(AECEnv, EzPickle):
         if self.render_mode == "human":
             self.render()
 
+    def _gains(self, game: Any, before: Sequence[int] | None) -> list[int] | None:
+        """Each seat's score change since ``before`` (its scores then, None without the score reward)."""
+        if before is None:
+            return None
+        return [after - earlier for after, earlier in zip(self._scores(game), before)]
+
     @staticmethod
     def _scores(game: Any) -> Sequence[int]:
-        """Each seat's score now, whose changes ``reward="score"`` pays: the game's :meth:`result`'s. A game that
-        keeps its scores at hand says so (the score reward reads them every step)."""
+        """Each seat's score now, whose changes ``reward="score"`` pays: the game's :meth:`result`'s."""
         return game.result().scores
+
+    @staticmethod
+    def _winners(game: Any) -> Sequence[int]:
+        """The seats that won the game, which has ended: its :meth:`result`'s."""
+        return game.result().winners
 
     def _final_info(self) -> dict[str, Any] | None:
         """Every agent's info once the game has ended (None: the infos stay as they are)."""

@@ -93,7 +93,8 @@ class OpenSpielState(pyspiel.State):
 
     @property
     def position(self) -> Position:
-        """The node in our terms; ``position.env`` is the game's raw environment at this node."""
+        """The node in our terms; ``position.env`` plays the game at this node (its ``view(seat)`` and ``game``
+        are an environment's)."""
         if self._position is None:
             self._position = self.get_game().chance.new_position()
         return self._position

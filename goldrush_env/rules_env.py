@@ -114,7 +114,7 @@ class raw_env(TableEnv):
         self._last_seat = game.current_player
         game.step(action)  # the rules refuse an illegal action, naming it, before anything changes
         self._mask = game.legal_mask()
-        self._settle(agent, game, before)
+        self._settle(agent, game, self._gains(game, before))
 
     def _final_info(self) -> dict[str, Any]:
         game = self.game

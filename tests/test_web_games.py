@@ -410,36 +410,37 @@ def test_any_json_body_to_any_post_route_is_answered_without_a_500(name, data):
 # --- privacy by non-interference --------------------------------------------------------------------------
 
 
-def swap_unseen_cards(game, seat: int):
+def swap_unseen_cards(session, seat: int):
     """Gold: two face-down cards of different kinds that no flip has shown (so no seat, agent or person, has seen
     them) change places. They stay unseen until one of them is flipped."""
+    game = session.game
     flipped = {event.position for event in game.history}
     unseen = [p for p in game.on_table() if p not in flipped]
     first = unseen[-1]
     second = next(p for p in reversed(unseen) if game.table[p] != game.table[first])
-    for cards in (game._table, initial := list(game._initial)):
-        cards[first], cards[second] = cards[second], cards[first]
-    game._initial = tuple(initial)  # the environment forgets a card by the deal's
+    session.env.one.exchange(first, second)  # in the compiled game, which the readable one follows
     return lambda original, changed: not {first, second} & {event.position for event in changed.history}
 
 
-def deal_the_undealt_card(game, seat: int):
+def deal_the_undealt_card(session, seat: int):
     """Kuhn poker: the other player holds the card nobody was dealt. Unseen by the seat until a showdown (the other
     player's random choices do not read its card)."""
     from kuhn_poker.rules import CARDS
 
+    game = session.game
     cards = list(game.cards)
     cards[1 - seat] = next(card for card in range(len(CARDS)) if card not in game.cards)
     game.cards = tuple(cards)
     return lambda original, changed: not changed.shown_down
 
 
-def swap_unseen_tiles(game, seat: int):
+def swap_unseen_tiles(session, seat: int):
     """Gold Rush: two face-down tiles of different pieces that no seat has assayed change places. Unseen by the seat
     while it knows the same of both games and the public table is the same (a tile that produces in public, or that
     an agent who assayed it acts on, tells everybody something, which is no leak)."""
     from goldrush_env.piecepack.components import NUM_PLOTS
 
+    game = session.game
     unseen = [p for p in range(NUM_PLOTS) if not game.face_up[p] and not game.assayed[p]]
     first = unseen[-1]
     second = next(p for p in reversed(unseen) if game._tiles[p] != game._tiles[first])
@@ -480,8 +481,9 @@ def compare_twins(client: TestClient, name: str, body: dict, games: int, change)
     for seed in range(games):
         rng = np.random.default_rng(seed)
         ids = [client.post(f"/api/{name}/games", json={**body, "seed": seed}).json()["id"] for _ in range(2)]
-        original, changed = (session_of(client, game_id).game for game_id in ids)
+        original, changed = (session_of(client, game_id) for game_id in ids)
         unseen = change(changed, body.get("seat", 0))
+        original, changed = original.game, changed.game
         answers = [client.get(f"/api/{name}/games/{game_id}").json() for game_id in ids]
         while unseen(original, changed):
             assert same_for_the_seat(answers[0]) == same_for_the_seat(answers[1]), (seed, compared)

@@ -60,7 +60,7 @@ The composition of the deal is public (the full box, or the cards of a
 custom layout), so `unseen` is what card counting needs. What an agent
 remembers depends on the memory model (`memory`): with `"perfect"` it
 knows every card revealed and still on the table; with `"human"` it forgets
-(see :mod:`goldrush_env.gold.memory`). `observe(agent)` is valid for every
+(see :mod:`goldrush_env.gold.memory`), by draws from the game's stream. `observe(agent)` is valid for every
 agent at any time.
 
 With `observation="pairs"` the vector goes on with two planes (2,230
@@ -129,8 +129,8 @@ k < 29 turns a face-down card of category k that this seat knows, action
 they lie, and with perfect memory so do all the cards nobody has seen: the
 29 + 1 actions lose nothing the 64 positions offer, and a policy learns
 each decision once instead of once per position. The environment draws the
-position among those that realise the action, uniformly, with the
-generator `reset(seed)` seeded; `infos[agent]["position"]` says which.
+position among those that realise the action, uniformly, from the game's
+own stream, which `reset(seed)` seeds; `infos[agent]["position"]` says which.
 `view(agent)` stays about positions (its mask and vector), and
 `step_from_view(position)` steps with a position, for players written
 over views (scripted opponents, people).
@@ -222,19 +222,20 @@ import numpy as np
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from goldrush_env.gold import render as rendering
 from goldrush_env.aec_base import SCORE_REWARD_SCALE, TableEnv  # noqa: F401  (re-exported)
-from goldrush_env.gold.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS, TABLES
+from goldrush_env.errors import IllegalFlipError
+from goldrush_env.gold import kernel
+from goldrush_env.gold import render as rendering
+from goldrush_env.gold.cards import TABLES
 from goldrush_env.gold.config import EnvConfig
-from goldrush_env.gold.encoder import ObservationEncoder
-from goldrush_env.gold.engine import FlipEvent, Game, Outcome, colour_owners
-from goldrush_env.gold.memory import HumanMemory, PerfectMemory
+from goldrush_env.gold.engine import Game
+from goldrush_env.gold.single import SingleGame
 from goldrush_env.gold.state import state_box, state_vector
-from goldrush_env.gold.variants import ObservationType, action_type, observation_type
-from goldrush_env.gold.view import UNKNOWN, PlayerView
+from goldrush_env.gold.variants import observation_type
+from goldrush_env.gold.view import PlayerView
 from goldrush_env.wrappers import ClassicChecks
 
-_PAIR_OUTCOMES = (Outcome.STRIKE, Outcome.DUEL, Outcome.DYNAMITE, Outcome.NOTHING)
+_PLAIN = observation_type("plain")
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -246,9 +247,7 @@ def env(**kwargs: Any) -> AECEnv:
 
 def new_game(config: EnvConfig, rng: np.random.Generator, options: dict | None) -> Game:
     """The game :meth:`raw_env.reset` starts: the table ``options["layout"]`` if given, else one dealt with
-    ``rng``; ``options["first_player"]`` to play (0 by default). Other keys are ignored with a warning.
-    :class:`~goldrush_env.gold.gym_env.GoldEnv` deals here too, so that a seed deals the same table on its
-    compiled path."""
+    ``rng``; ``options["first_player"]`` to play (0 by default). Other keys are ignored with a warning."""
     options = dict(options or {})
     layout = options.pop("layout", None)
     first_player = options.pop("first_player", 0)
@@ -262,221 +261,174 @@ def new_game(config: EnvConfig, rng: np.random.Generator, options: dict | None) 
                 rush_at=TABLES[config.table].rush_at)
 
 
+def start(one: SingleGame, rng: np.random.Generator, options: dict | None) -> None:
+    """Lay the game :meth:`raw_env.reset` starts in ``one``: dealt by :func:`new_game` with ``rng``, whose next
+    draw seeds the game's stream. :class:`~goldrush_env.gold.gym_env.GoldEnv` starts its games here too, so that a
+    seed gives the same game on both."""
+    game = new_game(one.config, rng, options)
+    one.lay(game.table, game.first_player, int(rng.integers(0, 2**64, dtype=np.uint64)))
+
+
 class raw_env(TableEnv):
-    """The bare Gold AEC environment (see the module docstring)."""
+    """The bare Gold AEC environment (see the module docstring), on the compiled game
+    (:class:`~goldrush_env.gold.single.SingleGame`)."""
 
     metadata = {**TableEnv.metadata, "name": "gold_v1"}
     rendering = rendering
 
     def __init__(self, **kwargs: Any) -> None:
         config = EnvConfig.from_kwargs(**kwargs)
-        self.observation_type = observation_type(config.observation)
-        self.action_type = action_type(config.action)
+        one = self.one = SingleGame(config)
+        self.observation_type, self.action_type = one.observation_type, one.action_type
         super().__init__(kwargs, config, self.observation_type.space(), self.action_type.size, state_box())
-        self.owners = colour_owners(config.num_players)
-        self.encoder = ObservationEncoder(config.num_players, self.owners, config.max_turns)
-        self.memories: list[PerfectMemory] = []
-        # The legal flips of the seat to play, kept up to date flip by flip:
-        # the cards on the table less the face-up first card of the turn.
-        self._legal = np.zeros(NUM_POSITIONS, dtype=np.int8)
-        self._no_moves = np.zeros(NUM_POSITIONS, dtype=np.int8)
-        self._first: tuple[int, int] | None = None
-        self._kinds = None  # the kinds mask of the seat to play, until the next flip (action="kinds")
+        self.owners = one.owners
+        self._dealt = False
+        # The observation and mask of the last seat observed, until the next flip (last() and the step's legality
+        # check ask for the mask twice).
+        self._row = np.zeros(one.observations.shape[1], dtype=np.float32)
+        self._mask = np.zeros(self.action_type.size, dtype=bool)
+        self._observed = (-1, -1)  # (seat, flips) of _row and _mask
+        # The kernel writes the observation types it knows; another registered type is read off the plain vector.
+        self._derive = self.observation_type.name not in kernel.OBSERVATIONS
+
+    @property
+    def game(self) -> Game | None:
+        """The readable engine's game at this point (:attr:`SingleGame.game <goldrush_env.gold.single.SingleGame.game>`:
+        made when read), ``None`` before the first :meth:`reset`."""
+        return self.one.game if self._dealt else None
 
     # --- reset / step -------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None or self._np_random is None:
             self._np_random, self._np_random_seed = seeding.np_random(seed)
-        config = self.config
-        rng = self._np_random
-        game = new_game(config, rng, options)
-        memory_seeds = rng.integers(0, 2**63, size=config.num_players)
-        if config.memory == "perfect":
-            self.memories = [PerfectMemory() for _ in range(config.num_players)]
-        else:
-            self.memories = [HumanMemory(config.forget_prob, config.memory_capacity, np.random.default_rng(s))
-                             for s in memory_seeds]
+        start(self.one, self._np_random, options)
+        self._dealt = True
+        self._observed = (-1, -1)
+        self._deal(self.one, dict)
 
-        self.game = game
-        table = game.table
-        self.encoder.reset(table)
-        self._legal[:] = [card != EMPTY for card in table]
-        self._first = None
-        self._kinds = None
-
-        self._deal(game, dict)
+    def adopt(self, one: SingleGame) -> None:
+        """Become a copy of ``one``'s game at this point (its records and flips), as if played here: to read (how
+        :class:`~goldrush_env.gold.gym_env.GoldEnv` shows its compiled game as an AEC environment)."""
+        self.one.adopt(one)
+        self._dealt = True
+        self._observed = (-1, -1)
+        self._deal(self.one, dict)
+        if self.one.is_finished:
+            self.agent_selection = self.possible_agents[0]
+            if not self.one.is_over:
+                self.truncations = dict.fromkeys(self.agents, True)
 
     def step(self, action: int | None) -> None:
-        agent, game = self.agent_selection, self._game_to_step(action)
-        if game is None:
+        agent = self.agent_selection
+        if self._game_to_step(action) is None:
             return
-        if not self.action_type.positional:  # the position: drawn among the action's, refused by name if none
-            seat = game.current_player
-            action = int(self.action_type.to_positions(
-                np.array([action]), lambda: self._seat_positions(seat)[None],
-                lambda: self.encoder.buffers[seat][None], self._np_random)[0])
-            self.infos[agent] = {"position": action}
-        self._flip(agent, game, action)
+        one = self.one
+        seat = one.current_player
+        position = one.play(action, seat) if isinstance(action, (int, np.integer)) and action >= 0 else -2
+        if position == -2:
+            raise self._refusal(action, seat)
+        if not self.action_type.positional:
+            self.infos[agent] = {"position": position}
+        self._after_flip(agent)
 
     def step_from_view(self, position: int | None) -> None:
         """Step with a position, whatever the ``action`` option: for players written over :meth:`view`, whose
         actions are positions (scripted opponents, people)."""
-        agent, game = self.agent_selection, self._game_to_step(position)
-        if game is not None:
-            self._flip(agent, game, position)
-
-    def _flip(self, agent: str, game: Game, action: int) -> None:
-        before = game.scores if self.config.reward == "score" else None
-        self._apply(game.step(action))  # the engine refuses an illegal flip before anything changes
-        self._settle(agent, game, before)
-
-    @staticmethod
-    def _scores(game: Game) -> tuple[int, ...]:
-        return game.scores  # without the rest of result(): the score reward reads them every flip
-
-    def _apply(self, event: FlipEvent) -> None:
-        """Bring memories, observations and the mask up to date with one flip."""
-        encoder, memories = self.encoder, self.memories
-        position, card = event.position, event.card
-        self._kinds = None
-        if event.outcome is Outcome.FIRST:
-            for seat in range(len(memories)):
-                encoder.show(seat, position, card)
-            encoder.set_face_up(position, True)
-            self._legal[position] = 0
-            self._first = (position, card)
+        agent = self.agent_selection
+        if self._game_to_step(position) is None:
             return
-        if event.outcome in _PAIR_OUTCOMES:
-            first_position, first_card = self._first
-            self._first = None
-            encoder.set_face_up(first_position, False)
-            self._legal[first_position] = 1  # face down again, or removed just below
-            for seat in range(len(memories)):
-                encoder.show(seat, position, card)
-            seen = ((first_position, first_card), (position, card))
-        else:  # a rush flip: the card leaves at once
-            seen = ((position, card),)
-        kept = []
-        for where, what in seen:
-            if where in event.removed:
-                encoder.remove(where, what)
-                self._legal[where] = 0
-                for memory in memories:
-                    memory.remove(where)
+        if not (isinstance(position, (int, np.integer)) and position >= 0) or self.one.play(position, -1) == -2:
+            raise self._refusal(position, None)
+        self._after_flip(agent)
+
+    def _refusal(self, action: Any, seat: int | None) -> IllegalFlipError:
+        """The error for an action the kernel refused, in the engine's words for a position, the kinds action's for
+        a kind."""
+        try:
+            if seat is None or self.action_type.positional:
+                self.one.game.copy().step(action)
             else:
-                kept.append((where, what))
-        # Removals first, so that a memory never evicts a position that just emptied.
-        table = self.game.initial_layout  # cards never move: a card still on the table is the one dealt there
-        for seat, memory in enumerate(memories):
-            for where, what in kept:
-                for forgotten in memory.see(where, what):
-                    encoder.hide(seat, forgotten, table[forgotten])
-            for where, what in kept:  # seeing one kept card may have evicted the other, seen again since
-                if where in memory.known:
-                    encoder.show(seat, where, what)
-            for forgotten in memory.end_turn():
-                encoder.hide(seat, forgotten, table[forgotten])
+                self.action_type.to_positions(np.array([action]), lambda: self.one.legal_positions(seat)[None],
+                                              lambda: self.one.vector(seat, _PLAIN)[None], np.random.default_rng(0))
+        except IllegalFlipError as error:
+            return error
+        raise AssertionError(f"the kernel refused action {action!r}, which the rules allow")
+
+    def _after_flip(self, agent: str) -> None:
+        """The AEC bookkeeping of a flip (:meth:`TableEnv._settle`, read off the kernel's turn record)."""
+        one = self.one
+        gains = None  # no gold struck: nothing paid but the win, at the end
+        receiver = int(one.turn["receiver"])
+        if receiver >= 0 and self.config.reward == "score":
+            gains = [0] * one.num_players
+            gains[receiver] = int(one.turn["gold"])
+        self._settle(agent, one, gains)
 
     # --- what agents see ------------------------------------------------------------
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        return {"observation": self._vector(self.agent_name_mapping[agent], self.observation_type),
-                "action_mask": self.action_mask(agent)}
+    def _observe_seat(self, seat: int) -> None:
+        """Bring ``_row`` and ``_mask`` to ``seat``'s observation and mask now."""
+        one = self.one
+        key = (seat, len(one.log))
+        if self._observed != key:
+            kernel.observe_one(one.record, one.constants, seat, one.code, self._row, self._mask)
+            self._observed = key
 
-    def _vector(self, seat: int, kind: ObservationType) -> np.ndarray:
-        """``seat``'s observation vector of type ``kind``, as a new array."""
-        game = self._require_game()
-        to_play, phase = self._turn_phase(game)
-        vector = self.encoder.fill_standing(seat, game.scores, game.gold_cards, to_play, phase,
-                                            game.cards_left, game.turn)
-        return kind.seat_vector(vector)
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if not self._dealt:
+            self._require_game()
+        self._observe_seat(self.agent_name_mapping[agent])
+        row = self.observation_type.seat_vector(self._row) if self._derive else self._row.copy()
+        return {"observation": row, "action_mask": self._mask.astype(np.int8)}
 
     def state(self) -> np.ndarray:
         """The global state (the module docstring's *State* table): the whole table, every seat's memory and
         the standing. For training a centralised critic, not for playing."""
-        game = self._require_game()
-        to_play, phase = self._turn_phase(game)
-        return state_vector(game.table, game.face_up, self.encoder.shown, self.owners, game.scores, game.gold_cards,
-                            to_play, phase, game.cards_left, game.turn, game.max_turns)
+        one = self._require_game()
+        record = one.record
+        finished = one.is_finished
+        phase = None if finished else (2 if record["gold_rush"] else (0 if record["face_up"] < 0 else 1))
+        return state_vector(record["table"].tolist(), one.face_up, [one.known(seat) for seat in range(one.num_players)],
+                            self.owners, one.scores, one.gold_cards, None if finished else one.current_player, phase,
+                            int(record["cards_left"]), int(record["turn"]), self.config.max_turns)
 
     def action_mask(self, agent: str) -> np.ndarray:
         """The int8 mask of the actions ``agent`` may take now (all 0 if it is not its turn): positions, or with
         ``action="kinds"`` the kinds some legal position realises."""
-        seat = self.agent_name_mapping[agent]
-        positions = self._seat_positions(seat)
-        if self.action_type.positional:  # the mask is the positions' (the common case, asked every step)
-            return positions
-        if seat != self.game.current_player or self.game.is_finished:
-            return np.zeros(self.action_type.size, dtype=np.int8)
-        if self._kinds is None:  # asked by last() and again by the legality check of the step that follows
-            self._kinds = self.action_type.masks(positions[None],
-                                                 lambda: self.encoder.buffers[seat][None])[0].astype(np.int8)
-        return self._kinds.copy()
-
-    def _seat_positions(self, seat: int) -> np.ndarray:
-        """The int8 mask of the positions ``seat`` may flip now, whatever the ``action`` option."""
-        game = self._require_game()
-        if seat != game.current_player or game.is_finished:
-            return self._no_moves.copy()
-        return self._legal.copy()
+        self._require_game()
+        self._observe_seat(self.agent_name_mapping[agent])
+        return self._mask.astype(np.int8)
 
     def is_legal(self, action: int) -> bool:
         """Whether the agent to play may take ``action`` (a position, or with ``action="kinds"`` a kind) now."""
-        game = self._require_game()
-        if game.is_finished:
+        one = self.one if self._dealt else self._require_game()
+        if one.is_finished:
             return False
-        if self.action_type.positional:
-            return bool(self._legal[action])
-        return bool(self.action_mask(self.possible_agents[game.current_player])[action])
-
-    @property
-    def _view_type(self) -> ObservationType:
-        """A view is about positions (its players act with step_from_view): it shows the plain vector where the
-        observation does not speak of positions. (A property, not an attribute: on CPython 3.11 three attributes
-        more on the instance made every step about 3% slower, benchmarks/bench.py's AEC cases.)"""
-        return self.observation_type if self.observation_type.positional else observation_type("plain")
+        self._observe_seat(one.current_player)
+        return bool(self._mask[action])
 
     def view(self, agent: str | int | None) -> PlayerView:
         """The structured view of an agent (name or seat); ``None`` for the all-seeing view. A view is about
         positions whatever the ``action`` option: its ``action_mask`` marks positions and its ``observation`` is
         the plain vector (or ``"pairs"``), for players that choose positions (:meth:`step_from_view`)."""
-        game = self._require_game()
-        seat = self.agent_name_mapping[agent] if isinstance(agent, str) else agent
-        table = game.table
-        if seat is None:
-            cards = table
-            observation = np.zeros(self._view_type.size, dtype=np.float32)
-            mask = self._no_moves.copy()
-        else:
-            shown = self.encoder.shown[seat]
-            cards = tuple(card if card == EMPTY or shown[p] else UNKNOWN for p, card in enumerate(table))
-            observation, mask = self._vector(seat, self._view_type), self._seat_positions(seat)
-        unseen = [0] * NUM_CARD_TYPES
-        for card, known in zip(table, cards):
-            if card != EMPTY and known == UNKNOWN:
-                unseen[card] += 1
-        return PlayerView(
-            seat=seat, num_players=game.num_players, cards=tuple(cards), face_up=game.face_up,
-            owners=self.owners, scores=game.scores, gold_cards=game.gold_cards,
-            current_player=None if game.is_finished else game.current_player, gold_rush=game.gold_rush,
-            turn=game.turn, max_turns=game.max_turns, unseen=tuple(unseen), action_mask=mask,
-            observation=observation, rush_at=game.rush_at,
-        )
+        one = self._require_game()
+        return one.view(self.agent_name_mapping[agent] if isinstance(agent, str) else agent)
 
     # --- rendering ------------------------------------------------------------------
 
     def render_subject(self) -> PlayerView:
         """The view :attr:`EnvConfig.render_view <goldrush_env.gold.config.EnvConfig.render_view>` names."""
-        game = self._require_game()
+        one = self._require_game()
         viewer = self.config.render_view
         if viewer == "table":
             return self.view(None)
-        return self.view(game.current_player if viewer == "active" else viewer)
+        return self.view(one.current_player if viewer == "active" else viewer)
 
-    @staticmethod
-    def _turn_phase(game: Game) -> tuple[int | None, int | None]:
-        """The seat to play and the phase (0 first flip, 1 second, 2 the rush); None, None once ended."""
-        if game.is_finished:
-            return None, None
-        return game.current_player, 2 if game.gold_rush else (0 if game.face_up is None else 1)
+    def _require_game(self) -> SingleGame:
+        if not self._dealt:
+            super()._require_game()  # refuses, naming reset()
+        return self.one
+
+    def _winners(self, one: SingleGame) -> tuple[int, ...]:
+        return one.winners()

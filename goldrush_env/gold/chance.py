@@ -21,41 +21,29 @@ when the flip is made, so after the chance node that decides its card when there
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 from typing import Any, Callable
 
 import numpy as np
 
+from goldrush_env.aec_base import SCORE_REWARD_SCALE, seat_rewards
 from goldrush_env.chance import CHANCE, TERMINAL, ChanceGame, Position
 from goldrush_env.errors import GoldrushEnvError
-from goldrush_env.gold.aec import raw_env
 from goldrush_env.gold.cards import (
     CODE, DEFAULT_MAX_TURNS, EMPTY, IS_GOLD, MAX_PLAYERS, MIN_PLAYERS, NUM_CARD_TYPES, NUM_POSITIONS, TABLES, VALUE,
     square_name,
 )
 from goldrush_env.gold.config import EnvConfig, MEMORIES
+from goldrush_env.gold import kernel
 from goldrush_env.gold.encoder import OBSERVATION_SIZE, SLICES, describe
-from goldrush_env.gold.engine import Game
-from goldrush_env.gold.memory import HumanMemory
-from goldrush_env.aec_base import SCORE_REWARD_SCALE
+from goldrush_env.gold.engine import Outcome
+from goldrush_env.gold.single import SingleGame
+from goldrush_env.gold.variants import observation_type
 from goldrush_env.options import REWARDS
 
 KEEP, FORGET = 0, 1
 """The outcomes of a forgetting node."""
-
-
-class _ChanceMemory(HumanMemory):
-    """A human memory whose forgetting is left to chance nodes: :meth:`end_turn` forgets nothing and lists, in
-    :attr:`fading`, the cards that may be forgotten now."""
-
-    def __init__(self, capacity: int | None) -> None:
-        super().__init__(0.0, capacity, rng=None)
-        self.fading: list[int] = []
-
-    def end_turn(self) -> tuple[int, ...]:
-        self.fading = [position for position in self.known if position not in self._seen_this_turn]
-        self._seen_this_turn.clear()
-        return ()
+_PLAIN = observation_type("plain")
 
 
 class GoldChance(ChanceGame):
@@ -108,26 +96,43 @@ class GoldChance(ChanceGame):
 
 
 class GoldPosition(Position):
-    """A node of :class:`GoldChance`: the environment, which cards have been decided, and the chance to come."""
+    """A node of :class:`GoldChance`: the compiled game (:attr:`env`, a :class:`~goldrush_env.gold.single.SingleGame`
+    that never forgets by itself: chance decides; its ``view(seat)`` and ``game`` are an environment's), which cards
+    have been decided, and the chance to come."""
 
     def __init__(self, game: GoldChance) -> None:
         super().__init__(game)
         config = game.config
-        env = raw_env(num_players=config.num_players, table=config.table, memory=config.memory,
-                      reward=config.reward, max_turns=config.max_turns, forget_prob=config.forget_prob,
-                      memory_capacity=config.memory_capacity, observation="plain", action="positions")
+        self.env = SingleGame(dataclasses.replace(config, forget_prob=0.0))
         # The box in id order: a placeholder for the cards no one has seen, which chance decides as they are turned.
-        env.reset(options={"layout": game.box + [EMPTY] * (NUM_POSITIONS - len(game.box))})
-        if config.memory == "human":
-            env.memories = [_ChanceMemory(config.memory_capacity) for _ in range(config.num_players)]
-        self.env = env
-        self.undecided = [card != EMPTY for card in env.game.table]
+        layout = game.box + [EMPTY] * (NUM_POSITIONS - len(game.box))
+        self.env.lay(layout, 0, 0)
+        self.undecided = np.array(layout) != EMPTY
         """Per position: a card lies there that no one has seen, not decided yet."""
         self.flip: int | None = None
         """A position turned for the first time, waiting for chance to decide its card."""
         self.fading: list[tuple[int, int]] = []
         """``(seat, position)`` of each card that may be forgotten, first to be decided first."""
         self.totals = [0.0] * config.num_players
+        self.rewards = [0.0] * config.num_players
+
+    def copy(self) -> GoldPosition:
+        """An independent copy: the compiled game's records and the lists copied, the configured game shared."""
+        new = object.__new__(GoldPosition)
+        new.__dict__.update(self.__dict__)
+        new.env = self.env.copy()
+        new.undecided, new.fading = self.undecided.copy(), list(self.fading)
+        new.totals, new.rewards = list(self.totals), list(self.rewards)
+        return new
+
+    def __deepcopy__(self, memo: dict) -> GoldPosition:
+        return self.copy()
+
+    def __getstate__(self) -> dict:
+        return dict(self.__dict__)
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
 
     # --- the node ----------------------------------------------------------------------------------------------
 
@@ -135,22 +140,20 @@ class GoldPosition(Position):
     def player(self) -> int:
         if self.flip is not None or self.fading:
             return CHANCE
-        game = self.env.game
-        return TERMINAL if game.is_finished else game.current_player
+        one = self.env
+        return TERMINAL if one.is_finished else one.current_player
 
     def legal_actions(self) -> list[int]:
-        if self.player == CHANCE:
+        player = self.player
+        if player == CHANCE:
             return [outcome for outcome, _ in self.chance_outcomes()]
-        if self.player == TERMINAL:
+        if player == TERMINAL:
             return []
-        return np.flatnonzero(self.env.game.legal_mask()).tolist()
+        return self.env.flippable()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.flip is not None:
-            counts = [0] * NUM_CARD_TYPES
-            for card, undecided in zip(self.env.game.table, self.undecided):
-                if undecided:
-                    counts[card] += 1
+            counts = np.bincount(self.env.record["table"][self.undecided], minlength=NUM_CARD_TYPES).tolist()
             total = sum(counts)
             return [(card, count / total) for card, count in enumerate(counts) if count]
         if self.fading:
@@ -161,20 +164,19 @@ class GoldPosition(Position):
     def apply_legal(self, action: int) -> None:
         if self.player != CHANCE:
             self.rewards = [0.0] * self.game.num_players
+        record = self.env.record
         if self.flip is not None:
             position, self.flip = self.flip, None
-            table = self.env.game.table
-            source = next(p for p in range(NUM_POSITIONS) if self.undecided[p] and table[p] == action)
-            if source != position:
-                self.env.game.exchange(position, source)
+            table = record["table"]
+            source = int(np.flatnonzero(self.undecided & (table == action))[0])
+            if source != position:  # two cards no one has seen change places: the deal is as likely as before
+                self.env.exchange(position, source)
             self.undecided[position] = False
             self._turn(position)
         elif self.fading:
             seat, position = self.fading.pop(0)
             if action == FORGET:
-                memory = self.env.memories[seat]
-                del memory.known[position]
-                self.env.encoder.hide(seat, position, self.env.game.table[position])
+                record["memo"][seat, position] = -1
         elif self.undecided[action]:
             self.flip = action
         else:
@@ -182,19 +184,31 @@ class GoldPosition(Position):
 
     def _turn(self, position: int) -> None:
         """The seat to act turns the card at ``position``, decided by now."""
-        env = self.env
-        seat = env.game.current_player
-        turn = env.game.turn
-        env.step(position)
-        paid = [env.rewards[agent] for agent in env.possible_agents]
+        one, config = self.env, self.game.config
+        turn_before = int(one.record["turn"])
+        one.play(position, -1)
+        turn = one.turn
+        gains = None
+        if config.reward == "score":
+            gains = [0] * one.num_players
+            if turn["receiver"] >= 0:
+                gains[int(turn["receiver"])] = int(turn["gold"])
+        paid = seat_rewards(gains, one.winners() if one.is_finished else None, config.reward, one.num_players)
         self.rewards = [total + reward for total, reward in zip(self.rewards, paid)]
         self.totals = [total + reward for total, reward in zip(self.totals, paid)]
-        if isinstance(env.memories[seat], _ChanceMemory) and env.game.turn > turn:
-            fading = [(s, p) for s, memory in enumerate(env.memories) for p in memory.fading]
-            for memory in env.memories:
-                memory.fading = []
-            if not env.game.is_finished and self.game.config.forget_prob > 0:
-                self.fading = fading
+        if config.memory == "human" and config.forget_prob > 0 and one.record["turn"] > turn_before \
+                and not one.is_finished:
+            # Each seat may forget each card it remembers and did not see this turn, in the order it saw them.
+            seen = set()
+            if turn["outcome"] in _PAIRS:
+                if not turn["partner_left"]:
+                    seen.add(int(turn["partner"]))
+                if not turn["card_left"]:
+                    seen.add(position)
+            memo = one.record["memo"]
+            self.fading = [(seat, p) for seat in range(one.num_players)
+                           for p in sorted(np.flatnonzero(memo[seat] >= 0).tolist(), key=lambda p: memo[seat, p])
+                           if p not in seen]
 
     def returns(self) -> list[float]:
         return list(self.totals)
@@ -203,7 +217,7 @@ class GoldPosition(Position):
 
     def observation(self, seat: int) -> np.ndarray:
         self._check_seat(seat)
-        return self.env.observe(self.env.possible_agents[seat])["observation"]
+        return self.env.vector(seat, _PLAIN)
 
     def knowledge_text(self, seat: int) -> str:
         vector = self.observation(seat)
@@ -211,27 +225,29 @@ class GoldPosition(Position):
         return f"seat {seat}\n{describe(vector)}\nunseen: {unseen}"
 
     def public_text(self) -> str:
-        game = self.env.game
+        one = self.env
+        record, face_up = one.record, one.face_up
         cards = []
-        for position, card in enumerate(game.table):
+        for position, card in enumerate(record["table"].tolist()):
             if card == EMPTY:
                 cards.append(".")
-            elif position == game.face_up or (self.game.perfect_information and not self.undecided[position]):
-                cards.append(CODE[card] + ("*" if position == game.face_up else ""))
+            elif position == face_up or (self.game.perfect_information and not self.undecided[position]):
+                cards.append(CODE[card] + ("*" if position == face_up else ""))
             else:
                 cards.append("?")
         lines = [" ".join(cell.rjust(4) for cell in cards[row * 8:(row + 1) * 8]) for row in range(8)]
         to_play = "chance" if self.player == CHANCE else ("-" if self.player == TERMINAL else self.player)
-        lines.append(f"turn {game.turn}, to play {to_play}, scores {list(game.scores)}, gold cards "
-                     f"{list(game.gold_cards)}, gold rush {game.gold_rush}")
+        lines.append(f"turn {int(record['turn'])}, to play {to_play}, scores {list(one.scores)}, gold cards "
+                     f"{list(one.gold_cards)}, gold rush {bool(record['gold_rush'])}")
         return "\n".join(lines)
 
     def private_text(self, seat: int) -> str:
         self._check_seat(seat)
         if self.game.perfect_information:
             return ""
-        known = self.env.memories[seat].known
-        return " ".join(f"{square_name(p)}={CODE[known[p]]}" for p in sorted(known) if p != self.env.game.face_up)
+        record = self.env.record
+        known = np.flatnonzero((record["memo"][seat] >= 0) & (record["table"] >= 0)).tolist()
+        return " ".join(f"{square_name(p)}={CODE[int(record['table'][p])]}" for p in known if p != self.env.face_up)
 
     def action_text(self, player: int, action: int) -> str:
         if player != CHANCE:
@@ -258,29 +274,21 @@ class GoldPosition(Position):
         self._check_seat(seat)
         if self.player == CHANCE:
             raise GoldrushEnvError("resample() is asked at a chance node: it draws a node where a seat acts")
-        new = copy.deepcopy(self)
-        env, game = new.env, new.env.game
-        known = env.memories[seat].known
-        hidden = [p for p in game.on_table() if p not in known and p != game.face_up]
-        before = game.table
-        cards = [before[p] for p in hidden]
+        new = self.copy()
+        table = new.env.record["table"]
+        hidden = np.flatnonzero(~new.env.known(seat) & (table >= 0)).tolist()
+        cards = [int(table[p]) for p in hidden]
         for i in range(len(cards) - 1, 0, -1):
             j = min(int(uniform() * (i + 1)), i)
             cards[i], cards[j] = cards[j], cards[i]
-        layout = list(before)
         for position, card in zip(hidden, cards):
-            layout[position] = card
-        # A game that starts here (its history is not this one's, whose turned cards may now differ).
-        env.game = Game.from_position(
-            game.num_players, layout, current_player=game.current_player, scores=game.scores,
-            gold_cards=game.gold_cards, turn=game.turn, face_up=game.face_up, gold_rush=game.gold_rush,
-            max_turns=game.max_turns, rush_at=game.rush_at)
-        for other, memory in enumerate(env.memories):
-            for position in [p for p in hidden if p in memory.known]:
-                env.encoder.hide(other, position, before[position])
-                memory.known[position] = layout[position]
-                env.encoder.show(other, position, layout[position])
+            table[position] = card  # the same cards in all: the groups of D3 are unchanged
+        new.env.restart_here()  # its history is not this one's, whose turned cards may now differ
         return new
+
+
+_PAIRS = tuple(kernel.OUTCOMES.index(outcome)  # the outcome codes of a normal turn's second flip
+               for outcome in (Outcome.STRIKE, Outcome.DUEL, Outcome.DYNAMITE, Outcome.NOTHING))
 
 
 __all__ = ["GoldChance", "GoldPosition", "KEEP", "FORGET"]

@@ -1,4 +1,4 @@
-"""The plain observation vector of one seat, built from named slices, and its two fillers.
+"""The plain observation vector of one seat, built from named slices.
 
 Everything is from the observing seat's point of view: other seats are
 numbered relative to it (the observer is relative seat 0, the next seat to
@@ -10,28 +10,20 @@ seat sees it (:data:`~goldrush_env.gold.cards.CATEGORY_NAMES`, 29):
 ``gold_1..gold_4``, ``dynamite``, then miners of value 2..5 owned by
 relative seat 0 (me), 1, 2, 3, 4, and unowned (4 values x 6 owners).
 
-:class:`ObservationEncoder` keeps the vectors of every seat of one game,
-updating the board part (32 planes of 64 positions) as cards are revealed,
-remembered, forgotten and removed, and writing the public standing when a
-seat's observation is read; the compiled kernel (:mod:`goldrush_env.gold.kernel`)
-writes the same vectors for a batch of games. Every other observation
-type is read off this vector (:mod:`goldrush_env.gold.variants`).
+The compiled game (:mod:`goldrush_env.gold.kernel`) writes these vectors,
+for one game or a batch, from the named slices here; every other
+observation type is read off this vector (:mod:`goldrush_env.gold.variants`).
 """
 
 from __future__ import annotations
-
-from typing import Sequence
 
 import numpy as np
 
 from goldrush_env.gold.cards import (
     CATEGORY_NAMES,
-    EMPTY,
     MAX_PLAYERS,
     NUM_CATEGORIES,
     NUM_POSITIONS,
-    TOTAL_GOLD,
-    category_table,
 )
 from goldrush_env.layout import slices_of
 
@@ -65,123 +57,7 @@ SLICES: dict[str, slice] = slices_of(LAYOUT)
 OBSERVATION_SIZE: int = SLICES[LAYOUT[-1][0]].stop
 SHAPES: dict[str, tuple[int, ...]] = {name: shape for name, shape, _ in LAYOUT}
 _BOARD = slice(0, SLICES["cards"].stop)
-# The public standing (scores .. turn) is one contiguous run of the vector,
-# written in one copy; _AT holds each slice's offset inside it.
-_STANDING = slice(SLICES["scores"].start, SLICES["turn"].stop)
-_AT = {name: SLICES[name].start - _STANDING.start for name, _, _ in LAYOUT[4:-1]}
-assert list(_AT) == ["scores", "gold_cards", "seats", "to_play", "phase", "cards_left", "turn"]
 _EMPTY, _UNKNOWN, _FACE_UP, _FIRST_CARD_PLANE = 0, 1, 2, 3
-
-
-class ObservationEncoder:
-    """The observation vectors of all seats of one game, kept up to date event by event."""
-
-    def __init__(self, num_players: int, owners: Sequence[int], max_turns: int | None) -> None:
-        self.num_players = num_players
-        self.max_turns = max_turns
-        self.category = category_table(num_players, owners)
-        self.buffers = np.zeros((num_players, OBSERVATION_SIZE), dtype=np.float32)
-        self._views()
-        # Whether each seat has each position in view (seen now or remembered),
-        # and how many cards of each category it cannot place (kept exact as ints).
-        self.shown = [[False] * NUM_POSITIONS for _ in range(num_players)]
-        self.unseen_counts = [[0] * NUM_CATEGORIES for _ in range(num_players)]
-        # The standing slices with only ``seats`` filled in, copied and completed by fill_standing.
-        template = [0.0] * (_STANDING.stop - _STANDING.start)
-        template[_AT["seats"]: _AT["seats"] + num_players] = [1.0] * num_players
-        self._standing_template = template
-
-    def _views(self) -> None:
-        """``board`` and ``unseen``: views of parts of ``buffers``, by which they are written."""
-        self.board = self.buffers[:, _BOARD].reshape(self.num_players, len(PLANES), NUM_POSITIONS)
-        self.unseen = self.buffers[:, SLICES["unseen"]]
-
-    def __getstate__(self) -> dict:
-        # A copy or a pickle holds the buffers alone: copied views would no longer write into them.
-        state = dict(self.__dict__)
-        del state["board"], state["unseen"]
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._views()
-
-    def reset(self, table: Sequence[int]) -> None:
-        """Start from a table on which every seat knows nothing."""
-        self.buffers.fill(0.0)
-        for shown, counts in zip(self.shown, self.unseen_counts):
-            shown[:] = [False] * NUM_POSITIONS
-            counts[:] = [0] * NUM_CATEGORIES
-        on_table = np.array([card != EMPTY for card in table])
-        self.board[:, _EMPTY] = ~on_table
-        self.board[:, _UNKNOWN] = on_table
-        for seat in range(self.num_players):
-            self.buffers[seat, SLICES["seats"]][: self.num_players] = 1.0
-            for card in table:
-                if card != EMPTY:
-                    self.unseen_counts[seat][self.category[seat][card]] += 1
-            self.unseen[seat] = np.array(self.unseen_counts[seat]) / UNSEEN_SCALE
-
-    def show(self, seat: int, position: int, card: int) -> None:
-        """``seat`` now sees or remembers ``card`` at ``position``."""
-        if not self.shown[seat][position]:
-            self.shown[seat][position] = True
-            category = self.category[seat][card]
-            board = self.board[seat]
-            board[_UNKNOWN, position] = 0.0
-            board[_FIRST_CARD_PLANE + category, position] = 1.0
-            self._count_unseen(seat, category, -1)
-
-    def hide(self, seat: int, position: int, card: int) -> None:
-        """``seat`` forgot the face-down ``card`` at ``position``."""
-        if self.shown[seat][position]:
-            self.shown[seat][position] = False
-            category = self.category[seat][card]
-            board = self.board[seat]
-            board[_UNKNOWN, position] = 1.0
-            board[_FIRST_CARD_PLANE + category, position] = 0.0
-            self._count_unseen(seat, category, +1)
-
-    def _count_unseen(self, seat: int, category: int, change: int) -> None:
-        counts = self.unseen_counts[seat]
-        counts[category] += change
-        self.unseen[seat, category] = counts[category] / UNSEEN_SCALE
-
-    def set_face_up(self, position: int, face_up: bool) -> None:
-        self.board[:, _FACE_UP, position] = float(face_up)
-
-    def remove(self, position: int, card: int) -> None:
-        """The card at ``position`` left the table (it was seen by all as it went)."""
-        for seat in range(self.num_players):
-            self.show(seat, position, card)
-            self.shown[seat][position] = False
-            board = self.board[seat]
-            board[_FIRST_CARD_PLANE + self.category[seat][card], position] = 0.0
-            board[_EMPTY, position] = 1.0
-        self.board[:, _FACE_UP, position] = 0.0
-
-    def fill_standing(self, seat: int, scores: Sequence[int], gold_cards: Sequence[int], to_play: int | None,
-                      phase: int | None, cards_left: int, turn: int) -> np.ndarray:
-        """Write the public standing into ``seat``'s vector and return that vector (not a copy).
-
-        ``to_play`` is an absolute seat (``None`` once the game has ended);
-        ``phase`` is 0 (first flip), 1 (second flip), 2 (the rush) or ``None``.
-        """
-        vector = self.buffers[seat]
-        n = self.num_players
-        standing = self._standing_template.copy()
-        for k in range(n):
-            other = seat + k - n if seat + k >= n else seat + k
-            standing[_AT["scores"] + k] = scores[other] / TOTAL_GOLD
-            standing[_AT["gold_cards"] + k] = gold_cards[other] / MAX_GOLD_CARDS
-        if to_play is not None:
-            standing[_AT["to_play"] + (to_play - seat) % n] = 1.0
-        if phase is not None:
-            standing[_AT["phase"] + phase] = 1.0
-        standing[_AT["cards_left"]] = cards_left / NUM_POSITIONS
-        standing[_AT["turn"]] = turn / self.max_turns if self.max_turns else 0.0
-        vector[_STANDING] = standing
-        return vector
 
 
 def describe(vector: np.ndarray) -> str:

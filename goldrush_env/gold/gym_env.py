@@ -23,31 +23,31 @@ as PettingZoo's ``env()`` does for classic games; ``illegal_action="raise"``
 raises :class:`~goldrush_env.errors.IllegalFlipError` instead. An action
 outside the action space always raises.
 
-## Two paths, one game
+## One game, two ways to play the opponents
 
-When every opponent has a compiled form and nothing is rendered
-(``render_mode=None``), the game is played on Gold's compiled kernel
-(:func:`goldrush_env.gold.kernel.advance_one`: one call per step plays the
-learner's flip and the opponents' up to its next turn), four to twelve
-times as fast as through the AEC environment (``benchmarks/bench.py``). The compiled forms: the default
-opponents (``None``) and any :class:`~goldrush_env.policy.RandomPolicy`
-play as the kernel's random player; a policy with a ``kernel_player()``
-method returning a :class:`~goldrush_env.gold.vector.KernelPlayer` plays
-as that (``goldrush_agents``' ``greedy`` and ``expert`` do, the same flips
-as their Python selves). Any other opponent, or a ``render_mode``, and the
-game runs through :attr:`game_env`, the AEC environment, as before;
-:attr:`on_kernel` says which path the episode under way takes, and
-:meth:`set_opponents` may change it at the next reset.
+Every episode is played on Gold's compiled game
+(:class:`~goldrush_env.gold.single.SingleGame`). When every opponent has a
+compiled form and nothing is rendered (``render_mode=None``), the opponents
+play inside it too (:func:`goldrush_env.gold.kernel.advance_one`: one call
+per step plays the learner's flip and the opponents' up to its next turn),
+several times as fast as asking them in Python (``benchmarks/bench.py``).
+The compiled forms: the default opponents (``None``) and any
+:class:`~goldrush_env.policy.RandomPolicy` play as the kernel's random
+player; a policy with a ``kernel_player()`` method returning a
+:class:`~goldrush_env.gold.vector.KernelPlayer` plays as that
+(``goldrush_agents``' ``greedy`` and ``expert`` do, the same flips as their
+Python selves). Any other opponent, or a ``render_mode``, and the episode
+runs through :attr:`game_env`, the AEC environment, whose steps ask the
+opponents flip by flip; :attr:`on_kernel` says which way the episode under
+way takes, and :meth:`set_opponents` may change it at the next reset.
 
-Both paths play the same game and show the same things: spaces,
-observations, masks, rewards, ``info``, :meth:`view`, errors. A seed deals
-the same table and seats the learner at the same seat on both (the deal is
-the AEC environment's own, from the env's generator); on the kernel path,
-the opponents' tie-breaks, the position a kind of card turns and the human
-memory's forgetting are drawn from the game's own stream
-(:class:`goldrush_env.streams.Stream`), seeded from the same
-generator. ``tests/gold/test_gym_kernel.py`` replays kernel-path episodes
-through the AEC path, flip for flip.
+Both ways show the same things: spaces, observations, masks, rewards,
+``info``, :meth:`view`, errors. A seed deals the same table, seats the
+learner at the same seat and seeds the same game stream
+(:class:`goldrush_env.streams.Stream`) on both, from which the opponents'
+tie-breaks, the position a kind of card turns and the human memory's
+forgetting are drawn. ``tests/gold/test_gym_kernel.py`` plays compiled
+episodes again with the opponents asked in Python, flip for flip.
 
 ## Version History
 
@@ -71,12 +71,10 @@ from gymnasium.utils import seeding
 
 from goldrush_env.errors import GoldrushEnvError, IllegalFlipError
 from goldrush_env.gold import kernel
-from goldrush_env.gold.aec import new_game, raw_env
-from goldrush_env.gold.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS, TABLES
-from goldrush_env.gold.engine import Game
-from goldrush_env.gold.variants import observation_type
+from goldrush_env.gold.aec import raw_env, start
+from goldrush_env.gold.single import SingleGame
 from goldrush_env.gold.vector import BatchedRandom, KernelPlayer, _players_of, engine_of
-from goldrush_env.gold.view import UNKNOWN, PlayerView
+from goldrush_env.gold.view import PlayerView
 from goldrush_env.learner import OneLearnerEnv
 from goldrush_env.policy import Policy, RandomPolicy
 
@@ -117,7 +115,8 @@ class GoldEnv(OneLearnerEnv):
         aec = raw_env(**config)
         self.on_kernel = False
         """Whether the episode under way plays on the compiled kernel (set at each :meth:`reset`)."""
-        self._game = _CompiledGame(aec)
+        self._game = SingleGame(aec.config)
+        self._forms: list[KernelPlayer] = []
         self._position: int | None = None  # the position the learner's last kind turned, this episode
         super().__init__(aec, opponents, seat, illegal_action)
 
@@ -126,10 +125,9 @@ class GoldEnv(OneLearnerEnv):
     @property
     def game_env(self) -> raw_env:
         """The AEC environment of the game. On the AEC path it plays the game; on the kernel path it is brought
-        to the kernel's game when read, by replaying the flips so far (the same table, flips, scores and
-        history; with human memory its seats forget by their own draws), a copy to read, not to step."""
+        to the kernel's game when read (a copy of its records), to read, not to step."""
         if self.on_kernel:
-            self._game.replay_into(self._aec)
+            self._aec.adopt(self._game)
         return self._aec
 
     @game_env.setter
@@ -139,7 +137,20 @@ class GoldEnv(OneLearnerEnv):
     def set_opponents(self, opponents: Policy | Sequence[Policy] | None) -> None:
         super().set_opponents(opponents)
         forms = [compiled_form(policy) for policy in self.opponents]
-        self._compiled = None not in forms and self._game.prepare(forms)
+        self._compiled = None not in forms and self._prepare(forms)
+
+    def _prepare(self, forms: list[KernelPlayer]) -> bool:
+        """Make the kernel's game ready to play these opponents (one per seat after the learner's) from the next
+        reset; False if they cannot share a game in the kernel (one engine, one worth table)."""
+        if [id(form) for form in forms] == [id(form) for form in self._forms]:
+            return True  # the same players again (a mix that changes the opponents at every reset)
+        try:
+            self._game.players = _players_of(forms, np.ones(len(forms)), self.config.num_players)
+            self._game.engine = engine_of(forms)
+        except GoldrushEnvError:
+            return False
+        self._forms = forms
+        return True
 
     # --- the Gymnasium API ---------------------------------------------------------------
 
@@ -157,10 +168,11 @@ class GoldEnv(OneLearnerEnv):
         opponent_seeds = self.np_random.integers(0, 2**63, size=n - 1)
         for policy, opponent_seed in zip(self.opponents, opponent_seeds):
             policy.reset(seed=int(opponent_seed) if seed is not None else None)
-        game_seed = int(self.np_random.integers(0, 2**63))
-        rng = seeding.np_random(game_seed)[0]
-        game = new_game(self.config, rng, options)  # the AEC environment's deal
-        self._ended = self._game.start(game, game_seed, int(rng.integers(0, 2**64, dtype=np.uint64)), self.seat)
+        start(self._game, seeding.np_random(int(self.np_random.integers(0, 2**63)))[0], options)  # the AEC's deal
+        turn = self._game.turn
+        for k in range(1, n):
+            turn["entrants"][(self.seat + k) % n] = k - 1
+        self._ended = self._play(-1)[2] != 0
         return self.observe_learner()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
@@ -168,23 +180,35 @@ class GoldEnv(OneLearnerEnv):
             return super().step(action)
         if self._ended:
             raise self.error("the episode has ended (or never began): call reset() first")
-        if type(action) is not int or not 0 <= action < self._game.num_actions:
+        if type(action) is not int or not 0 <= action < self.action_space.n:
             if not self.action_space.contains(action):
                 raise self.illegal_error(f"action {action!r} is not in the action space "
                                          f"Discrete({self.action_space.n})")
             action = int(action)
-        position, reward, end = self._game.play(action)
+        position, reward, end = self._play(action)
         if position == -2:
             return self._refuse(action)
-        if not self._game.positional:
+        if not self._game.action_type.positional:
             self._position = position
         self._ended = end != 0
         observation, info = self._observe_kernel(self._ended)
         return observation, reward, end == 1, end == 2, info
 
+    def _play(self, action: int) -> tuple[int, float, int]:
+        """One step of the kernel: the learner's ``action`` (-1: none), then the opponents up to its next turn.
+        Returns the position the action turned (-1 for none, -2 if the rules refuse it: then nothing changed), the
+        learner's reward and how the game stands (0 in play, 1 over, 2 truncated)."""
+        game = self._game
+        position = game.play(action, self.seat)
+        if position == -2:
+            return -2, 0.0, 0
+        turn = game.turn
+        end = 0 if turn["status"] != kernel.FINISHED else (1 if turn["terminated"] else 2)
+        return position, float(turn["reward"]), end
+
     def _refuse(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
         """The kernel path's answer to an illegal action, the AEC path's: raised, or the end of the episode."""
-        error = self._game.refusal(action, self._aec)
+        error = self.game_env._refusal(action, self._game.current_player)
         if self.illegal_action == "raise":
             raise error
         gym.logger.warn(f"illegal action ends the episode with reward -1: {error}")
@@ -197,7 +221,7 @@ class GoldEnv(OneLearnerEnv):
         """:meth:`OneLearnerEnv.observe_learner <goldrush_env.learner.OneLearnerEnv.observe_learner>`, and with
         ``action="kinds"`` the position the learner's last action flipped (``info["position"]``)."""
         if self.on_kernel:
-            return self._observe_kernel(self._game.finished())
+            return self._observe_kernel(self._game.is_finished)
         observation, info = super().observe_learner()
         position = self._aec.infos[self._agent].get("position")
         if position is not None:
@@ -205,22 +229,24 @@ class GoldEnv(OneLearnerEnv):
         return observation, info
 
     def _observe_kernel(self, finished: bool) -> tuple[np.ndarray, dict[str, Any]]:
-        info = {"action_mask": self._game.mask_row.copy(), "seat": self.seat}
+        game = self._game
+        info = {"action_mask": game.masks[0].copy(), "seat": self.seat}
         if finished:
-            scores, winners = self._game.result()
-            info.update(scores=scores, winners=winners)
+            info.update(scores=game.scores, winners=game.winners())
         if self._position is not None:
             info["position"] = self._position
-        return self._game.observation(), info
+        row = game.observations[0]
+        kind = game.observation_type
+        return (row.copy() if kind.name in kernel.OBSERVATIONS else kind.seat_vector(row)), info
 
     def finished(self) -> bool:
-        return self._game.finished() if self.on_kernel else super().finished()
+        return self._game.is_finished if self.on_kernel else super().finished()
 
     def truncated(self) -> bool:
-        return self._game.truncated() if self.on_kernel else super().truncated()
+        return self._game.is_finished and not self._game.is_over if self.on_kernel else super().truncated()
 
     def action_masks(self) -> np.ndarray:
-        return self._game.mask_row.copy() if self.on_kernel else super().action_masks()
+        return self._game.masks[0].copy() if self.on_kernel else super().action_masks()
 
     def view(self) -> PlayerView:
         """The learner's :class:`~goldrush_env.gold.view.PlayerView`, as the AEC environment builds it."""
@@ -231,158 +257,3 @@ class GoldEnv(OneLearnerEnv):
 
     def close(self) -> None:
         self._aec.close()
-
-
-class _CompiledGame:
-    """:class:`GoldEnv`'s game on the compiled kernel: a batch of one, the constants the kernel reads, the buffers it
-    writes and the flips so far."""
-
-    def __init__(self, aec: raw_env) -> None:
-        config = self.config = aec.config
-        self.observation_type, self.action_type = aec.observation_type, aec.action_type
-        self.positional = self.action_type.positional
-        self.num_actions = self.action_type.size
-        self.owners = np.array(aec.owners, dtype=np.int8)
-        self.rush_at = TABLES[config.table].rush_at
-        self.constants = kernel.constants(config)
-        self.limit = int(self.constants[0]["limit"])
-        self.games = kernel.new_games(1)
-        self.game = self.games[0]
-        self.turns = kernel.new_turns(1)
-        self.turn = self.turns[0]
-        # The kernel writes the observation types it knows; another registered type is read off the plain vector.
-        self.derive = self.observation_type.name not in kernel.OBSERVATIONS
-        self.observations = np.zeros((1, kernel.SIZES[int(self.constants[0]["observation"])]), dtype=np.float32)
-        self.mask = np.zeros((1, self.num_actions), dtype=bool)
-        self.observation_row, self.mask_row = self.observations[0], self.mask[0]
-        self.log: list[int] = []  # every flip of the game, for game_env's replay
-        self.players, self.engine = kernel.players(), kernel.ENGINE
-        self.forms: list[KernelPlayer] = []
-        self.episode, self.replayed = 0, (-1, 0)
-        self.layout: tuple[int, ...] = ()
-        self.first_player = self.game_seed = 0
-
-    def prepare(self, forms: list[KernelPlayer]) -> bool:
-        """Make ready to play these opponents (one per seat after the learner's) from the next :meth:`start`;
-        False if they cannot share a game in the kernel (one engine, one worth table)."""
-        if [id(form) for form in forms] == [id(form) for form in self.forms]:
-            return True  # the same players again (a mix that changes the opponents at every reset)
-        try:
-            self.players = _players_of(forms, np.ones(len(forms)), self.config.num_players)
-            self.engine = engine_of(forms)
-        except GoldrushEnvError:
-            return False
-        self.forms = forms
-        return True
-
-    def start(self, game: Game, game_seed: int, stream: int, seat: int) -> bool:
-        """Lay ``game``'s table in the kernel with the game's ``stream`` and play up to the learner's first turn
-        at ``seat``. Returns whether the game has already finished."""
-        n = self.config.num_players
-        self.turn["seat"] = seat
-        for k in range(1, n):
-            self.turn["entrants"][(seat + k) % n] = k - 1
-        self.layout, self.first_player, self.game_seed = game.table, game.first_player, game_seed
-        self.episode += 1
-        self.log = []
-        with kernel.threads_for(1):
-            kernel.lay(self.games, self.constants, np.zeros(1, dtype=np.int64), np.array([game.table], dtype=np.int8),
-                       np.array([game.first_player], dtype=np.int8))
-        self.game["rng"][0] = stream
-        return self.play(-1)[2] != 0
-
-    def play(self, action: int) -> tuple[int, float, int]:
-        """One step of the kernel: the learner's ``action`` (-1: none), then the opponents up to its next turn.
-        Returns the position the action turned (-1 for none, -2 if the rules refuse it: then nothing changed), the
-        learner's reward and how the game stands (0 in play, 1 over, 2 truncated)."""
-        self.turn["action"] = action
-        if self.engine.advance_one(self.games, self.constants, self.players, self.turns, self.observations,
-                                   self.mask, self.observations) >= 0:
-            return -2, 0.0, 0
-        turn = self.turn
-        self.log.extend(turn["flips"][:turn["flip_count"]].tolist())
-        end = 0 if turn["status"] != kernel.FINISHED else (1 if turn["terminated"] else 2)
-        return int(turn["position"]) if action >= 0 else -1, float(turn["reward"]), end
-
-    def observation(self) -> np.ndarray:
-        """The learner's observation, a new array."""
-        if self.derive:
-            return self.observation_type.seat_vector(self.observation_row)
-        return self.observation_row.copy()
-
-    def finished(self) -> bool:
-        return bool(self.game["cards_left"] == 0 or self.game["turn"] >= self.limit)
-
-    def truncated(self) -> bool:
-        return bool(self.game["cards_left"] > 0 and self.game["turn"] >= self.limit)
-
-    def result(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The scores and the winners (D5, as the kernel found them at the end)."""
-        n = self.config.num_players
-        return (tuple(self.turn["final_scores"][:n].tolist()),
-                tuple(np.flatnonzero(self.turn["final_winners"][:n]).tolist()))
-
-    def legal_positions(self, seat: int) -> np.ndarray:
-        """The int8 mask of the positions ``seat`` may flip now (none if it is not to play)."""
-        table, face_up = self.game["table"], int(self.game["face_up"])
-        if self.finished() or int(self.game["current_player"]) != seat:
-            return np.zeros(NUM_POSITIONS, dtype=np.int8)
-        legal = (table >= 0).astype(np.int8)
-        if face_up >= 0:
-            legal[face_up] = 0
-        return legal
-
-    def vector(self, seat: int, kind: str) -> np.ndarray:
-        """``seat``'s observation vector of the type called ``kind``, a new array."""
-        code = kernel.OBSERVATIONS.get(kind, kernel.OBS_PLAIN)
-        out = np.zeros((1, kernel.SIZES[code]), dtype=np.float32)
-        with kernel.threads_for(1):
-            kernel.observe(self.games, self.constants, np.array([seat]), np.zeros(1, dtype=np.int64), code, out)
-        return out[0] if kind in kernel.OBSERVATIONS else observation_type(kind).seat_vector(out[0])
-
-    def view(self, seat: int) -> PlayerView:
-        """``seat``'s view, built from the kernel's state as ``raw_env.view`` builds it from the game."""
-        game, n = self.game, self.config.num_players
-        table = game["table"]
-        face_up = int(game["face_up"])
-        known = game["memo"][seat] >= 0
-        if face_up >= 0:
-            known[face_up] = True
-        cards = np.where(table == EMPTY, EMPTY, np.where(known, table, UNKNOWN))
-        hidden = table[(table >= 0) & ~known]
-        kind = self.observation_type if self.observation_type.positional else observation_type("plain")
-        finished = self.finished()
-        return PlayerView(
-            seat=seat, num_players=n, cards=tuple(cards.tolist()),
-            face_up=None if face_up < 0 else face_up, owners=tuple(self.owners.tolist()),
-            scores=tuple(game["scores"][:n].tolist()), gold_cards=tuple(game["gold_cards"][:n].tolist()),
-            current_player=None if finished else int(game["current_player"]), gold_rush=bool(game["gold_rush"]),
-            turn=int(game["turn"]), max_turns=self.config.max_turns,
-            unseen=tuple(np.bincount(hidden, minlength=NUM_CARD_TYPES).tolist()),
-            action_mask=self.legal_positions(seat), observation=self.vector(seat, kind.name), rush_at=self.rush_at)
-
-    def refusal(self, action: int, aec: raw_env) -> IllegalFlipError:
-        """The error the AEC path raises for the learner's illegal ``action``, in its words: the engine's for a
-        position, the kinds action's for a kind."""
-        seat = int(self.game["current_player"])
-        try:
-            if self.positional:
-                self.replay_into(aec)
-                aec.game.copy().step(action)
-            else:
-                self.action_type.to_positions(np.array([action]), lambda: self.legal_positions(seat)[None],
-                                              lambda: self.vector(seat, "plain")[None], np.random.default_rng(0))
-        except IllegalFlipError as error:
-            return error
-        raise AssertionError(f"the kernel refused action {action}, which the rules allow")
-
-    def replay_into(self, aec: raw_env) -> None:
-        """Bring ``aec`` to this game: its table dealt, then the flips so far (only those it has not seen)."""
-        count = len(self.log)
-        episode, done = self.replayed
-        if episode != self.episode or done > count:
-            aec.reset(seed=self.game_seed, options={"layout": list(self.layout), "first_player": self.first_player})
-            done = 0
-        for position in self.log[done:count]:
-            aec.step_from_view(position)
-        self.replayed = (self.episode, count)

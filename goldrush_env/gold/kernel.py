@@ -2,10 +2,10 @@
 of games (a batch of one where there is one game), with no Python per game.
 
 Every interface steps this game through one entry point, :func:`advance`: the vector environment
-(:class:`~goldrush_env.gold.vector.GoldVectorEnv`) on its whole batch, the Gymnasium environment
-(:class:`~goldrush_env.gold.gym_env.GoldEnv`) on a batch of one, and the batched engine
-(:class:`~goldrush_env.gold.batched.BatchedGames`), whose players choose outside. :func:`advance_one` is the same
-step compiled for one game, without the threads. The readable rules are :mod:`goldrush_env.gold.engine`'s, the home
+(:class:`~goldrush_env.gold.vector.GoldVectorEnv`) on its whole batch, the batched engine
+(:class:`~goldrush_env.gold.batched.BatchedGames`), whose players choose outside, and, on a batch of one through
+:class:`~goldrush_env.gold.single.SingleGame`, the PettingZoo and Gymnasium environments and OpenSpiel's states.
+:func:`advance_one` is the same step compiled for one game, without the threads. The readable rules are :mod:`goldrush_env.gold.engine`'s, the home
 of records and events; ``tests/gold/`` holds this module to them flip by flip, and to the shared replay vectors.
 
 The state is named: a batch is an array of :data:`GAME` records, one per game (``games[g].scores``,
@@ -924,6 +924,17 @@ def lay(games, consts, which, tables, first):
         game.current_player = first[i]
         game.first_player = first[i]
         _start(game, consts[0])
+
+
+@numba.njit(cache=True)
+def lay_one(games, consts, table, first):
+    """:func:`lay` for the one game of ``games``, on one thread (a process that forks must not start the threads
+    of a parallel call)."""
+    game = games[0]
+    game.table[:] = table
+    game.current_player = first
+    game.first_player = first
+    _start(game, consts[0])
 
 
 @numba.njit(cache=True, parallel=True)

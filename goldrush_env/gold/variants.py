@@ -2,9 +2,8 @@
 of :class:`~goldrush_env.gold.config.EnvConfig` choose.
 
 Every observation type is read off the plain vector of :mod:`goldrush_env.gold.encoder` alone (what the seat sees
-or remembers, nothing more), so the environments fill plain vectors, one seat's
-(:class:`~goldrush_env.gold.encoder.ObservationEncoder`) or a batch's
-(:mod:`goldrush_env.gold.kernel` writes the batch's), and hand them to the type. Every action type says which
+or remembers, nothing more), so the environments have the compiled game (:mod:`goldrush_env.gold.kernel`) write
+plain vectors and hand them to the type (the kernel writes the kinds and pairs vectors itself too). Every action type says which
 of its actions a seat may take, read off the plain vector and the mask of legal positions, and which position an
 action turns. The AEC, Gymnasium and vector environments ask :func:`observation_type` and :func:`action_type` by
 name and never test a name themselves.

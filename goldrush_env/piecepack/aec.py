@@ -291,7 +291,7 @@ class raw_env(TableEnv):
         if kernel.step(state, int(action), game.market_sum or 0):  # a new round: the kernel takes its roll
             kernel.roll(state, *game.dice)
         kernel.legal_mask(state, self._mask)
-        self._settle(agent, game, before)
+        self._settle(agent, game, self._gains(game, before))
 
     def sync(self) -> None:
         """Bring the masks and observations up to date with :attr:`game` after it was changed other than through

@@ -401,7 +401,7 @@ def test_unseen_counts_survive_a_duel_that_removes_the_oldest_remembered_card():
     env = new_env({0: "M25", 1: "G4", 2: "M03"}, memory="human", forget_prob=0.0, memory_capacity=1)
     for position in (1, 2):  # G4 and M03: nothing; each seat now remembers only M03 (seen last)
         env.step(position)
-    assert all(memory.known == {2: parse_card("M03")} for memory in env.memories)
+    assert all(env.view(seat).known_positions() == {2: parse_card("M03")} for seat in (0, 1))
     for position in (0, 2):  # M25 then M03: duel, M03 leaves
         env.step(position)
     assert env.game.table[2] == EMPTY and env.game.history[-1].outcome.value == "duel"

@@ -9,7 +9,6 @@ from goldrush_env.gold.aec import raw_env
 from goldrush_env.gold.cards import EMPTY, NUM_POSITIONS, TABLES
 from goldrush_env.gold.chance import FORGET, GoldChance, GoldPosition
 from goldrush_env.gold.engine import Game
-from goldrush_env.gold.memory import HumanMemory
 
 
 def play(chance, seed, choose=None, script=None):
@@ -37,17 +36,6 @@ def play(chance, seed, choose=None, script=None):
     return position, history, decisions
 
 
-class Draws:
-    """A human memory's generator, replaying the outcomes chance gave: 0.0 forgets, 1.0 keeps."""
-
-    def __init__(self):
-        self.queue = []
-
-    def random(self, size):
-        out = [self.queue.pop(0) if self.queue else 1.0 for _ in range(size)]
-        return np.array(out)
-
-
 @pytest.mark.parametrize("params", [
     {"players": 2}, {"players": 3, "reward": "win", "table": "half"},
     {"players": 2, "memory": "human", "table": "quarter"}, {"players": 4, "memory": "human", "forget_prob": 0.3},
@@ -64,18 +52,17 @@ def test_a_game_through_explicit_chance_is_the_same_game_in_our_environment(para
         assert Game.from_record(record).scores == position.env.game.scores  # its flips' outcomes all match
 
         config = chance.config
+        # The environment's seats forget nothing by themselves: they forget what chance decided, when it did.
         env = raw_env(num_players=config.num_players, table=config.table, memory=config.memory,
-                      reward=config.reward, max_turns=config.max_turns, forget_prob=config.forget_prob,
+                      reward=config.reward, max_turns=config.max_turns, forget_prob=0.0,
                       memory_capacity=config.memory_capacity, observation="plain", action="positions")
         env.reset(options={"layout": record["layout"]})
-        draws = [Draws() for _ in range(chance.num_players)]
-        if config.memory == "human":
-            env.memories = [HumanMemory(config.forget_prob, config.memory_capacity, d) for d in draws]
         replay = GoldChance(**params).new_position()
         totals, steps = [0.0] * chance.num_players, 0
-        for player, action in history:  # the forgetting outcomes, seat by seat, in the order chance decided them
-            if player == CHANCE and replay.fading:
-                draws[replay.fading[0][0]].queue.append(0.0 if action == FORGET else 1.0)
+        forgets = {}  # completed turns -> (seat, position) forgotten then
+        for player, action in history:
+            if player == CHANCE and replay.fading and action == FORGET:
+                forgets.setdefault(int(replay.env.record["turn"]), []).append(replay.fading[0])
             replay.apply(action)
         decision = 0
         while not env.game.is_finished:
@@ -85,6 +72,8 @@ def test_a_game_through_explicit_chance_is_the_same_game_in_our_environment(para
             for s in range(chance.num_players):
                 np.testing.assert_array_equal(observations[s], env.observe(f"player_{s}")["observation"])
             env.step(record["flips"][steps])
+            for seat, where in forgets.pop(int(env.one.record["turn"]), []):
+                env.one.record["memo"][seat, where] = -1
             steps += 1
             totals = [t + env.rewards[f"player_{s}"] for s, t in enumerate(totals)]
             decision += 1
@@ -124,7 +113,7 @@ def test_a_remembered_card_is_forgotten_with_forget_prob_after_each_turn_it_was_
     while position.player != TERMINAL:
         if position.player == CHANCE and position.flip is None:
             seat, where = position.fading[0]
-            assert where in position.env.memories[seat].known
+            assert position.env.record["memo"][seat, where] >= 0
             assert position.chance_outcomes() == [(0, 0.75), (FORGET, 0.25)]
             nodes += 1
         position.apply(position.draw(rng.random) if position.player == CHANCE
@@ -156,7 +145,7 @@ def replay(chance, history, altered=None):
         if player == CHANCE and position.flip is not None:
             cards.append(action)
         elif player == CHANCE:
-            forgetting[(position.env.game.turn, *position.fading[0])] = action
+            forgetting[(int(position.env.record['turn']), *position.fading[0])] = action
         position.apply(action)
     cards, position, decisions = iter(cards), chance.new_position(), []
     n = chance.num_players
@@ -164,7 +153,7 @@ def replay(chance, history, altered=None):
         if position.player == CHANCE and position.flip is not None:
             action = next(cards)
         elif position.player == CHANCE:
-            key = (position.env.game.turn, *position.fading[0])
+            key = (int(position.env.record['turn']), *position.fading[0])
             action = forgetting.get(key, 0)
             action = 1 - action if key == altered else action
         else:
@@ -185,7 +174,7 @@ def forgetting_nodes(chance, history, seat):
     position, found = chance.new_position(), []
     for player, action in history:
         if player == CHANCE and position.flip is None and position.fading[0][0] != seat:
-            found.append((position.env.game.turn, *position.fading[0]))
+            found.append((int(position.env.record['turn']), *position.fading[0]))
         position.apply(action)
     return found
 
@@ -243,7 +232,7 @@ def test_the_cards_no_one_has_seen_change_nothing_anyone_observes_or_plays(memor
         if len(kinds) > 1:
             a = undecided[0]
             b = next(p for p in undecided if game.table[p] != game.table[a])
-            twin.env.game.exchange(a, b)
+            twin.env.exchange(a, b)
             exchanged += 1
         seat = position.player
         for s in range(chance.num_players):
@@ -271,8 +260,7 @@ def test_resampling_keeps_what_the_seat_knows_and_redraws_the_rest():
         table, drawn = position.env.game.table, sample.env.game.table
         assert sorted(table) == sorted(drawn)  # the same cards
         changed += table != drawn
-        for other, memory in enumerate(sample.env.memories):  # what each seat remembers is what lies there
-            assert all(drawn[p] == card for p, card in memory.known.items())
+        assert np.array_equal(sample.env.record["memo"], position.env.record["memo"])  # who remembers where
         checked += 1
         if checked % 5 == 0:  # a sample plays on to the end
             while sample.player != TERMINAL:

@@ -2,11 +2,11 @@
 
 Where every opponent has a compiled form and nothing is rendered, :class:`GoldEnv` plays its game on the kernel.
 Each test episode is played there with random learner actions, then again on the AEC path (the same players
-asked in Python through :class:`conftest.InPython`), all of them handed one
-:class:`~goldrush_env.streams.Stream` standing for the game's stream at the deal: ``RandomPolicy``,
-``GreedyAgent`` and ``ExpertAgent`` draw from it what the compiled players draw, and so does the AEC environment
-where the learner's kind of card turns a position. Every observation, mask, reward, end, info and view must be
-equal, the replayed ``game_env`` must hold the flips made, and the stream must end where the kernel's did.
+asked in Python through :class:`conftest.InPython`), every one of them drawing from the game's own stream
+(:class:`GameStream`), as the compiled players do: ``RandomPolicy``, ``GreedyAgent`` and ``ExpertAgent`` draw
+from it what the compiled players draw, and the compiled game draws from it where the learner's kind of card turns
+a position. Every observation, mask, reward, end, info and view must be equal, ``game_env`` must hold the flips
+made, and the stream must end where the kernel's did.
 """
 
 import dataclasses
@@ -27,6 +27,39 @@ from goldrush_env.gold.variants import ACTION_TYPES
 from conftest import BACKGROUND, POSITIONS, VERSION_0, InPython, layout_of
 
 PLAYERS = {"random": RandomPolicy, "greedy": GreedyAgent, "expert": ExpertAgent}
+
+
+class GameStream(Stream):
+    """A :class:`~goldrush_env.streams.Stream` whose state is the game's own, in the compiled game's record."""
+
+    def __init__(self, record):
+        self.record = record
+
+    @property
+    def state(self):
+        return int(self.record["rng"][0])
+
+    @state.setter
+    def state(self, value):
+        self.record["rng"][0] = value
+
+
+class Drawing(InPython):
+    """A player asked in Python that draws from the game's stream of ``env``'s AEC environment."""
+
+    def __init__(self, player, env):
+        super().__init__(player)
+        self.record = env.game_env.one.record
+
+    def reset(self, seed=None):
+        super().reset(seed)
+        self.player.rng = GameStream(self.record)
+
+
+def in_python(env, players):
+    """``env`` with ``players`` asked in Python, drawing from its game's stream (from its next reset)."""
+    env.set_opponents([Drawing(player, env) for player in players])
+    return env
 
 
 @pytest.fixture(autouse=True)
@@ -86,28 +119,21 @@ def play_on_kernel(opponents, seat, seeds, options):
             episode["rewards"].append(reward)
             episode["ends"].append((terminated, truncated))
             done = terminated or truncated
-        game = env.game_env.game  # the AEC environment, brought to the kernel's game by replaying its flips
+        game = env.game_env.game  # the AEC environment, brought to the kernel's game
         assert (game.scores, game.winners) == (info["scores"], info["winners"])
         assert game.is_truncated == truncated and len(game.history) == len(env._game.log)
-        episode.update(layout=game.initial_layout, first=game.first_player, stream=int(env._game.game["rng"][0]))
+        episode.update(layout=game.initial_layout, stream=int(env._game.record["rng"][0]))
         episodes.append(episode)
     return episodes
 
 
 def replay_on_aec(episode, opponents, seat, options):
-    """``episode`` again on the AEC path, every random choice drawn from one stream started where the kernel's
-    was; returns its ends."""
-    n = options.get("num_players", 2)
-    table, start = dealt(episode["seed"], n, seat, options.get("table", "full"))
-    assert table == episode["layout"]
-    stream = Stream(start)
-    players = [PLAYERS[name]() for name in opponents]
-    for player in players:
-        player.rng = stream
-    env = GoldEnv(opponents=[InPython(player) for player in players], seat=episode["seat"], **options)
-    observation, info = env.reset(options={"layout": list(episode["layout"]), "first_player": episode["first"]})
-    assert not env.on_kernel
-    env.game_env._np_random = stream  # where a kind of card turns a position: drawn as the kernel draws it
+    """``episode`` again on the AEC path (the same seed, so the same seat, deal and stream), its opponents drawing
+    from the game's stream; returns its ends."""
+    env = in_python(GoldEnv(seat=seat, **options), [PLAYERS[name]() for name in opponents])
+    observation, info = env.reset(seed=episode["seed"])
+    assert not env.on_kernel and env.seat == episode["seat"]
+    assert env.game_env.game.initial_layout == episode["layout"]
     shown = [(observation, info, env.view())]
     for action in episode["actions"]:
         observation, reward, terminated, truncated, info = env.step(action)
@@ -120,7 +146,7 @@ def replay_on_aec(episode, opponents, seat, options):
         same_info(info_a, info_b)
         same_view(view_a, view_b)
     assert len(shown) == len(episode["shown"])
-    assert stream.state == episode["stream"]  # every draw of the game was the kernel's
+    assert int(env.game_env.one.record["rng"][0]) == episode["stream"]  # every draw of the game was the kernel's
     return episode["ends"][-1]
 
 
@@ -249,12 +275,10 @@ def both_paths(**options):
     """The same env on the kernel path and on the AEC path, the learner first to play at seat 0 of ``TABLE``,
     every random choice of both drawn from one stream."""
     kernel_env = GoldEnv(seat=0, **options)
-    player = RandomPolicy()
-    aec_env = GoldEnv(opponents=InPython(player), seat=0, **options)
+    aec_env = in_python(GoldEnv(seat=0, **options), [RandomPolicy()])
     for env in (kernel_env, aec_env):
         env.reset(seed=0, options={"layout": TABLE})
     assert kernel_env.on_kernel and not aec_env.on_kernel
-    player.rng = aec_env.game_env._np_random = Stream(int(kernel_env._game.game["rng"][0]))
     return kernel_env, aec_env
 
 

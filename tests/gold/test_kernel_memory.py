@@ -1,10 +1,11 @@
-"""Gold's compiled kernel forgets as the single environment does (``memory="human"``), and the vector
-environment shows each learner what its seat remembers.
+"""Gold's compiled kernel forgets as the readable memory model does (``memory="human"``,
+:class:`~goldrush_env.gold.memory.HumanMemory`), and the vector environment shows each learner what its seat
+remembers.
 
 The kernel draws a seat's forgetting from the game's stream, :class:`~goldrush_env.gold.memory.HumanMemory`
 from a numpy generator of its own, so the two cannot agree draw for draw: what must agree is the
-distribution. The first tests play one scripted list of flips in thousands of AEC environments and in a
-batch of kernel games and compare, after every flip, how often each seat remembers each card and how many
+distribution. The first tests play one scripted list of flips in thousands of games of the readable engine, each
+seat told what the table showed by :func:`reference_flip`, and in a batch of kernel games and compare, after every flip, how often each seat remembers each card and how many
 cards it remembers; without forgetting the eviction draws nothing, and the two must agree game for game.
 The rest step :class:`~goldrush_env.gold.vector.GoldVectorEnv` with human memory and read its observations
 and masks against the memories the kernel holds.
@@ -18,12 +19,12 @@ import numpy as np
 import pytest
 from scipy.stats import norm
 
-import goldrush_env.gold
 from goldrush_agents.gold.batched import batched_policy
 from goldrush_env.gold.batched import BatchedGames, random_in_masks
 from goldrush_env.gold.cards import NUM_CATEGORIES, NUM_POSITIONS, category_table, parse_layout
 from goldrush_env.gold.encoder import SLICES, UNSEEN_SCALE
 from goldrush_env.gold.engine import Game, Outcome
+from goldrush_env.gold.memory import HumanMemory
 from goldrush_env.gold.variants import KINDS_LAYOUT, UNKNOWN_ACTION
 from goldrush_env.gold.vector import GoldVectorEnv
 from goldrush_env.layout import slices_of
@@ -68,24 +69,43 @@ def test_the_script_covers_every_way_a_memory_changes():
 
 # --- the forgetting model, in distribution ------------------------------------------------------------------
 
+def reference_flip(memories: list[HumanMemory], game: Game, position: int) -> None:
+    """Flip ``position`` in the readable engine and tell each seat's memory what the table showed, as the compiled
+    game does: removals first, then every seat sees the cards that went back face down, then each forgets."""
+    event = game.step(position)
+    if event.outcome is Outcome.FIRST:
+        return
+    seen = [(event.position, event.card)]
+    if event.partner is not None:
+        seen.insert(0, (event.partner, game.initial_layout[event.partner]))
+    for memory in memories:
+        for where, _ in seen:
+            if where in event.removed:
+                memory.remove(where)
+        for where, card in seen:
+            if where not in event.removed:
+                memory.see(where, card)
+        memory.end_turn()
+
+
 @functools.cache
 def aec_tallies(num_players: int, forget_prob: float, capacity: int | None, count: int, seed: int):
-    """FLIPS in ``count`` AEC environments (seeds ``seed``, ``seed + 1``, ...). Returns, after each flip, how
-    many games remember each seat's card at each position (flips, seats, 64), and how many games remember
-    0..64 cards per seat (flips, seats, 65)."""
-    env = goldrush_env.gold.raw_env(num_players=num_players, memory="human", forget_prob=forget_prob,
-                                    memory_capacity=capacity, **POSITIONS)
+    """FLIPS in ``count`` games of the readable engine, with a :class:`HumanMemory` per seat (seeded from ``seed``,
+    ``seed + 1``, ...). Returns, after each flip, how many games remember each seat's card at each position
+    (flips, seats, 64), and how many games remember 0..64 cards per seat (flips, seats, 65)."""
     rows = len(FLIPS) * num_players  # one per flip and seat, in that order
     cells = np.zeros(rows * NUM_POSITIONS, dtype=np.int64)
     sizes = np.zeros(rows * (NUM_POSITIONS + 1), dtype=np.int64)
     for i in range(count):
-        env.reset(seed=seed + i, options={"layout": LAYOUT.tolist()})
+        game = Game(num_players, LAYOUT.tolist())
+        memories = [HumanMemory(forget_prob, capacity, np.random.default_rng([seed + i, seat]))
+                    for seat in range(num_players)]
         # Each game's tallies as flat indices, counted once at its end: a numpy call per flip and seat would
         # cost more than the flip.
         remembered, held, row = [], [], 0
         for position in FLIPS:
-            env.step(position)
-            for memory in env.memories:
+            reference_flip(memories, game, position)
+            for memory in memories:
                 remembered.extend([row * NUM_POSITIONS + p for p in memory.known])
                 held.append(row * (NUM_POSITIONS + 1) + len(memory.known))
                 row += 1
@@ -164,7 +184,7 @@ def test_the_kernel_forgets_as_the_single_environment_does(num_players, forget_p
 
 
 def test_the_comparison_tells_a_different_forgetting_apart():
-    """The test above has power: the single environment forgetting twice as often fails it."""
+    """The test above has power: the readable model forgetting twice as often fails it."""
     single = aec_tallies(2, 0.2, 4, AEC_GAMES, seed=1)
     compiled = kernel_tallies(2, 0.1, 4, KERNEL_GAMES, seed=2)
     assert len(same_distribution(single, compiled, AEC_GAMES, KERNEL_GAMES, ALPHA)) > 1
@@ -178,10 +198,9 @@ def test_without_forgetting_the_kernel_remembers_what_the_single_environment_doe
     games = BatchedGames(count + 1, num_players, memory="human", forget_prob=0.0, memory_capacity=capacity)
     games.reset(seed=num_players)
     games.reset(layouts=LAYOUT[None], games=[count])
-    envs = [goldrush_env.gold.raw_env(num_players=num_players, memory="human", forget_prob=0.0,
-                                      memory_capacity=capacity, **POSITIONS) for _ in range(count + 1)]
-    for g, env in enumerate(envs):
-        env.reset(seed=g, options={"layout": games.table[g].tolist()})
+    references = [(Game(num_players, games.table[g].tolist()),
+                   [HumanMemory(0.0, capacity, np.random.default_rng(g)) for _ in range(num_players)])
+                  for g in range(count + 1)]
     rng = np.random.default_rng(num_players)
     script = iter(FLIPS)
     compared = 0
@@ -191,8 +210,9 @@ def test_without_forgetting_the_kernel_remembers_what_the_single_environment_doe
         where = ~games.is_finished
         games.step(positions, where=where)
         for g in np.flatnonzero(where):
-            envs[g].step(int(positions[g]))
-            for seat, memory in enumerate(envs[g].memories):
+            game, memories = references[g]
+            reference_flip(memories, game, int(positions[g]))
+            for seat, memory in enumerate(memories):
                 assert set(np.flatnonzero(games.memo[g, seat] >= 0)) == set(memory.known), (g, seat)
                 compared += 1
     assert compared > 500

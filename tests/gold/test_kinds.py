@@ -21,8 +21,8 @@ from goldrush_env.errors import GoldrushEnvError, IllegalFlipError
 from goldrush_env.gold import kernel
 from goldrush_env.gold.batched import BatchedGames
 from goldrush_env.gold.cards import EMPTY, category_table
-from goldrush_env.gold.encoder import OBSERVATION_SIZE
-from goldrush_env.gold.variants import ACTION_TYPES, OBSERVATION_TYPES, UNKNOWN_ACTION
+from goldrush_env.gold.encoder import OBSERVATION_SIZE, SLICES
+from goldrush_env.gold.variants import ACTION_TYPES, OBSERVATION_TYPES, UNKNOWN_ACTION, observation_type
 from goldrush_env.gold.vector import GoldVectorEnv
 from goldrush_env.gold.view import UNKNOWN
 
@@ -77,8 +77,8 @@ def test_the_env_draws_among_the_positions_of_a_kind():
     landed = set()
     for seed in range(100):
         env = goldrush_env.gold.raw_env(action="kinds")
-        env.reset(seed=0)  # the same deal every time; only the env's own draw differs with the seed below
-        env._np_random = np.random.default_rng(seed)
+        env.reset(seed=0)  # the same deal every time; only the game's own draw differs with the stream below
+        env.one.record["rng"][0] = seed
         env.step(UNKNOWN_ACTION)
         landed.add(env.game.history[-1].position)
     assert len(landed) >= 40  # 100 uniform draws over 64 cards reach 50 on average
@@ -159,7 +159,8 @@ def test_the_kinds_vector_reads_what_the_seat_knows():
     assert second[names["gold_2"]] == pytest.approx(-2 / 4) and second[names["gold_3"]] == pytest.approx(-3 / 4)
     # An unknown second card: the mean over the 13 seat 1 cannot place (G1 G1 G2 G2 G3 G3 G4 G4 D D M22 M32 M42).
     assert second[UNKNOWN_ACTION] == pytest.approx(-(1 + 1 + 2 + 2 + 3 + 3 + 4 + 4) / 13 / 4)
-    assert np.array_equal(vector[KINDS_VECTOR.slices["unseen"]], env.encoder.buffers[1][2073:2102])
+    plain = env.one.vector(1, observation_type("plain"))
+    assert np.array_equal(vector[KINDS_VECTOR.slices["unseen"]], plain[SLICES["unseen"]])
 
 
 def test_two_cards_of_one_kind_pair_with_each_other():

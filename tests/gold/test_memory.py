@@ -43,7 +43,14 @@ def category(seat: int, card: int, players: int) -> int:
 
 
 def in_view(env, seat: int) -> set[int]:
-    return {position for position in range(64) if env.encoder.shown[seat][position]}
+    return set(np.flatnonzero(env.one.known(seat)).tolist())
+
+
+def remembered(env, seat: int) -> dict[int, int]:
+    """What ``seat`` remembers face down in ``env``'s compiled game: position -> card (the face-up card aside)."""
+    record = env.one.record
+    return {p: int(record["table"][p]) for p in np.flatnonzero(record["memo"][seat] >= 0).tolist()
+            if p != record["face_up"]}
 
 
 def play_random(env, seed: int, check=lambda: None, action_seed: int | None = None) -> list[int]:
@@ -97,8 +104,8 @@ def test_perfect_recall_keeps_flipped_cards_until_they_leave():
     env.step(52)
     env.step(53)  # seat 3: two golds, nothing; the old memories stay
     check_recall(env, {1: "G3", 2: "M15", 52: "G1", 53: "G1"}, {0, 3, 4})
-    assert all(memory.known == {1: parse_card("G3"), 2: parse_card("M15"), 52: 0, 53: 0}
-               for memory in env.memories)
+    assert all(remembered(env, seat) == {1: parse_card("G3"), 2: parse_card("M15"), 52: 0, 53: 0}
+               for seat in range(4))
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -114,7 +121,7 @@ def test_perfect_recall_in_random_play(players):
         removed = {p for p in revealed if table[p] == EMPTY}
         for seat in range(players):
             face_down = {p: c for p, c in known.items() if p != env.game.face_up}
-            assert {p: c for p, c in env.memories[seat].known.items() if p != env.game.face_up} == face_down
+            assert remembered(env, seat) == face_down
             assert in_view(env, seat) == set(known)
             planes = board(observation(env, seat))
             for position, card in known.items():
@@ -288,7 +295,7 @@ def test_two_seats_can_remember_differently():
         differences.append(len(only))
         observations = [board(observation(env, seat)) for seat in (0, 1)]
         for position in only:
-            knower = 0 if env.encoder.shown[0][position] else 1
+            knower = 0 if position in in_view(env, 0) else 1
             knows, forgot = observations[knower], observations[1 - knower]
             card = env.game.table[position]
             assert knows[1, position] == 0 and knows[3 + category(knower, card, 2), position] == 1
@@ -305,7 +312,7 @@ def test_perfect_memory_seats_know_the_same_places():
 
     def check():
         assert in_view(env, 0) == in_view(env, 1) == in_view(env, 2)
-        assert set(env.memories[0].known) == set(env.memories[1].known) == set(env.memories[2].known)
+        assert remembered(env, 0) == remembered(env, 1) == remembered(env, 2)
 
     play_random(env, 22, check)
 
@@ -315,9 +322,10 @@ def consistency_check(env, capacity: int):
     """A check: each seat has in view exactly its remembered cards and the face-up card, within capacity."""
     def check():
         face_up = env.game.face_up
-        for seat, memory in enumerate(env.memories):
-            assert in_view(env, seat) == set(memory.known) | ({face_up} if face_up is not None else set()), seat
-            assert len(memory.known) <= capacity
+        for seat in range(len(env.possible_agents)):
+            known = remembered(env, seat)
+            assert in_view(env, seat) == set(known) | ({face_up} if face_up is not None else set()), seat
+            assert len(known) <= capacity
     return check
 
 
@@ -337,10 +345,10 @@ def test_a_card_seen_again_when_it_is_the_oldest_stays_in_view():
     env.reset(seed=0, options={"layout": layout({1: "G1", 3: "G2"})})
     env.step(1)
     env.step(3)  # G1, G2: nothing; each seat holds only G2 (seen last)
-    assert [memory.known for memory in env.memories] == [{3: 1}, {3: 1}]
+    assert [remembered(env, seat) for seat in (0, 1)] == [{3: 1}, {3: 1}]
     env.step(52)
     env.step(3)  # seat 1: G1, then G2 again
-    assert [memory.known for memory in env.memories] == [{3: 1}, {3: 1}]
+    assert [remembered(env, seat) for seat in (0, 1)] == [{3: 1}, {3: 1}]
     for seat in (0, 1):
         assert in_view(env, seat) == {3}
         assert board(observation(env, seat))[3 + CATEGORY_NAMES.index("gold_2"), 3] == 1
