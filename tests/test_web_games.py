@@ -445,6 +445,7 @@ def swap_unseen_tiles(session, seat: int):
     first = unseen[-1]
     second = next(p for p in reversed(unseen) if game._tiles[p] != game._tiles[first])
     game._tiles[first], game._tiles[second] = game._tiles[second], game._tiles[first]
+    session.env.sync()  # the compiled copy the environment reads its masks and observations from follows
     return lambda original, changed: (original.public_state() == changed.public_state()
                                       and original.known_to(seat) == changed.known_to(seat))
 
