@@ -209,6 +209,36 @@ def flippable(game) -> list[int]:
     return [int(position) for position in game.legal_mask().nonzero()[0]]
 
 
+def feed(memories, game, flips, record=None) -> None:
+    """Play ``flips`` on ``game`` (the readable engine) and tell each memory (:mod:`goldrush_env.gold.memory`) what
+    the table showed, as the compiled game tells its seats: after a turn's second flip (or a rush flip) the cards
+    that left are removed first, then the cards that went back face down are seen, then each memory ends the turn.
+    ``record(index, kind, before, after, forgotten)``, if given, hears each ``"see"`` and ``"end_turn"``."""
+    from goldrush_env.gold.engine import Outcome
+
+    for position in flips:
+        event = game.step(position)
+        if event.outcome is Outcome.FIRST:
+            continue
+        seen = [(event.position, event.card)]
+        if event.partner is not None:
+            seen.insert(0, (event.partner, game.initial_layout[event.partner]))
+        for index, memory in enumerate(memories):
+            for where, _ in seen:
+                if where in event.removed:
+                    memory.remove(where)
+            for where, card in seen:
+                if where not in event.removed:
+                    before = set(memory.known)
+                    forgotten = memory.see(where, card)
+                    if record is not None:
+                        record(index, "see", before | {where}, set(memory.known), forgotten)
+            before = set(memory.known)
+            forgotten = memory.end_turn()
+            if record is not None:
+                record(index, "end_turn", before, set(memory.known), forgotten)
+
+
 def random_views(num_players: int = 2, games: int = 2) -> list:
     """The view of the seat to move at every flip of ``games`` games of random legal flips (seeds 0, 1, ...)."""
     import numpy as np

@@ -288,8 +288,6 @@ class raw_env(TableEnv):
         self._row = np.zeros(one.observations.shape[1], dtype=np.float32)
         self._mask = np.zeros(self.action_type.size, dtype=bool)
         self._observed = (-1, -1)  # (seat, flips) of _row and _mask
-        # The kernel writes the observation types it knows; another registered type is read off the plain vector.
-        self._derive = self.observation_type.name not in kernel.OBSERVATIONS
 
     @property
     def game(self) -> Game | None:
@@ -379,8 +377,7 @@ class raw_env(TableEnv):
         if not self._dealt:
             self._require_game()
         self._observe_seat(self.agent_name_mapping[agent])
-        row = self.observation_type.seat_vector(self._row) if self._derive else self._row.copy()
-        return {"observation": row, "action_mask": self._mask.astype(np.int8)}
+        return {"observation": self.one.observation(self._row), "action_mask": self._mask.astype(np.int8)}
 
     def state(self) -> np.ndarray:
         """The global state (the module docstring's *State* table): the whole table, every seat's memory and

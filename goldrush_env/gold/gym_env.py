@@ -235,9 +235,7 @@ class GoldEnv(OneLearnerEnv):
             info.update(scores=game.scores, winners=game.winners())
         if self._position is not None:
             info["position"] = self._position
-        row = game.observations[0]
-        kind = game.observation_type
-        return (row.copy() if kind.name in kernel.OBSERVATIONS else kind.seat_vector(row)), info
+        return game.observation(game.observations[0]), info
 
     def finished(self) -> bool:
         return self._game.is_finished if self.on_kernel else super().finished()

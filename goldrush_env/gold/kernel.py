@@ -919,22 +919,22 @@ def deal(games, consts, which, first):
 def lay(games, consts, which, tables, first):
     """Lay the given tables in games ``which`` (checked by the caller), seats ``first`` to play."""
     for i in numba.prange(which.shape[0]):
-        game = games[which[i]]
-        game.table[:] = tables[i]
-        game.current_player = first[i]
-        game.first_player = first[i]
-        _start(game, consts[0])
+        _lay(games[which[i]], consts[0], tables[i], first[i])
 
 
 @numba.njit(cache=True)
 def lay_one(games, consts, table, first):
     """:func:`lay` for the one game of ``games``, on one thread (a process that forks must not start the threads
     of a parallel call)."""
-    game = games[0]
+    _lay(games[0], consts[0], table, first)
+
+
+@numba.njit(cache=True, inline="always")
+def _lay(game, consts, table, first):
     game.table[:] = table
     game.current_player = first
     game.first_player = first
-    _start(game, consts[0])
+    _start(game, consts)
 
 
 @numba.njit(cache=True, parallel=True)

@@ -39,6 +39,8 @@ class SingleGame:
         self.constants = kernel.constants(config)
         self.limit = int(self.constants[0]["limit"])
         self.code = int(self.constants[0]["observation"])
+        """The kernel's code of the observation it writes: the game's, or the plain one to read another off."""
+        self._derive = self.observation_type.name not in kernel.OBSERVATIONS
         self.players = kernel.players() if players is None else players
         self.engine = engine
         self.games = kernel.new_games(1)
@@ -172,25 +174,23 @@ class SingleGame:
 
     def legal_positions(self, seat: int) -> np.ndarray:
         """The int8 mask of the positions ``seat`` may flip now (none if it is not to play)."""
-        if self.is_finished or self.current_player != seat:
-            return np.zeros(NUM_POSITIONS, dtype=np.int8)
-        legal = (self.record["table"] >= 0).astype(np.int8)
-        if self.record["face_up"] >= 0:
-            legal[self.record["face_up"]] = 0
+        legal = np.zeros(NUM_POSITIONS, dtype=np.int8)
+        if self.current_player == seat:
+            legal[self.flippable()] = 1
         return legal
-
-    def observe(self, seat: int, out: np.ndarray, mask: np.ndarray, code: int | None = None) -> None:
-        """``seat``'s observation (of the kernel's type ``code``, by default the game's) into ``out`` and its mask
-        of the game's actions into ``mask``."""
-        kernel.observe_one(self.record, self.constants, seat, self.code if code is None else code, out, mask)
 
     def vector(self, seat: int, kind: ObservationType) -> np.ndarray:
         """``seat``'s observation vector of type ``kind``, a new array (a type the kernel does not write is read off
         the plain vector)."""
         code = kernel.OBSERVATIONS.get(kind.name, kernel.OBS_PLAIN)
         out = np.zeros(kernel.SIZES[code], dtype=np.float32)
-        self.observe(seat, out, np.zeros(self.action_type.size, dtype=bool), code)
+        kernel.observe_one(self.record, self.constants, seat, code, out, np.zeros(self.action_type.size, dtype=bool))
         return out if kind.name in kernel.OBSERVATIONS else kind.seat_vector(out)
+
+    def observation(self, row: np.ndarray) -> np.ndarray:
+        """The game's observation, a new array, from a row the kernel wrote of its type (``code``): a copy, or for a
+        type the kernel does not write, read off that plain row."""
+        return self.observation_type.seat_vector(row) if self._derive else row.copy()
 
     def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` knows now, about positions (``None``: the all-seeing view); its vector is the game's

@@ -5,7 +5,7 @@ remembers.
 The kernel draws a seat's forgetting from the game's stream, :class:`~goldrush_env.gold.memory.HumanMemory`
 from a numpy generator of its own, so the two cannot agree draw for draw: what must agree is the
 distribution. The first tests play one scripted list of flips in thousands of games of the readable engine, each
-seat told what the table showed by :func:`reference_flip`, and in a batch of kernel games and compare, after every flip, how often each seat remembers each card and how many
+seat told what the table showed by ``conftest.feed``, and in a batch of kernel games and compare, after every flip, how often each seat remembers each card and how many
 cards it remembers; without forgetting the eviction draws nothing, and the two must agree game for game.
 The rest step :class:`~goldrush_env.gold.vector.GoldVectorEnv` with human memory and read its observations
 and masks against the memories the kernel holds.
@@ -29,7 +29,7 @@ from goldrush_env.gold.variants import KINDS_LAYOUT, UNKNOWN_ACTION
 from goldrush_env.gold.vector import GoldVectorEnv
 from goldrush_env.layout import slices_of
 
-from conftest import POSITIONS
+from conftest import POSITIONS, feed
 
 LAYOUT = np.array(parse_layout(("G1 G2 G3 G2 M02 D G4 G2 M13 G3 G1 M24 G2 G3 M22 G4 "
                                 "M35 G1 M45 D G3 M12 G4 M03 G2 M14 G1 M33").split() + ["-"] * 36), dtype=np.int8)
@@ -69,25 +69,6 @@ def test_the_script_covers_every_way_a_memory_changes():
 
 # --- the forgetting model, in distribution ------------------------------------------------------------------
 
-def reference_flip(memories: list[HumanMemory], game: Game, position: int) -> None:
-    """Flip ``position`` in the readable engine and tell each seat's memory what the table showed, as the compiled
-    game does: removals first, then every seat sees the cards that went back face down, then each forgets."""
-    event = game.step(position)
-    if event.outcome is Outcome.FIRST:
-        return
-    seen = [(event.position, event.card)]
-    if event.partner is not None:
-        seen.insert(0, (event.partner, game.initial_layout[event.partner]))
-    for memory in memories:
-        for where, _ in seen:
-            if where in event.removed:
-                memory.remove(where)
-        for where, card in seen:
-            if where not in event.removed:
-                memory.see(where, card)
-        memory.end_turn()
-
-
 @functools.cache
 def aec_tallies(num_players: int, forget_prob: float, capacity: int | None, count: int, seed: int):
     """FLIPS in ``count`` games of the readable engine, with a :class:`HumanMemory` per seat (seeded from ``seed``,
@@ -104,7 +85,7 @@ def aec_tallies(num_players: int, forget_prob: float, capacity: int | None, coun
         # cost more than the flip.
         remembered, held, row = [], [], 0
         for position in FLIPS:
-            reference_flip(memories, game, position)
+            feed(memories, game, [position])
             for memory in memories:
                 remembered.extend([row * NUM_POSITIONS + p for p in memory.known])
                 held.append(row * (NUM_POSITIONS + 1) + len(memory.known))
@@ -211,7 +192,7 @@ def test_without_forgetting_the_kernel_remembers_what_the_single_environment_doe
         games.step(positions, where=where)
         for g in np.flatnonzero(where):
             game, memories = references[g]
-            reference_flip(memories, game, int(positions[g]))
+            feed(memories, game, [int(positions[g])])
             for seat, memory in enumerate(memories):
                 assert set(np.flatnonzero(games.memo[g, seat] >= 0)) == set(memory.known), (g, seat)
                 compared += 1

@@ -15,10 +15,10 @@ import goldrush_env
 import goldrush_env.gold
 from goldrush_env.gold.cards import CATEGORY_NAMES, COLOUR, DYNAMITE, EMPTY, IS_GOLD, VALUE, parse_card
 from goldrush_env.gold.encoder import PLANES, SHAPES, SLICES
-from goldrush_env.gold.engine import Game, Outcome, colour_owners
+from goldrush_env.gold.engine import Game, colour_owners
 from goldrush_env.gold.memory import HumanMemory, PerfectMemory
 from goldrush_env.gold.view import UNKNOWN
-from conftest import POSITIONS, flippable, layout
+from conftest import POSITIONS, feed, flippable, layout
 
 def observation(env, seat: int) -> np.ndarray:
     return env.observe(f"player_{seat}")["observation"]
@@ -197,31 +197,6 @@ def test_forget_prob_is_the_chance_per_turn():
     assert 240 < len(forgotten) < 360
     assert len(memory.known) == 1000 - len(forgotten)
     assert set(memory.known).isdisjoint(forgotten)
-
-
-def feed(memories: list[PerfectMemory], game: Game, flips: list[int], record=None) -> None:
-    """Play ``flips`` on ``game`` and tell each memory what the table saw, as the environment does."""
-    for position in flips:
-        event = game.step(position)
-        if event.outcome is Outcome.FIRST:
-            continue
-        seen = [(event.position, event.card)]
-        if event.partner is not None:
-            seen.insert(0, (event.partner, game.initial_layout[event.partner]))
-        for where, card in seen:
-            for index, memory in enumerate(memories):
-                if where in event.removed:
-                    memory.remove(where)
-                else:
-                    before = set(memory.known)
-                    forgotten = memory.see(where, card)
-                    if record is not None:
-                        record(index, "see", before | {where}, set(memory.known), forgotten)
-        for index, memory in enumerate(memories):
-            before = set(memory.known)
-            forgotten = memory.end_turn()
-            if record is not None:
-                record(index, "end_turn", before, set(memory.known), forgotten)
 
 
 def random_flips(players: int, seed: int) -> tuple[Game, list[int]]:
