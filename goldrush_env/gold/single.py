@@ -20,8 +20,9 @@ from goldrush_env.gold.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS, TABLES
 from goldrush_env.gold.engine import Game, colour_owners
 from goldrush_env.gold.variants import ObservationType, action_type, observation_type
 from goldrush_env.gold.view import UNKNOWN, PlayerView
+from goldrush_env.live import LiveGame
 
-__all__ = ["LiveGame", "SingleGame"]
+__all__ = ["SingleGame"]
 
 
 class SingleGame:
@@ -72,15 +73,18 @@ class SingleGame:
 
     def _renew(self, origin: Game | None = None) -> None:
         """A new log (from ``origin``, or from the table as laid), and a new :class:`LiveGame` over it."""
+        live = self._live
+        shell = object.__new__(SingleGame)  # the game as it stands, for a caller still holding its readable game
+        shell.__dict__.update(self.__dict__)
+        live.follow(shell, live.seen)
         self.log, self.origin = [], origin
-        self._live.detach()
         self._live = LiveGame(self)
 
     def exchange(self, a: int, b: int) -> None:
         """Swap the face-down cards at positions ``a`` and ``b``, neither revealed yet, as if dealt so (OpenSpiel's
         chance; :meth:`Game.exchange <goldrush_env.gold.engine.Game.exchange>` checks them where the readable game
         has been made)."""
-        if self._live._game is not None:
+        if self._live.made:
             self._live.current().exchange(a, b)  # refuses a position revealed, face up or empty, changing nothing
         record = self.record
         for cards in (record["table"], record["initial"]):
@@ -221,6 +225,20 @@ class SingleGame:
         """The readable engine's game (:class:`LiveGame`: made when read, and kept up to date)."""
         return self._live
 
+    def readable(self) -> Game:
+        """The readable engine's game where :attr:`log` starts (for :class:`~goldrush_env.live.LiveGame`)."""
+        if self.origin is not None:
+            return self.origin.copy()
+        return Game(self.num_players, list(self.layout), first_player=self.first_player,
+                    max_turns=self.config.max_turns, rush_at=self.rush_at)
+
+    def catch_up(self, game: Game, seen: int | None) -> int:
+        """Play on ``game`` the flips of :attr:`log` from ``seen`` on (for :class:`~goldrush_env.live.LiveGame`)."""
+        log = self.log
+        for position in log[seen or 0:]:
+            game.step(position)
+        return len(log)
+
     def copy(self) -> SingleGame:
         """An independent copy: the records and the flips copied, the constants and the players shared."""
         new = object.__new__(SingleGame)
@@ -252,50 +270,3 @@ class SingleGame:
         self.turn["entrants"] = 0  # this one's players, not the other's
         self.layout, self.first_player, self.log = other.layout, other.first_player, list(other.log)
         self._standing()
-
-
-class LiveGame:
-    """The readable engine's :class:`~goldrush_env.gold.engine.Game` of a :class:`SingleGame`, made when first read
-    (the table as laid, then the flips so far) and brought up to date flip by flip at each later read, so that a
-    caller holding it sees the game go on. Once its game is over and another laid, it stays as it was. It answers
-    everything a ``Game`` does; a change made through it does not reach the kernel's game."""
-
-    __slots__ = ("_one", "_game", "_replayed")
-
-    def __init__(self, one: SingleGame | None) -> None:
-        self._one, self._game, self._replayed = one, None, 0
-
-    def current(self) -> Game:
-        """The engine's game, up to date."""
-        one = self._one
-        if self._game is None:
-            self._game = one.origin.copy() if one.origin is not None else Game(
-                one.num_players, list(one.layout), first_player=one.first_player, max_turns=one.config.max_turns,
-                rush_at=one.rush_at)
-        log = one.log
-        for position in log[self._replayed:]:
-            self._game.step(position)
-        self._replayed = len(log)
-        return self._game
-
-    def detach(self) -> None:
-        """Keep the game as it stands now: another is about to be laid (in a new list of flips)."""
-        one = self._one
-        self._one = SimpleNamespace(num_players=one.num_players, layout=one.layout, first_player=one.first_player,
-                                    config=one.config, rush_at=one.rush_at, log=one.log, origin=one.origin)
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):  # copy and pickle ask for hooks it does not have (and its slots before they are set)
-            raise AttributeError(name)
-        return getattr(self.current(), name)
-
-    def __eq__(self, other: object) -> bool:
-        return self.current() == (other.current() if isinstance(other, LiveGame) else other)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return repr(self.current())
-
-    def __str__(self) -> str:
-        return str(self.current())

@@ -27,8 +27,8 @@ Gold 3 and each Trade Route, Market and Warehouse 8 points at the end.
 A dict: `observation`, a float32 vector of exactly what the agent knows
 (docs/piecepack-rules.md §7), and `action_mask`. It is the encoding of
 `Game.known_to(seat)`, the public state plus the identities of the
-face-down pieces this seat assayed itself (written by a compiled copy of
-the game that follows its steps, `goldrush_env.piecepack.kernel`), so
+face-down pieces this seat assayed itself (written by the compiled game
+the environment plays, `goldrush_env.piecepack.kernel`), so
 another seat's assay shows only as "that seat assayed this piece". Seats
 are relative to the observer (relative seat 0 is the observer, 1 the next
 seat clockwise, ...). Plot
@@ -194,14 +194,16 @@ from pettingzoo import AECEnv
 
 from goldrush_env.aec_base import SCORE_REWARD_SCALE, TableEnv  # noqa: F401  (re-exported)
 from goldrush_env.checks import is_int
+from goldrush_env.errors import GoldrushEnvError
+from goldrush_env.live import LiveGame
 from goldrush_env.options import RENDER_MODES, REWARDS, Options
-from goldrush_env.piecepack import kernel
 from goldrush_env.piecepack import render as rendering
 from goldrush_env.piecepack.actions import NUM_ACTIONS
 from goldrush_env.piecepack.components import MAX_PLAYERS, MIN_PLAYERS
 from goldrush_env.piecepack.encoder import OBSERVATION_SIZE, STATE_SIZE, truth
 from goldrush_env.piecepack.engine import Game
 from goldrush_env.piecepack.errors import PiecepackError
+from goldrush_env.piecepack.single import SingleGame
 from goldrush_env.policy import SeatView
 from goldrush_env.wrappers import ClassicChecks
 
@@ -253,7 +255,15 @@ class raw_env(TableEnv):
         super().__init__(kwargs, PiecepackConfig.from_kwargs(**kwargs),
                          spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32), NUM_ACTIONS,
                          spaces.Box(0.0, 1.0, (STATE_SIZE,), np.float32))
-        self._mask = np.zeros(NUM_ACTIONS, dtype=bool)  # the legal actions of the seat to act, kept per step
+        self.one: SingleGame | None = None
+        """The game on the compiled state, which every step plays (:class:`~goldrush_env.piecepack.single.
+        SingleGame`)."""
+
+    @property
+    def game(self) -> LiveGame | None:
+        """The readable engine's game (:class:`~goldrush_env.live.LiveGame`: made when read, and kept up to date).
+        A change made to it by hand reaches the environment through :meth:`sync`."""
+        return None if self.one is None else self.one.live
 
     # --- reset / step -------------------------------------------------------------
 
@@ -274,77 +284,83 @@ class raw_env(TableEnv):
                 raise PiecepackError(f"options['record'] must be a record of a {n}-player game (its 'players' "
                                      f"is {record.get('players') if isinstance(record, dict) else record!r})")
             game = Game.from_record(record, rng=self._np_random)
-        self.game = game
-        self.sync()
-        self._deal(game, self._final_info)
+        self.one = SingleGame(game, self._np_random)
+        self._deal(self.one, self._final_info)
 
     def step(self, action: int | None) -> None:
-        agent, game = self.agent_selection, self._game_to_step(action)
-        if game is None:
+        agent, one = self.agent_selection, self._game_to_step(action)
+        if one is None:
             return
-        before = game.scores() if self.config.reward == "score" else None
-        if is_int(action, 0, NUM_ACTIONS - 1) and self._mask[action]:
-            game.step_legal(int(action))  # the mask of this very state allows it: no need to ask the rules again
-        else:
-            game.step(action)  # refuses an illegal action, naming it and why, before anything changes
-        state = self._state
-        if kernel.step(state, int(action), game.market_sum or 0):  # a new round: the kernel takes its roll
-            kernel.roll(state, *game.dice)
-        kernel.legal_mask(state, self._mask)
-        self._settle(agent, game, self._gains(game, before))
+        if not (is_int(action, 0, NUM_ACTIONS - 1) and one.mask[action]):
+            one.live.refuse(action)  # the engine names the action and why, before anything changes
+            raise PiecepackError(f"action {action!r}: the compiled game refuses what the engine allows")
+        before = one.scores() if self.config.reward == "score" else None
+        one.play(int(action))
+        self._settle(agent, one, self._gains(one, before))
 
     def sync(self) -> None:
-        """Bring the masks and observations up to date with :attr:`game` after it was changed other than through
-        :meth:`step` (a position set up by hand, say): they come from a compiled copy of the game
-        (:mod:`goldrush_env.piecepack.kernel`) that follows its steps."""
-        self._state = kernel.state_of(self._require_game())
-        kernel.legal_mask(self._state, self._mask)
+        """Hand the environment :attr:`game` as it now stands, after a change made to it by hand (a position set up
+        by hand, say): the compiled game restarts from it, and :attr:`game` follows on from there."""
+        one = self._require_game()
+        self.one = SingleGame(one.live.current(), one.rng, one.live)
+
+    def _require_game(self) -> SingleGame:
+        if self.one is None:
+            raise GoldrushEnvError("the environment has no game yet: call reset() first")
+        return self.one
+
+    @staticmethod
+    def _scores(one: SingleGame) -> list[int]:
+        return one.scores()
+
+    @staticmethod
+    def _winners(one: SingleGame) -> list[int]:
+        return one.winners()
 
     def _final_info(self) -> dict[str, Any]:
-        game = self.game
-        return {"scores": game.scores(), "winners": game.winners()} if game.is_over else {}
+        one = self.one
+        return {"scores": one.scores(), "winners": one.winners()} if one.is_over else {}
 
     # --- what agents see ------------------------------------------------------------
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
-        game = self._require_game()
-        mask = self._mask.view(np.int8).copy() if seat == game.current_player else np.zeros(NUM_ACTIONS, np.int8)
-        return {"observation": kernel.observation(self._state, seat), "action_mask": mask}
+        one = self._require_game()
+        mask = one.mask.view(np.int8).copy() if seat == one.current_player else np.zeros(NUM_ACTIONS, np.int8)
+        return {"observation": one.observation(seat), "action_mask": mask}
 
     def state(self) -> np.ndarray:
         """The global state (the module docstring's *State* table): every piece, absolute seats. For training
         a centralised critic, not for playing."""
-        self._require_game()
-        return kernel.observation(self._state, -1)
+        return self._require_game().observation(-1)
 
     def action_mask(self, agent: str) -> np.ndarray:
         """The bool mask of the actions ``agent`` may take now (all False if it is not to act)."""
         seat = self.agent_name_mapping[agent]
-        game = self._require_game()
-        if seat != game.current_player:
+        one = self._require_game()
+        if seat != one.current_player:
             return np.zeros(NUM_ACTIONS, dtype=bool)
-        return self._mask.copy()
+        return one.mask.copy()
 
     def is_legal(self, action: int) -> bool:
         """Whether the agent to act may take ``action`` (an int from 0 to 487) now."""
-        return not self._require_game().is_over and bool(self._mask[action])
+        one = self._require_game()
+        return not one.is_over and bool(one.mask[action])
 
     def view(self, agent: str | int) -> SeatView:
         """The :class:`~goldrush_env.policy.SeatView` of an agent (name or seat): its ``knowledge`` is
         ``Game.known_to(seat)``, the public state with absolute seats (``holdings``, ``owners``, ``buildings``,
         ``dice``, ``pending_offer`` ...) plus ``identities``, the codes of the face-down pieces this seat assayed."""
         seat = self.agent_name_mapping[agent] if isinstance(agent, str) else int(agent)
-        game = self._require_game()
-        knowledge = game.known_to(seat)
-        return SeatView(seat=seat, knowledge=knowledge, action_mask=self.action_mask(self.possible_agents[seat]),
-                        observation=kernel.observation(self._state, seat))
+        one = self._require_game()
+        return SeatView(seat=seat, knowledge=one.live.known_to(seat),
+                        action_mask=self.action_mask(self.possible_agents[seat]), observation=one.observation(seat))
 
     # --- rendering ------------------------------------------------------------------
 
     def render_subject(self) -> dict[str, Any]:
         """The knowledge :attr:`PiecepackConfig.render_view` names, in the form of ``Game.known_to``."""
-        game = self._require_game()
+        game = self._require_game().live.current()
         viewer = self.config.render_view
         if viewer == "table":
             return truth(game)

@@ -13,12 +13,12 @@ Every random event of a game is a chance node listing its outcomes with their ex
 
 A piece nobody has identified is therefore not yet decided: its identity at the table is a uniform draw from those
 left, whatever the seats did before, because a face-down piece is worth the same whatever it is (§2.3) and no seat
-can have acted on it. The game below the nodes is our engine's, kept in a raw AEC environment
-(:attr:`PiecepackPosition.env`): its pieces start in box order, and a decided identity is put in place by
-exchanging it with the undecided piece that held it (:meth:`~goldrush_env.piecepack.engine.Game.exchange`), which
-no seat can tell; decided dice are queued where the engine reads them
-(:meth:`~goldrush_env.piecepack.engine.Game.queue_rolls`). The engine has no generator to draw from, so a roll that
-no chance node decided fails instead of being drawn. ``env.game.to_record()`` is a record of the game as played,
+can have acted on it. The game below the nodes is a raw AEC environment's (:attr:`PiecepackPosition.env`), on
+the compiled state (:class:`~goldrush_env.piecepack.single.SingleGame`): its pieces start in box order, and a
+decided identity is put in place by exchanging it with the undecided piece that held it
+(:meth:`~goldrush_env.piecepack.single.SingleGame.exchange`), which no seat can tell; decided dice are queued where
+the game reads them (:meth:`~goldrush_env.piecepack.single.SingleGame.queue`). The game has no generator to draw
+from, so a roll that no chance node decided fails instead of being drawn. ``env.game.to_record()`` is a record of the game as played,
 which :meth:`Game.from_record <goldrush_env.piecepack.engine.Game.from_record>` replays.
 
 A seat's action that needs chance (``MARKET_ROLL``, the last ``END_DEVELOPMENT`` of a round before the ninth, an
@@ -56,6 +56,7 @@ from goldrush_env.piecepack.components import (
 )
 from goldrush_env.piecepack.encoder import OBSERVATION_SIZE
 from goldrush_env.piecepack.engine import Phase
+from goldrush_env.piecepack.errors import IllegalActionError, PiecepackError
 from goldrush_env.piecepack.render import to_text
 from goldrush_env.piecepack.words import DIE_NAMES, action_words
 
@@ -228,12 +229,11 @@ class PiecepackPosition(Position):
         if self.env is None:
             self._deal(drawn[0], drawn[1:])
             return
-        game = self.env.game
         kind, index = chance[0]
         if kind == "roll":
-            game.queue_rolls(dice=[drawn])
+            self.env.one.queue(dice=[drawn])
         elif kind == "market":
-            game.queue_rolls(market_rolls=[[outcome + 1 for outcome in drawn]])
+            self.env.one.queue(markets=[[outcome + 1 for outcome in drawn]])
         else:
             self._place(index, drawn[0])
         self._step(held)
@@ -245,9 +245,9 @@ class PiecepackPosition(Position):
         record = {"players": self.game.num_players, "tiles": list(BOX), "coins": list(_COIN_CODES), "start": start,
                   "dice": [roll]}
         env.reset(seed=0, options={"record": record})
-        # The environment gives the game its generator for the rolls a record lacks; take it away, so that a roll
-        # no chance node decided fails rather than being drawn.
-        env.game._rng = None
+        # The environment draws the rolls a record lacks from its generator; take it away, so that a roll no chance
+        # node decided fails rather than being drawn.
+        env.one.rng = None
         self.env = env
 
     def _place(self, piece: int, outcome: int) -> None:
@@ -258,17 +258,17 @@ class PiecepackPosition(Position):
         holder = next(q for q in _places(piece)
                       if not _identified(game, q) and code_of(*game.piece(q)) == code)
         if holder != piece:
-            game.exchange(piece, holder)
-            self.env.sync()
+            self.env.one.exchange(piece, holder)
 
     def _step(self, action: int) -> None:
         env = self.env
-        game = env.game
         try:
             env.step(action)
-        except AttributeError as error:  # the engine reached for the generator it does not have
+        except IllegalActionError:
+            raise
+        except PiecepackError as error:  # the game asked for a roll it was not given
             raise GoldrushEnvError(f"action {action} needed a roll that no chance node decided") from error
-        if game._dice_queue or game._market_queue:
+        if env.one.queued():
             raise GoldrushEnvError(f"action {action} left a decided roll unused: chance was asked for nothing")
         self.rewards = [float(env.rewards[name]) for name in env.possible_agents]
         self._returns = [total + reward for total, reward in zip(self._returns, self.rewards)]
@@ -348,7 +348,8 @@ class PiecepackPosition(Position):
         if self.player == CHANCE:
             raise GoldrushEnvError("resample() is for a seat's decision or the end, not a chance node")
         new = self.copy()
-        game = new.env.game
+        one = new.env.one
+        game = one.live.current()
         bit = 1 << seat
         for kind in range(1 + ROWS):
             places = [q for q in (range(NUM_PLOTS) if kind == 0 else _places(NUM_PLOTS + COLUMNS * (kind - 1)))
@@ -356,8 +357,7 @@ class PiecepackPosition(Position):
             for i in range(len(places) - 1, 0, -1):  # Fisher-Yates
                 j = min(int(uniform() * (i + 1)), i)
                 if j != i:
-                    game.exchange(places[i], places[j])
-        new.env.sync()
+                    one.exchange(places[i], places[j])
         return new
 
     def __deepcopy__(self, memo: dict) -> PiecepackPosition:
@@ -415,9 +415,7 @@ def _copy_env(env: Any) -> Any:
     steps change (the compiled state, the mask, the AEC bookkeeping)."""
     new = object.__new__(type(env))
     new.__dict__.update(env.__dict__)
-    new.game = env.game.copy()
-    new._state = env._state.copy()
-    new._mask = env._mask.copy()
+    new.one = env.one.copy()
     new._np_random = None  # a reset of the copy seeds afresh instead of sharing the generator
     new.agents = list(env.agents)
     for name in ("rewards", "_cumulative_rewards", "terminations", "truncations"):

@@ -124,6 +124,23 @@ class Event:
         return f"{who}: {self.kind}" + (f" ({details})" if details else "")
 
 
+def roll_dice(rng: np.random.Generator) -> tuple[int, ...]:
+    """A production roll drawn from ``rng``: the faces 0-5 of the Moon, Sun, Arms and Crown dice (A2)."""
+    return tuple(int(v) for v in rng.integers(0, 6, 4))
+
+
+def roll_market(rng: np.random.Generator) -> tuple[int, ...]:
+    """A Market roll drawn from ``rng``: two ordinary dice, 1-6 each (P25)."""
+    return tuple(int(v) for v in rng.integers(1, 7, 2))
+
+
+def winners_of(scores: Sequence[int], food: Sequence[int]) -> list[int]:
+    """The seats that win with these scores and Food: top score, then most Food; ties share (P39)."""
+    best = [seat for seat, points in enumerate(scores) if points == max(scores)]
+    most = max(food[seat] for seat in best)
+    return [seat for seat in best if food[seat] == most]
+
+
 def piece_value(suit: int, rank: int, face_up: bool, is_tile: bool, in_suit: int) -> int:
     """val(x, S) of §2.3: what one piece is worth to a building of suit ``in_suit``."""
     if not face_up:
@@ -164,6 +181,18 @@ def _roll(name: str, value: Any, size: int, low: int, high: int) -> tuple[int, .
     if items is None or len(items) != size or not all(is_int(v, low, high) for v in items):
         raise SetupError(f"{name} must be {size} ints from {low} to {high}, got {value!r}")
     return tuple(int(v) for v in items)
+
+
+def checked_rolls(dice: Sequence[Sequence[int]], market_rolls: Sequence[Sequence[int]], used: int,
+                  queued: int) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """Production rolls ``[moon, sun, arms, crown]`` (faces 0-5) and Market rolls ``[a, b]`` (1-6) to queue in a
+    game that has ``used`` production rolls and ``queued`` more, as tuples; :class:`SetupError` names a wrong one,
+    or too many production rolls for the nine rounds."""
+    rolls = [_roll(f"dice[{i}]", roll, 4, 0, 5) for i, roll in enumerate(dice)]
+    if used + queued + len(rolls) > NUM_ROUNDS:
+        raise SetupError(f"a game has {NUM_ROUNDS} production rolls: {used} used and {queued} queued leave no room "
+                         f"for {len(rolls)} more")
+    return rolls, [_roll(f"market_rolls[{i}]", roll, 2, 1, 6) for i, roll in enumerate(market_rolls)]
 
 
 class Game:
@@ -367,11 +396,7 @@ class Game:
         """Add production rolls ``[moon, sun, arms, crown]`` (faces 0-5) and Market rolls ``[a, b]`` (1-6) after
         those this game has yet to use, checked as the constructor checks its own: for a game whose dice are decided
         only when they are needed (:mod:`goldrush_env.piecepack.chance`)."""
-        rolls = [_roll(f"dice[{i}]", roll, 4, 0, 5) for i, roll in enumerate(dice)]
-        if len(self._dice_used) + len(self._dice_queue) + len(rolls) > NUM_ROUNDS:
-            raise SetupError(f"a game has {NUM_ROUNDS} production rolls: {len(self._dice_used)} used and "
-                             f"{len(self._dice_queue)} queued leave no room for {len(rolls)} more")
-        markets = [_roll(f"market_rolls[{i}]", roll, 2, 1, 6) for i, roll in enumerate(market_rolls)]
+        rolls, markets = checked_rolls(dice, market_rolls, len(self._dice_used), len(self._dice_queue))
         self._dice_queue.extend(rolls)
         self._market_queue.extend(markets)
 
@@ -452,10 +477,7 @@ class Game:
 
     def winners(self) -> list[int]:
         """The seats that win (or would win now): top score, then most Food; ties share (P39)."""
-        points = self.scores()
-        best = [s for s in range(self.num_players) if points[s] == max(points)]
-        food = max(self.holdings[s][FOOD] for s in best)
-        return [s for s in best if self.holdings[s][FOOD] == food]
+        return winners_of(self.scores(), [h[FOOD] for h in self.holdings])
 
     def result(self) -> Result:
         """:meth:`scores`, :meth:`winners` and each seat's Food, which breaks a tie of scores (P39), as the protocol
@@ -670,12 +692,16 @@ class Game:
         """Take ``action`` for :attr:`current_player` and run the game on to the next decision point.
         Returns the events it caused. An illegal action raises :class:`IllegalActionError` (naming it and
         why) and changes nothing."""
+        self.refuse(action)
+        return self.step_legal(int(action))
+
+    def refuse(self, action: Any) -> None:
+        """Raise :class:`IllegalActionError`, naming ``action`` and why, if it is not legal now."""
         reason = self.why_illegal(action)
         if reason is not None:
             named = A.describe(int(action)) if is_int(action, 0, A.NUM_ACTIONS - 1) else repr(action)
             raise IllegalActionError(f"action {action!r} ({named}) is not legal for seat {self.current_player} "
                                      f"at {self.phase.value} in round {self.round}: {reason}")
-        return self.step_legal(int(action))
 
     def step_legal(self, action: int) -> list[Event]:
         """:meth:`step` for a caller that knows ``action`` (an int) to be legal now, from this very state's
@@ -738,8 +764,7 @@ class Game:
             self._ask_free_trade(self._pos + 1, events)
         elif action == A.MARKET_ROLL:
             _pay(have, MARKET_COST)
-            roll = self._market_queue.pop(0) if self._market_queue else tuple(int(v) for v in
-                                                                                self._rng.integers(1, 7, 2))
+            roll = self._market_queue.pop(0) if self._market_queue else roll_market(self._rng)
             self._market_used.append(roll)
             self.market_used[seat] = True
             self.market_sum = sum(roll)
@@ -811,7 +836,7 @@ class Game:
                             self.powered.add(plot)
                         events.append(Event("power", seat, {"plot": plot, "powered": powered}))
         # A2
-        roll = self._dice_queue.pop(0) if self._dice_queue else tuple(int(v) for v in self._rng.integers(0, 6, 4))
+        roll = self._dice_queue.pop(0) if self._dice_queue else roll_dice(self._rng)
         self._dice_used.append(roll)
         self.dice = roll
         events.append(Event("roll", None, {"dice": roll}))

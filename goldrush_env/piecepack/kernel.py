@@ -1,17 +1,17 @@
 """Gold Rush's compiled observation and mask: the rules, the legal mask, every seat's observation and the global
 state of one game, run by numba on a flat array of ints.
 
-:class:`~goldrush_env.piecepack.engine.Game` is the reference, written to be read, and the game an environment
-plays; this module follows it step for step (:class:`goldrush_env.piecepack.aec.raw_env` hands every action to
-both) so that what a step must hand back, the mask and the observation, costs a compiled call rather than many
-small pieces of Python. Tests play games through both and require the same state, mask, observations and global
-state at every step (``tests/piecepack/test_piecepack_kernel.py``): the observations are the encoder's
+:class:`~goldrush_env.piecepack.engine.Game` is the reference, written to be read; the environments play this
+compiled form (:class:`goldrush_env.piecepack.single.SingleGame`), so that a step, its mask and its observations
+cost compiled calls rather than many small pieces of Python, and make the readable game only when it is read. Tests
+play games through both and require the same state, mask, observations and global state at every step
+(``tests/piecepack/test_piecepack_kernel.py``): the observations are the encoder's
 (:mod:`goldrush_env.piecepack.encoder`) to the bit.
 
 A game is one ``int32`` array laid out by :data:`FIELDS` (:func:`state_of` builds it from a ``Game``). Nothing
 here draws a die: :func:`step` is handed the sum of a MARKET_ROLL's roll, and when an action ends a round it stops
-once the new round's Mines are powered (A1) and returns 1; the caller hands it the production roll (A2) the
-``Game`` drew, with :func:`roll`, which runs the round on to its first decision. Compiled functions are cached on
+once the new round's Mines are powered (A1) and returns 1; the caller hands it the production roll (A2), with
+:func:`roll`, which runs the round on to its first decision. Compiled functions are cached on
 disk, so only the first use on a machine pays for compilation.
 """
 
@@ -545,6 +545,21 @@ def observation(s: np.ndarray, seat: int) -> np.ndarray:
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     observe(s, seat, out)
     return out
+
+
+CURRENT = _CUR
+"""Where the state array holds the seat to act (-1 once the game is over)."""
+
+
+def holdings(s: np.ndarray, resource: int) -> list[int]:
+    """Every seat's units of ``resource`` in the state array ``s``."""
+    return [int(s[_HOLD + 4 * seat + resource]) for seat in range(s[_N])]
+
+
+def exchange(s: np.ndarray, a: int, b: int) -> None:
+    """Swap the identities of pieces ``a`` and ``b`` in the state array ``s`` (checked by the caller)."""
+    for field in (_SUIT, _RANK):
+        s[field + a], s[field + b] = s[field + b], s[field + a]
 
 
 assert MAX_MARKET_SUM - MIN_MARKET_SUM + 1 == SLICES["market_sum"].stop - SLICES["market_sum"].start

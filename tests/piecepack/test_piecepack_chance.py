@@ -280,8 +280,10 @@ def test_the_engine_never_rolls_a_die_of_its_own():
     while not at_round_end(position):
         legal = position.legal_actions()
         position.apply(position.draw(rng.random) if position.player == CHANCE else choose(rng, legal))
+    before = position.env.one.state.copy()
     with pytest.raises(GoldrushEnvError, match="Market roll"):  # refused before anything changes
-        position.env.game.step_legal(A.MARKET_ROLL)
+        position.env.one.play(A.MARKET_ROLL)
+    assert np.array_equal(position.env.one.state, before)
     with pytest.raises(GoldrushEnvError, match="needed a roll"):  # the position's step, skipping its chance nodes
         position._step(A.END_DEVELOPMENT)
 

@@ -108,7 +108,7 @@ def _assaying_game(env, seed):
     env.reset(seed=seed)
     game = env.game
     while not game.is_over:
-        legal = np.flatnonzero(env._mask)
+        legal = np.flatnonzero(env.one.mask)
         assays = legal[(legal >= A.ASSAY_TILE) & (legal < A.OPTIMIZE_TILE)]
         action = int(rng.choice(assays if len(assays) and rng.random() < 0.7 else legal))
         if A.ASSAY_TILE <= action < A.OPTIMIZE_TILE:

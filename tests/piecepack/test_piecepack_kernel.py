@@ -156,3 +156,28 @@ def test_the_compiled_search_plays_whole_games_and_its_option_is_checked():
     assert Game.from_record(result.record).is_over
     with pytest.raises(GoldrushEnvError, match="compiled must be False or True, and True only with policy='idle'"):
         make_agent("search[compiled=True,policy='builder']", game="piecepack")
+
+
+@pytest.mark.parametrize("num_players", [3, 4])
+def test_the_environment_steps_the_kernel_alone_and_its_game_is_the_engine_s(num_players):
+    """Random play through the environment never steps the readable game; read, it is the game the engine plays from
+    the same seed with the same actions (the same dice drawn from the same generator), and a caller holding it sees
+    the game go on."""
+    env, rng = raw_env(num_players=num_players), np.random.default_rng(num_players)
+    for seed in range(3):
+        env.reset(seed=seed)
+        held, actions = env.game, []
+        engine = Game.new(num_players, np.random.default_rng(np.random.SeedSequence(seed)))
+        while not env.one.is_over:
+            action = int(rng.choice(np.flatnonzero(env.one.mask)))
+            if rng.random() < 0.5 and KEEN & set(np.flatnonzero(env.one.mask)):
+                action = min(KEEN & set(np.flatnonzero(env.one.mask)))
+            env.step(action)
+            actions.append(action)
+        assert held.seen is None  # never stepped: nobody read it
+        for action in actions:
+            engine.step(action)
+        assert held.to_record() == engine.to_record() and held.seen == (len(actions), len(env.one.dice),
+                                                                         len(env.one.markets))
+        assert env.game.winners() == env.one.winners() == engine.winners()
+        assert env.game.scores() == env.one.scores()
