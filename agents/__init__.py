@@ -5,8 +5,8 @@ Each game's players live in a package of its own that declares itself under the 
 :data:`PLAYERS_GROUP` (this distribution's: :mod:`goldrush_agents.gold`, :mod:`goldrush_agents.piecepack`), and
 :func:`players_of` reads what it lists (:class:`Players`). A game with no players package still has ``random``.
 :func:`make_agent` reads one grammar for all of them: ``make_agent("greedy", seed=1)`` builds a player by name
-(of the default game, Gold, unless ``game=`` says otherwise); ``"ppo"`` is a shipped model, a path ending in a
-model file's suffix any trained model, and a ``"module:Class"`` import path any class that follows the protocol.
+(of the default game, Gold, unless ``game=`` says otherwise); ``"taught"`` is a shipped model, a path ending in
+a model file's suffix any trained model, and a ``"module:Class"`` import path any class that follows the protocol.
 Any of them may end in keyword arguments for its constructor in brackets, ``"ismcts[iterations=500,horizon=2]"``:
 each value is read as a Python literal (``500``, ``0.3``, ``None``, ``True``), or else kept as text.
 """
@@ -20,7 +20,7 @@ import inspect
 from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from goldrush_env.errors import GoldrushEnvError, excerpt
 from goldrush_env.games import DEFAULT_GAME, group_entries
@@ -30,6 +30,21 @@ from goldrush_env.policy import Policy, RandomPolicy
 PLAYERS_GROUP = "goldrush_agents.players"
 """The entry point group a game's players package declares itself in: ``name = "package.module"``, the game's
 name and the module that lists its players."""
+
+RENAMED: dict[str, tuple[str, str, str]] = {
+    "ppo": ("taught", "0.3.0", "it is trained with a teacher, not by PPO"),
+}
+"""Entrant names the package has retired, in every game: the new name, the version that renamed it, and why.
+Wherever a player is named, an old name is refused with an error that names the new one (:func:`check_renamed`)."""
+
+
+def check_renamed(name: str, names: Iterable[str] | None = None) -> None:
+    """Refuse a retired entrant name (:data:`RENAMED`) with an error that names its successor; given the ``names``
+    of a game's players, only where the successor is one of them (a game that never had it hears that the name is
+    unknown)."""
+    if name in RENAMED and (names is None or RENAMED[name][0] in names):
+        new, version, why = RENAMED[name]
+        raise GoldrushEnvError(f"the entrant {name!r} was renamed {new!r} in {version} ({why}): use {new!r}")
 
 
 @dataclass(frozen=True)
@@ -162,7 +177,7 @@ def _build(spec: str, factory: Callable[..., Any], options: dict[str, Any], *arg
 def make_agent(spec: str, seed: int | None = None, game: str = DEFAULT_GAME) -> Policy:
     """A player of ``game``: a name in its ``AGENTS``, a shipped model in its ``MODELS``, a model file it reads or a
     ``"package.module:Class"`` import path, each optionally followed by constructor options in brackets (see the
-    module docstring)."""
+    module docstring). A retired name (:data:`RENAMED`) is refused with an error that names its successor."""
     players = players_of(game)
     name, options = parse_spec(spec)
     if name in players.agents:
@@ -170,6 +185,7 @@ def make_agent(spec: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
     if players.model is not None and (name in players.models or name.endswith(players.model_files)):
         return _build(spec, players.model, options, players.models.get(name, name), seed=seed)
     if ":" not in name:
+        check_renamed(name, [*players.agents, *players.models])
         models = (f", {' or '.join(map(repr, players.models))} (the shipped models), a model file "
                   f"({', '.join(players.model_files)})") if players.model is not None else ""
         raise GoldrushEnvError(f"unknown agent {excerpt(name)}: expected one of {sorted(players.agents)}{models} or "
@@ -188,4 +204,5 @@ def make_agent(spec: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
     return agent
 
 
-__all__ = ["make_agent", "players_of", "Players", "PLAYERS_GROUP", "parse_spec", "split_entrants"]
+__all__ = ["make_agent", "players_of", "Players", "PLAYERS_GROUP", "RENAMED", "check_renamed", "parse_spec",
+           "split_entrants"]

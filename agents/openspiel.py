@@ -1,6 +1,6 @@
 """Our players as OpenSpiel bots, so that OpenSpiel's tools can rank them beside its own (docs/openspiel.md).
 
-:class:`EntrantBot` seats any entrant that :func:`goldrush_agents.make_agent` makes (``"greedy"``, ``"ppo"``,
+:class:`EntrantBot` seats any entrant that :func:`goldrush_agents.make_agent` makes (``"greedy"``, ``"taught"``,
 ``"search[rollouts=16]"``, a model file...) at one seat of a game loaded through :mod:`goldrush_env.openspiel`. It
 acts from that seat's view of the state, ``state.position.env.view(seat)``, which holds what the seat knows and
 nothing else, exactly as in our own tournaments.

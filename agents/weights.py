@@ -26,7 +26,7 @@ def warn_size(path: Path, trained_for: int, playing: int) -> None:
     """Warn that the model at ``path``, trained for ``trained_for`` players, is playing a ``playing``-player game
     (from the caller's caller: the player asked to act)."""
     warnings.warn(f"{str(path)!r} was trained for {trained_for} players and is playing a {playing}-player game: "
-                  f"it plays on, below its level (the package's model for {playing} players is the entrant 'ppo')",
+                  f"it plays on, below its level (the package's model for {playing} players is the entrant 'taught')",
                   ModelSizeWarning, stacklevel=3)
 
 

@@ -76,7 +76,7 @@ def tournament_games_per_second(entrants: list[str], games: int, batched: bool, 
 
 def tournaments(args: argparse.Namespace) -> None:
     print(f"\ntournaments, 2 players, {args.games} games per pairing x {args.repeats} repeats (median, min, max)")
-    for entrants in (["random", "greedy"], ["random", "greedy", "ppo"]):
+    for entrants in (["random", "greedy"], ["random", "greedy", "taught"]):
         rates = {}
         for batched in (False, True):
             samples = [tournament_games_per_second(entrants, args.games, batched, args.seed + r)

@@ -23,7 +23,7 @@ from goldrush_agents import split_entrants
 from goldrush_agents.gold.optimal import solved
 from goldrush_agents.tournament import run_tournament
 
-PLAYERS = "random,greedy,expert,ismcts,ppo,scratch,selfplay[depth=0],selfplay,optimal"
+PLAYERS = "random,greedy,expert,ismcts,taught,scratch,selfplay[depth=0],selfplay,optimal"
 
 
 def main(argv: list[str] | None = None) -> None:

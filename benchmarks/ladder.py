@@ -9,7 +9,7 @@ alone against the stronger, which an equal player would also win 1/n of (with
 two players it is one less the first, and the row shows a dash).
 
     python benchmarks/ladder.py --players 2 --games 2000
-    python benchmarks/ladder.py --players 3 4 5 --games 2000 --pairs ppo/greedy --batched
+    python benchmarks/ladder.py --players 3 4 5 --games 2000 --pairs taught/greedy --batched
     python benchmarks/ladder.py --players 2 --games 500 --pairs ismcts/expert   # the search player (slow)
     python benchmarks/ladder.py --quick          # a few seconds, for CI
 """

@@ -3,7 +3,7 @@ own moves took are averaged (wall clock, one process; the machine's load counts,
 The player's seat turns round from game to game; game ``i`` is dealt from seed ``i``.
 
     python benchmarks/move_time.py --agents selfplay,selfplay[depth=0],ismcts --games 3
-    python benchmarks/move_time.py --game piecepack --players 4 --agents ppo,search --against economist
+    python benchmarks/move_time.py --game piecepack --players 4 --agents taught,search --against economist
 """
 
 from __future__ import annotations

@@ -94,7 +94,7 @@ def piecepack(page, url: str) -> None:
     page.click("[data-testid=plot-21]")  # one of yours: what you may build there, at its price
     page.screenshot(path=OUT / "web_piecepack_game.png")
     page.click("[data-testid=tab-watch]")
-    page.fill("#watch-agents", "economist,ppo,economist,random")
+    page.fill("#watch-agents", "economist,taught,economist,random")
     page.fill("#watch-seed", "3")
     page.click("[data-testid=watch-start]")
     page.click("[data-testid=watch-play]")

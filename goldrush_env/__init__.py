@@ -18,7 +18,7 @@ from goldrush_env.games import GameSpec, register_all, spec, specs
 from goldrush_env.policy import Policy, RandomPolicy
 from goldrush_env.protocol import Result, Rules
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 register_all()
 

@@ -132,9 +132,9 @@ def test_tournament_command_writes_its_outputs(tmp_path):
 
 
 def test_batched_tournament_command(tmp_path, capsys):
-    out = run("tournament", "--agents", "random,greedy,ppo", "--games", "20", "--no-progress", "--batched",
+    out = run("tournament", "--agents", "random,greedy,taught", "--games", "20", "--no-progress", "--batched",
               "--out", str(tmp_path))
-    assert "greedy vs ppo" in out and len((tmp_path / "games.csv").read_text().splitlines()) == 1 + 60
+    assert "greedy vs taught" in out and len((tmp_path / "games.csv").read_text().splitlines()) == 1 + 60
     status, error = refused(capsys, "tournament", "--agents", "random,greedy", "--games", "2", "--batched",
                             "--memory", "human")
     assert status != 0 and "perfect memory" in error
@@ -145,8 +145,9 @@ def test_play_against_the_shipped_model_and_watch_it():
 
     if not SHIPPED_MODEL.is_file():
         pytest.fail(f"the package ships no model at {SHIPPED_MODEL}")
-    assert "ppo (seat 1) flips" in run("play", "--opponents", "ppo", "--seed", "2", read=typist(["a1", "b1", "q"]))
-    assert "seat 0 ppo, seat 1 expert" in run("watch", "--agents", "ppo,expert", "--seed", "3")
+    played = run("play", "--opponents", "taught", "--seed", "2", read=typist(["a1", "b1", "q"]))
+    assert "taught (seat 1) flips" in played
+    assert "seat 0 taught, seat 1 expert" in run("watch", "--agents", "taught,expert", "--seed", "3")
 
 
 def test_play_against_the_model_learned_from_scratch():

@@ -122,7 +122,7 @@ def test_the_checker_accepts_the_made_up_ladders_order():
 
 
 def test_the_checker_catches_a_swapped_order():
-    """Two neighbours swapped (as agents.md once put ppo above ismcts): the head-to-head row and the common
+    """Two neighbours swapped (as agents.md once put taught above ismcts): the head-to-head row and the common
     opponent both say so."""
     found = disagreements(["a", "e", "b", "d", "c"], MADE_UP)
     assert "d beats c (0.55) but is listed below it" in found
@@ -130,16 +130,16 @@ def test_the_checker_catches_a_swapped_order():
 
 
 def test_the_pages_old_order_fails_against_its_table():
-    """The order agents.md gave before this test: `ppo` above `ismcts`, `scratch` above both."""
-    old = ["random", "greedy", "expert", "ismcts", "ppo", "scratch", "selfplay"]
+    """The order agents.md gave before this test: `taught` above `ismcts`, `scratch` above both."""
+    old = ["random", "greedy", "expert", "ismcts", "taught", "scratch", "selfplay"]
     found = disagreements(old, ladder_rows(AGENTS_PAGE.read_text()))
-    assert "against greedy, scratch (0.562) is listed above ppo (0.565) but does not win more" in found
-    assert "against greedy, ppo (0.565) is listed above ismcts (0.600) but does not win more" in found
+    assert "against greedy, scratch (0.562) is listed above taught (0.565) but does not win more" in found
+    assert "against greedy, taught (0.565) is listed above ismcts (0.600) but does not win more" in found
 
 
 def test_the_checker_catches_an_order_only_the_common_opponent_decides():
     """e and a never meet b's rivals head to head: only their shares against b order them (once listed above
-    the player it lost to, as agents.md listed scratch above ppo and ismcts)."""
+    the player it lost to, as agents.md listed scratch above taught and ismcts)."""
     found = disagreements(["a", "b", "e", "c", "d"], MADE_UP)
     assert found == ["b beats e (0.8) but is listed below it",
                      "against b, e (0.200) is listed above b (0.500) but does not win more"]

@@ -36,7 +36,7 @@ MODULE = re.compile(r"goldrush_(?:env|agents|train)(?:\.\w+)*")
 PATH = re.compile(r"(?:\./)?([\w.-]+)(?:/[\w.*{},-]*)+")
 FOLDERS = {entry.name for entry in ROOT.iterdir() if entry.is_dir()}
 """A word is taken for a path when it starts with one of the repository's folders or ends in a file's
-extension; ``--pairs ppo/greedy`` names two players, not a file."""
+extension; ``--pairs taught/greedy`` names two players, not a file."""
 REVISION_PATH = re.compile(r"\b[0-9a-f]{7,40}:\S+")
 """``git show 584ea76:agents/models/ppo_2p.npz``: a file as it was at a commit."""
 
@@ -144,5 +144,5 @@ def test_the_check_passes_what_exists_or_what_the_command_writes():
     assert missing("goldrush play --save docs/new-game.json && python benchmarks/bench.py > docs/bench.txt") == []
     assert missing("git show 584ea76:agents/models/ppo_2p.npz > runs/old.npz") == []
     assert missing("python -m goldrush_train.gold.curves out.png 'a=runs/s0,runs/s1' --data-dir=docs/new") == []
-    assert named_paths("python -m goldrush_train.evaluate agents/gold/models/ppo_2p.npz[choose=move],greedy") == (
-        ["agents/gold/models/ppo_2p.npz"], ["goldrush_train.evaluate"])
+    assert named_paths("python -m goldrush_train.evaluate agents/gold/models/taught_2p.npz[choose=move],greedy") == (
+        ["agents/gold/models/taught_2p.npz"], ["goldrush_train.evaluate"])

@@ -150,6 +150,121 @@ def test_the_retired_names_are_gone_and_an_import_of_one_names_its_successor():
             exec(f"from goldrush_env.errors import {old}")
 
 
+RETIRED_ENTRANTS = {"ppo": "taught"}
+"""Entrant names the product has given up, and what replaced them (``goldrush_agents.RENAMED``, which every way of
+naming a player reads; the changelog says when)."""
+ENTRANT_SPELLINGS = (r"[`'\"]{}[`'\"\[]", r"(?<![\w.-]){}\[", r"\b{}_\d+p\b",
+                     r"(?:--opponents?|--agents|--alone|--fields|--pairs|evaluate)[ =]\S*?(?<![\w.-]){}(?![\w.-])")
+"""How a page names an entrant: quoted or as code, with options, by its model files, or on a command line; not
+the training script that shares a name with a retired one (``goldrush_train.gold.ppo``, ``runs/ppo-...``)."""
+
+
+def test_the_retired_entrant_names_are_listed_once_in_the_product():
+    from goldrush_agents import RENAMED
+
+    assert {old: new for old, (new, *_) in RENAMED.items()} == RETIRED_ENTRANTS
+
+
+def test_no_list_of_players_offers_a_retired_entrant_name():
+    from goldrush_agents import players_of
+    from goldrush_agents.gold.trained import SHIPPED
+
+    assert not set(RETIRED_ENTRANTS) & set(SHIPPED)
+    for game in names():
+        players = players_of(game)
+        offered = {*players.agents, *players.models, *players.opponents}
+        assert not set(RETIRED_ENTRANTS) & offered, (game, offered)
+    pages = [path for path in (ROOT / "agents").rglob("static/*") if path.is_file()]
+    for old, new in RETIRED_ENTRANTS.items():
+        left = [str(path) for path in pages if re.search(rf"(?<![\w.-]){old}(?![\w.-])", path.read_text())]
+        assert not left, f"the entrant {old!r} (now {new!r}) is still offered by {left}"
+
+
+def test_no_page_names_a_retired_entrant():
+    """README.md and the docs say the entrants' names of today; the experiments log keeps the names as they were
+    when each entry was written."""
+    pages = [ROOT / "README.md", *[path for path in (ROOT / "docs").rglob("*.md") if path.name != "experiments.md"],
+             *(ROOT / "docs").rglob("*.py")]
+    for old, new in RETIRED_ENTRANTS.items():
+        spellings = re.compile("|".join(spelling.format(re.escape(old)) for spelling in ENTRANT_SPELLINGS))
+        left = [f"{path.relative_to(ROOT)}:{number}: {line.strip()}" for path in pages
+                for number, line in enumerate(path.read_text().splitlines(), 1) if spellings.search(line)]
+        assert not left, f"the entrant {old!r} (now {new!r}) is still named in:\n" + "\n".join(left)
+
+
+def test_the_spellings_find_an_entrant_and_leave_the_training_script_alone():
+    spellings = re.compile("|".join(spelling.format("ppo") for spelling in ENTRANT_SPELLINGS))
+    for named in ('make_agent("ppo")', "`ppo`", "`ppo[choose=move]`", "agents/gold/models/ppo_2p.npz",
+                  "goldrush play --opponents ppo", "--agents economist,ppo,random", "--pairs greedy/ppo",
+                  "python -m goldrush_train.evaluate ppo --agents greedy"):
+        assert spellings.search(named), named
+    for other in ("python -m goldrush_train.gold.ppo", "`goldrush_train.gold.ppo`", "`gold.ppo`", "train/gold/ppo.py",
+                  "goldrush serve --model runs/ppo-1/model.npz", "the opponents' flips", "`taught`"):
+        assert not spellings.search(other), other
+
+
+@pytest.mark.parametrize("game", ["gold", "piecepack"])
+@pytest.mark.parametrize("old", sorted(RETIRED_ENTRANTS))
+def test_a_retired_entrant_name_is_refused_with_its_new_name(game, old):
+    from goldrush_agents import make_agent
+
+    new = RETIRED_ENTRANTS[old]
+    message = rf"the entrant '{old}' was renamed '{new}' in \d+\.\d+\.\d+ \(.+\): use '{new}'$"
+    for spec_text in (old, f"{old}[seed=1]"):
+        with pytest.raises(GoldrushEnvError, match=message):
+            make_agent(spec_text, game=game)
+    assert make_agent(new, game=game).name == new
+
+
+def test_a_retired_entrant_name_is_refused_by_the_shipped_models_too():
+    from goldrush_agents.gold.trained import Shipped, shipped_model
+
+    for old, new in RETIRED_ENTRANTS.items():
+        with pytest.raises(GoldrushEnvError, match=f"the entrant '{old}' was renamed '{new}'"):
+            Shipped(old)
+        with pytest.raises(GoldrushEnvError, match=f"the entrant '{old}' was renamed '{new}'"):
+            shipped_model(2, old)
+        assert shipped_model(2, new).is_file()
+
+
+def test_a_retired_entrant_name_is_refused_on_the_command_line(capsys):
+    from goldrush_agents.cli import main
+
+    for argv in (["play", "--opponents", "ppo"], ["play", "--game", "piecepack", "--opponents", "economist,ppo"],
+                 ["watch", "--agents", "greedy,ppo[choose=move]"],
+                 ["tournament", "--agents", "greedy,ppo", "--games", "2", "--no-progress"]):
+        try:
+            status = main(argv)
+        except SystemExit as stop:
+            status = stop.code
+        error = capsys.readouterr().err
+        assert status == 2 and "the entrant 'ppo' was renamed 'taught' in 0.3.0" in error, (argv, error)
+
+
+def test_a_retired_entrant_name_is_refused_by_the_web_api():
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx2")
+    from starlette.testclient import TestClient
+
+    from goldrush_agents.web import create_app
+
+    client = TestClient(create_app())
+    for game in ("gold", "piecepack"):
+        assert not set(RETIRED_ENTRANTS) & set(client.get(f"/api/{game}/agents").json()["agents"])
+        response = client.post(f"/api/{game}/games", json={"opponents": "ppo"})
+        assert response.status_code == 400
+        assert response.json()["error"] == ("opponents: the entrant 'ppo' was renamed 'taught' in 0.3.0 (it is "
+                                            "trained with a teacher, not by PPO): use 'taught'")
+
+
+def test_a_game_that_never_had_the_new_name_hears_that_the_old_one_is_unknown():
+    from goldrush_agents import check_renamed
+
+    check_renamed("ppo", ["random", "greedy"])  # no 'taught' there: make_agent says the name is unknown
+    with pytest.raises(GoldrushEnvError, match="use 'taught'"):
+        check_renamed("ppo", ["random", "taught"])
+
+
 # --- the shared layer never asks which game -------------------------------------------------------------
 
 SHARED_EXEMPT = {"goldrush_env/games.py"}

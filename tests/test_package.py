@@ -147,10 +147,18 @@ def test_the_wheel_installs_names_of_its_own(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")} == {
         "goldrush_env", "goldrush_agents", "goldrush_train"}
-    assert {"goldrush_agents/gold/models/ppo_2p.npz", "goldrush_agents/piecepack/models/piecepack_3p.npz"} <= set(names)
+    assert {"goldrush_agents/gold/models/taught_2p.npz",
+            "goldrush_agents/piecepack/models/piecepack_3p.npz"} <= set(names)
     # Each game's training folder is a package of its own in pyproject.toml's list: a folder left out of it
     # would be missing from the wheel.
     assert {f"goldrush_train/{game}/__init__.py" for game in TRAIN_GAMES} <= set(names)
+
+
+def test_the_package_says_the_version_pyproject_gives():
+    import goldrush_env
+
+    (version,) = re.findall(r'^version = "(.+)"$', (ROOT / "pyproject.toml").read_text(), re.MULTILINE)
+    assert goldrush_env.__version__ == version
 
 
 def test_demo_prints_a_whole_game():
@@ -190,7 +198,7 @@ def test_end_to_end_benchmark_runs_in_quick_mode():
                          capture_output=True, text=True, check=True, cwd=ROOT,
                          env={**os.environ, "PYTHONPATH": str(ROOT)}).stdout
     assert "--vec-env subproc  --num-envs 2" in out and "--vec-env batched  --num-envs 64" in out  # the quick cases
-    assert "random,greedy,ppo" in out and "batched=True, one process" in out
+    assert "random,greedy,taught" in out and "batched=True, one process" in out
     assert re.search(r"CleanRL's stock loop end to end \(its defaults\), 8,192 steps x 1 repeats: [\d,]+ steps/s", out)
 
 
@@ -241,8 +249,8 @@ def test_piecepack_step_parts_benchmark_prints_each_part_and_the_ratios():
 
 def test_move_time_benchmark_times_each_player_of_either_game():
     for argv, names in ((["--games", "1", "--agents", "greedy,random"], ["greedy", "random"]),
-                        (["--game", "piecepack", "--players", "4", "--games", "1", "--agents", "ppo,random"],
-                         ["ppo", "random"])):
+                        (["--game", "piecepack", "--players", "4", "--games", "1", "--agents", "taught,random"],
+                         ["taught", "random"])):
         out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "move_time.py"), *argv],
                              capture_output=True, text=True, check=True).stdout
         rows = re.findall(r"^\| (\S+) \| (\d+) \| ([\d.]+) \|$", out, flags=re.M)

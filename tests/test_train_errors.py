@@ -54,16 +54,18 @@ def corrupt(tmp_path_factory):
 
 @pytest.mark.parametrize("argv, message", [
     (["nowhere.npz"], "MODEL: no model file at 'nowhere.npz'"),
-    (["ppo", "--agents", "wizard"], "--agents: " + UNKNOWN.format("wizard")),
-    (["ppo", "--players", "7"], "--players must be 2 to 5 for Gold, got 7"),
-    (["ppo", "--game", "piecepack", "--players", "2"], "--players must be 3 or 4 for Gold Rush (piecepack), got 2"),
-    (["ppo", "--game", "chess"], f"--game must be one of {names()}, got 'chess'"),
-    (["ppo", "--game", "piecepack", "--option", "memory=human"],
+    (["taught", "--agents", "wizard"], "--agents: " + UNKNOWN.format("wizard")),
+    (["taught", "--players", "7"], "--players must be 2 to 5 for Gold, got 7"),
+    (["taught", "--game", "piecepack", "--players", "2"], "--players must be 3 or 4 for Gold Rush (piecepack), got 2"),
+    (["taught", "--game", "chess"], f"--game must be one of {names()}, got 'chess'"),
+    (["taught", "--game", "piecepack", "--option", "memory=human"],
      "--option, with --game piecepack: unknown option(s) ['memory']"),
-    (["ppo", "--option", "memory"], "--option must be NAME=VALUE, got 'memory'"),
-    (["ppo", "--game", "piecepack", "--agents", "greedy"], "--agents: unknown agent 'greedy'"),
-    (["ppo", "--games", "0"], "--games must be an int >= 1, got 0"),
-    (["ppo", "--agents", "ppo"], "--agents names the model itself, 'ppo'"),
+    (["taught", "--option", "memory"], "--option must be NAME=VALUE, got 'memory'"),
+    (["taught", "--game", "piecepack", "--agents", "greedy"], "--agents: unknown agent 'greedy'"),
+    (["taught", "--games", "0"], "--games must be an int >= 1, got 0"),
+    (["taught", "--agents", "taught"], "--agents names the model itself, 'taught'"),
+    (["ppo"], "MODEL: the entrant 'ppo' was renamed 'taught' in 0.3.0"),
+    (["taught", "--agents", "greedy,ppo[choose=move]"], "--agents: the entrant 'ppo' was renamed 'taught'"),
 ])
 def test_evaluate_mistakes(workdir, capsys, argv, message):
     assert refused(evaluate.main, argv, capsys).startswith(f"python -m goldrush_train.evaluate: {message}")
@@ -100,9 +102,9 @@ def test_a_mistake_is_caught_before_the_environment_workers_start(tmp_path):
     result = subprocess.run([sys.executable, "-m", "goldrush_train.gold.ppo", "--curriculum", "grady"], cwd=tmp_path,
                             capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
     assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr == f"python -m goldrush_train.gold.ppo: --curriculum: {UNKNOWN.format('grady')}, 'ppo' or " \
-                            "'scratch' (the shipped models), a model file (.npz, .zip) or 'package.module:Class' " \
-                            "(the players of Gold)\n"
+    assert result.stderr == f"python -m goldrush_train.gold.ppo: --curriculum: {UNKNOWN.format('grady')}, " \
+                            "'taught' or 'scratch' (the shipped models), a model file (.npz, .zip) or " \
+                            "'package.module:Class' (the players of Gold)\n"
     assert list(tmp_path.iterdir()) == []
 
 

@@ -453,7 +453,7 @@ def swap_unseen_tiles(session, seat: int):
 HIDDEN = {
     "gold": ({"players": 3, "seat": 1, "opponents": "greedy,expert", "memory": "real"}, 3, swap_unseen_cards, 40),
     "kuhn": ({"seat": 0}, 12, deal_the_undealt_card, 16),
-    "piecepack": ({"players": 4, "seat": 2, "opponents": "economist,random,ppo"}, 2, swap_unseen_tiles, 40),
+    "piecepack": ({"players": 4, "seat": 2, "opponents": "economist,random,taught"}, 2, swap_unseen_tiles, 40),
 }
 """The games with something hidden from a seat: a new game's body (the person's seat and its opponents), how many
 games to play, how to change what the seat has not seen, and how many answers at least must be compared."""

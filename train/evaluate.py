@@ -1,8 +1,8 @@
 """Evaluate a trained model (or any entrant) against scripted players, seats and start player rotated.
 
-    python -m goldrush_train.evaluate agents/gold/models/ppo_2p.npz --agents random,greedy,expert --games 2000
-    python -m goldrush_train.evaluate ppo --game piecepack --players 4 --agents random,economist --games 400
-    python -m goldrush_train.evaluate ppo --players 5 --agents greedy --games 2000 --batched
+    python -m goldrush_train.evaluate agents/gold/models/taught_2p.npz --agents random,greedy,expert --games 2000
+    python -m goldrush_train.evaluate taught --game piecepack --players 4 --agents random,economist --games 400
+    python -m goldrush_train.evaluate taught --players 5 --agents greedy --games 2000 --batched
 
 Each opponent is a separate head-to-head run of the tournament harness
 (:func:`goldrush_agents.tournament.run_tournament`): the model alone against a field
@@ -39,7 +39,8 @@ class Args:
     with a 95% interval against the fair share, and the mean points of each side."""
 
     model: Annotated[str, tyro.conf.Positional, tyro.conf.arg(metavar="MODEL")]
-    """The entrant to evaluate: a model file (.npz or MaskablePPO .zip), 'ppo' or 'scratch' (the shipped models) or an agent name."""
+    """The entrant to evaluate: a model file (.npz or MaskablePPO .zip), 'taught' or 'scratch' (the shipped
+    models) or an agent name."""
     agents: str | None = None
     """Opponents, comma-separated (names, model files or package.module:Class); default: the game's own
     (Gold: random,greedy,expert), the model itself left out."""

@@ -7,8 +7,8 @@ flip. ``goldrush_agents.make_agent("greedy", seed=1)`` builds one by name (Gold 
 * ``random``, ``greedy``, ``expert``: scripted players (:mod:`~goldrush_agents.gold.random_agent`,
   :mod:`~goldrush_agents.gold.greedy`, :mod:`~goldrush_agents.gold.expert`), weakest first;
 * ``ismcts``: determinized Monte-Carlo tree search (:mod:`~goldrush_agents.gold.search`);
-* ``ppo``: the shipped model for the game's number of players, 2 to 5, and ``scratch``, a 2-player model
-  learned with no teacher (:mod:`~goldrush_agents.gold.trained`); a ``.npz`` or MaskablePPO ``.zip`` plays by
+* ``taught``: the shipped model for the game's number of players, 2 to 5, trained with a teacher, and
+  ``scratch``, learned with none (:mod:`~goldrush_agents.gold.trained`); a ``.npz`` or MaskablePPO ``.zip`` plays by
   its path.
 
 :mod:`~goldrush_agents.gold.batched` plays many games at once on the batched engine.
@@ -39,9 +39,9 @@ AGENTS: dict[str, Callable[..., Any]] = {
 below it)."""
 OPPONENTS = ("random", "greedy", "expert")
 """What a model is measured against by default, weakest first; a person plays ``expert`` unless told otherwise."""
-MODELS: dict[str, Shipped] = {"ppo": Shipped("ppo"), "scratch": Shipped("scratch")}
+MODELS: dict[str, Shipped] = {"taught": Shipped("taught"), "scratch": Shipped("scratch")}
 """The shipped models by name, each the model of the game's number of players (:func:`shipped_model`, chosen game
-by game): ``ppo``, trained with a teacher, and ``scratch``, learned with none."""
+by game): ``taught``, trained with a teacher, and ``scratch``, learned with none."""
 MODEL_FILES = (".npz", ".zip")
 """Model files this game's trained player reads (a ``.zip`` is a MaskablePPO checkpoint, read with torch)."""
 model = TrainedPolicy

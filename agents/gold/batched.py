@@ -103,7 +103,7 @@ def compiled_expert() -> KernelPlayer:
 
 
 def batched_policy(spec: str | BatchedPolicy, seed: int | None = None) -> BatchedPolicy:
-    """The batched form of an entrant: ``"random"``, ``"greedy"``, ``"expert"``, a trained model (``"ppo"``, a
+    """The batched form of an entrant: ``"random"``, ``"greedy"``, ``"expert"``, a trained model (``"taught"``, a
     ``.npz``/``.zip`` file) or any other name or import path ``goldrush_agents.make_agent`` accepts
     (a :class:`BatchedPolicy` is returned as it is).
 

@@ -4,8 +4,8 @@ A model is a ``.npz`` file of the network's weights (``python -m goldrush_train.
 one at the end of a run, beside its MaskablePPO checkpoints). Playing it
 needs only numpy; a MaskablePPO ``.zip`` checkpoint also loads when torch is
 installed. The package ships two models for each number of players (:func:`shipped_model`), each entrant
-playing the one for the game's number of players: ``"ppo"``, trained with a teacher, and ``"scratch"``, learned
-with none.
+playing the one for the game's number of players: ``"taught"``, trained with a teacher, and ``"scratch"``,
+learned with none.
 
 A model file records the number of players it was trained for (``config.num_players``); played at
 another number it plays on, with a :class:`~goldrush_agents.weights.ModelSizeWarning` naming the file and both
@@ -29,21 +29,24 @@ from goldrush_env.gold.variants import ACTION_TYPES, OBSERVATION_TYPES, PAIR_LAY
 from goldrush_env.gold.view import PlayerView
 from goldrush_env.policy import SeededPolicy
 
+from goldrush_agents import check_renamed
 from goldrush_agents.weights import ModelSizeWarning  # noqa: F401  (re-exported: players of Gold warn with it)
 from goldrush_agents.weights import load_weights, one_blas_thread, tanh_mlp, tanh_mlp_layers, warn_size
 
 
-SHIPPED = ("ppo", "scratch")
+SHIPPED = ("taught", "scratch")
 """The entrants the package ships a model of for each number of players."""
 
 
-def shipped_model(num_players: int, name: str = "ppo") -> Path:
-    """Where the package keeps entrant ``name``'s model for ``num_players`` (2 to 5) seats: ``models/ppo_2p.npz``
-    (``python -m goldrush_train.gold.recipe --seed 0 --ship`` writes it), ``ppo_3p.npz`` to ``ppo_5p.npz``
-    (``python -m goldrush_train.gold.sizes --num-players N --ship``), and ``scratch_2p.npz`` to
-    ``scratch_5p.npz`` (``python -m goldrush_train.gold.scratch --num-players N --ship``)."""
+def shipped_model(num_players: int, name: str = "taught") -> Path:
+    """Where the package keeps entrant ``name``'s model for ``num_players`` (2 to 5) seats:
+    ``models/taught_2p.npz`` (``python -m goldrush_train.gold.recipe --seed 0 --ship`` writes it),
+    ``taught_3p.npz`` to ``taught_5p.npz`` (``python -m goldrush_train.gold.sizes --num-players N --ship``), and
+    ``scratch_2p.npz`` to ``scratch_5p.npz`` (``python -m goldrush_train.gold.scratch --num-players N --ship``). A
+    retired name (``"ppo"``) is refused with its new one."""
     num_players = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
     if name not in SHIPPED:
+        check_renamed(name)
         raise GoldrushEnvError(f"the package ships no model called {name!r}: it ships {list(SHIPPED)}")
     return Path(__file__).with_name("models") / f"{name}_{num_players}p.npz"
 
@@ -53,7 +56,7 @@ class Shipped:
     """The package's models of one entrant, one per number of players (:func:`shipped_model`): given to
     :class:`TrainedPolicy` in place of a file, it plays the one for each game's number of players."""
 
-    name: str = "ppo"
+    name: str = "taught"
 
     def __post_init__(self) -> None:
         shipped_model(2, self.name)  # the name is checked
@@ -214,10 +217,10 @@ def _load_network(path: str, stamp: tuple[int, int]) -> tuple[GoldNetNumpy | Mlp
 class TrainedPolicy(SeededPolicy):
     """A trained model following the policy protocol.
 
-    ``path`` is a model file, or a :class:`Shipped` entrant (``None``: ``Shipped("ppo")``, the entrant ``"ppo"``):
-    the package's model of that entrant for the number of players of each game it is asked about. A file that
-    records the number of players it was trained for plays at another with a :class:`ModelSizeWarning`, once per
-    number of players.
+    ``path`` is a model file, or a :class:`Shipped` entrant (``None``: ``Shipped("taught")``, the entrant
+    ``"taught"``): the package's model of that entrant for the number of players of each game it is asked about. A
+    file that records the number of players it was trained for plays at another with a :class:`ModelSizeWarning`,
+    once per number of players.
 
     ``deterministic=True`` (default) plays the most likely legal flip;
     ``False`` samples from the policy with the policy's own seeded generator.
@@ -234,7 +237,7 @@ class TrainedPolicy(SeededPolicy):
     fitted to visit shares), else ``"position"``.
     """
 
-    name = "ppo"
+    name = "taught"
 
     def __init__(self, path: str | Path | Shipped | None = None, seed: int | None = None, deterministic: bool = True,
                  choose: str | None = None) -> None:

@@ -10,7 +10,7 @@ alone, never the game.
 * ``economist``: a readable heuristic economy, :class:`~goldrush_agents.piecepack.economist.PiecepackEconomist`.
 * ``search``: a Monte Carlo search over the dice and the pieces the seat has not seen, at the claims and the
   Development turns (:class:`~goldrush_agents.piecepack.search.PiecepackSearch`; ``search[rollouts=16]``).
-* ``ppo``: the shipped trained model for the game's number of players (a network fitted by expert iteration to
+* ``taught``: the shipped trained model for the game's number of players (a network fitted by expert iteration to
   the search's choices in the positions of its own games), :class:`~goldrush_agents.piecepack.trained.PiecepackTrained`;
   a ``.npz`` written by ``python -m goldrush_train.piecepack.expert`` or ``...ppo`` plays by its path.
 
@@ -49,8 +49,8 @@ AGENTS: dict[str, Callable[..., Any]] = {
 OPPONENTS = ("random", "economist")
 """What a model is measured against by default, weakest first; a person plays ``economist`` unless told
 otherwise."""
-MODELS: dict[str, Any] = {"ppo": None}
-"""The shipped models by name: ``ppo``, the model for the game's number of players, chosen at its first move."""
+MODELS: dict[str, Any] = {"taught": None}
+"""The shipped models by name: ``taught``, the model for the game's number of players, chosen at its first move."""
 MODEL_FILES = (".npz",)
 """Model files this game's trained player reads."""
 model = PiecepackTrained

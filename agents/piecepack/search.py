@@ -34,7 +34,7 @@ those of the same rule on other dice (tests hold the two equal on the same dice)
 Against players who never act (benchmarks/piecepack_ladder.py, 3 players, 1,000 games), the default won alone
 0.44 of the games and ``search[policy='builder',score_weight=0.2]`` 0.45 (docs/piecepack.md);
 benchmarks/piecepack_ceiling.py shows what the same search reaches when it sees the true pieces and dice. No
-network is trained here: the search improves on its rollout policy directly (the shipped ``ppo`` for 3 players
+network is trained here: the search improves on its rollout policy directly (the shipped ``taught`` for 3 players
 is a network fitted to this player's decisions).
 """
 

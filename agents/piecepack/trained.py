@@ -28,7 +28,7 @@ class PiecepackTrained(SeededPolicy):
     :class:`~goldrush_agents.weights.ModelSizeWarning`, once per number of players.
     """
 
-    name = "ppo"
+    name = "taught"
 
     def __init__(self, path: str | Path | None = None, seed: int | None = None) -> None:
         super().__init__(seed)

@@ -14,7 +14,7 @@ from starlette.requests import Request
 from goldrush_env.checks import check_int, is_int
 from goldrush_env.errors import GoldrushEnvError, excerpt
 
-from goldrush_agents import parse_spec, split_entrants
+from goldrush_agents import check_renamed, parse_spec, split_entrants
 from goldrush_agents.web.limits import MAX_SEED, Limits
 
 
@@ -170,6 +170,8 @@ def _agent(field_name: str, text: str, game: Any, limits: Limits) -> AgentSpec:
         return AgentSpec(text, text, False)  # a model file the server offers, by its path as given
     try:
         agent, options = parse_spec(text)
+        if agent not in game.agents:
+            check_renamed(agent, game.agents)
     except GoldrushEnvError as error:
         raise WebError(f"{field_name}: {error}") from None
     if agent not in game.agents:

@@ -126,7 +126,7 @@ def test_options_in_brackets_reach_the_constructor():
     agent = make_agent("ismcts[iterations=50, horizon=None,exploration=0.5]", seed=3)
     assert (agent.iterations, agent.horizon, agent.exploration) == (50, None, 0.5)
     assert make_agent("goldrush_agents.gold.search:ISMCTSAgent[material=0]").material == 0.0
-    assert make_agent("ppo[deterministic=False]").deterministic is False
+    assert make_agent("taught[deterministic=False]").deterministic is False
     assert parse_spec("expert") == ("expert", {}) and parse_spec("greedy[]") == ("greedy", {})
     assert parse_spec("x[a=1,b=two,c='3',d=True]") == ("x", {"a": 1, "b": "two", "c": "3", "d": True})
     # The same seed gives the same player with or without options spelled out at their defaults.
@@ -146,7 +146,7 @@ def test_options_in_brackets_reach_the_constructor():
      "unknown option 'budget'; it takes iterations, horizon, exploration, material, widening, opponents, objective, seconds$"),
     ("ismcts[opponents=greedy]", "opponents must be 'search' or 'rollout', got 'greedy'"),
     ("greedy[seed=5]", "unknown option 'seed'; it takes no options"),
-    ("ppo[path='x.npz']", "unknown option 'path'; it takes deterministic, choose$"),
+    ("taught[path='x.npz']", "unknown option 'path'; it takes deterministic, choose$"),
     ("ismcts[iterations=0]", "iterations must be an int >= 1, got 0"),
     ("wizard[level=9]", "unknown agent 'wizard'"),
 ])
@@ -169,7 +169,7 @@ def test_an_empty_name_in_a_list_is_refused(text):
 
 @pytest.mark.parametrize("text, words", [
     ("greedy,ismcts[iterations=5", "the bracket of 'ismcts[iterations=5' is never closed"),
-    ("greedy,random,ppo[deterministic=False", "the bracket of 'ppo[deterministic=False' is never closed"),
+    ("greedy,random,taught[deterministic=False", "the bracket of 'taught[deterministic=False' is never closed"),
     ("ismcts[iterations=5", "the bracket of 'ismcts[iterations=5' is never closed"),
     ("greedy],expert", "the ']' after 'greedy' closes no bracket"),
     ("ismcts[iterations=5]],expert", "the ']' after 'ismcts[iterations=5]' closes no bracket"),

@@ -26,7 +26,7 @@ def views(games=3):
 
 
 def test_an_ensemble_of_copies_of_one_model_plays_that_model():
-    alone = make_agent("ppo")
+    alone = make_agent("taught")
     twice = make_agent(f"goldrush_agents.gold.ensemble:Ensemble[models={SHIPPED_MODEL}+{SHIPPED_MODEL}]")
     seen = views()
     obs = np.stack([v.observation for v in seen])

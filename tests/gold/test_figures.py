@@ -13,9 +13,9 @@ from goldrush_agents.tournament import run_tournament  # noqa: E402
 from goldrush_train.win_shares import evaluate  # noqa: E402
 
 MEASURED = [  # (entrant, opponents, the command's --seed): [(opponent, win share, points model, points opponent)]
-    ("ppo", ["random", "greedy", "expert"], 1_000_000,
+    ("taught", ["random", "greedy", "expert"], 1_000_000,
      [("random", 1.0, 39.0, 15.7), ("greedy", 0.6, 29.4, 26.95), ("expert", 0.225, 26.6, 28.95)]),
-    ("ppo", ["greedy", "expert"], 5_000_000, [("greedy", 0.3, 26.65, 28.1), ("expert", 0.5, 27.65, 28.65)]),
+    ("taught", ["greedy", "expert"], 5_000_000, [("greedy", 0.3, 26.65, 28.1), ("expert", 0.5, 27.65, 28.65)]),
     ("scratch", ["random", "greedy"], 1_000_000,  # the model over kinds of card, measured 2026-11-27
      [("random", 1.0, 40.4, 15.15), ("greedy", 0.7, 29.75, 26.15)]),
     ("selfplay", ["greedy"], 5_000_000, {"Haswell": [("greedy", 0.65, 29.6, 25.75)]}),  # every table size, 2026-11-27
@@ -47,7 +47,8 @@ def test_the_readmes_evaluations_give_what_they_gave(entrant, opponents, seed, f
 
 SIZES = [  # (entrant, players, it alone against greedy, greedy alone against it): docs/agents.md's ladder, by
     # benchmarks/ladder.py --pairs X/greedy
-    ("ppo", 3, 0.4, 0.5), ("ppo", 4, 0.25, 0.25), ("ppo", 5, 0.25, 0.1),  # --batched --games 20, measured 2026-11-27
+    # --batched --games 20, measured 2026-11-27:
+    ("taught", 3, 0.4, 0.5), ("taught", 4, 0.25, 0.25), ("taught", 5, 0.25, 0.1),
     ("scratch", 3, 0.375, 0.25), ("scratch", 4, 0.275, 0.2), ("scratch", 5, 0.25, 0.175),  # (greedy compiled)
 ]
 

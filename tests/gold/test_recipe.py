@@ -54,10 +54,10 @@ def test_the_recipe_collects_once_then_fits_and_evaluates(tmp_path, capsys, monk
     # Another seed of the recipe reuses the search data instead of collecting it again; --ship copies its model.
     written = path.stat().st_mtime_ns
     capsys.readouterr()
-    monkeypatch.setattr("goldrush_train.gold.recipe.SHIP_PATH", tmp_path / "package" / "ppo_2p.npz")
+    monkeypatch.setattr("goldrush_train.gold.recipe.SHIP_PATH", tmp_path / "package" / "taught_2p.npz")
     main(["--run-dir", str(tmp_path / "b"), "--data-dir", str(data), "--seed", "1", "--ship"] + TINY)
     assert "already collected" in capsys.readouterr().out and path.stat().st_mtime_ns == written
-    assert (tmp_path / "package" / "ppo_2p.npz").read_bytes() == (tmp_path / "b" / "model.npz").read_bytes()
+    assert (tmp_path / "package" / "taught_2p.npz").read_bytes() == (tmp_path / "b" / "model.npz").read_bytes()
 
     # The recipe is goldrush_train.gold.ppo's warm start with no PPO: the same command gives the same weights.
     ppo_main(["--run-dir", str(tmp_path / "ppo"), "--imitation-games", "2", "--imitation-epochs", "1",

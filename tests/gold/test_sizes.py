@@ -1,5 +1,5 @@
-"""Every table size: the shipped models of each number of players (``ppo`` and ``scratch``), the entrants that
-pick them, and ``ppo``'s recipe (goldrush_train.gold.sizes)."""
+"""Every table size: the shipped models of each number of players (``taught`` and ``scratch``), the entrants that
+pick them, and ``taught``'s recipe (goldrush_train.gold.sizes)."""
 
 import json
 import subprocess
@@ -59,7 +59,7 @@ def test_one_batch_may_hold_games_of_several_sizes():
     seen = [v for n in SIZES for v in random_views(n, games=1)[:15]]
     observations = np.array([v.observation for v in seen])
     masks = np.array([v.action_mask for v in seen])
-    chosen = make_agent("ppo").act_batch(observations, masks)
+    chosen = make_agent("taught").act_batch(observations, masks)
     alone = [TrainedPolicy(shipped_model(int(n))).act_batch(o[None], m[None])[0]
              for n, o, m in zip(table_sizes(observations), observations, masks)]
     assert chosen.tolist() == alone
@@ -67,7 +67,7 @@ def test_one_batch_may_hold_games_of_several_sizes():
 
 def test_a_model_at_another_size_warns_once_per_size_and_plays_on():
     policy = TrainedPolicy(SHIPPED_MODEL)
-    with pytest.warns(ModelSizeWarning, match=r"ppo_2p.npz' was trained for 2 players and is playing a 4-player "
+    with pytest.warns(ModelSizeWarning, match=r"taught_2p.npz' was trained for 2 players and is playing a 4-player "
                                               r"game: it plays on"):
         play_game([policy] + [make_agent("greedy") for _ in range(3)], seed=1)
     with warnings.catch_warnings():
@@ -82,27 +82,27 @@ def test_an_observation_of_no_known_size_is_refused_by_the_size_picking_entrant(
     [view] = random_views(2, games=1)[:1]
     blank = np.zeros((1, view.observation.size), np.float32)  # no seat in its seats slice: a vector of no game
     with pytest.raises(GoldrushEnvError, match=r"an observation of a 0-player game \(its seats slice\), not 2 to 5"):
-        make_agent("ppo").act_batch(blank, np.array([view.action_mask]))
+        make_agent("taught").act_batch(blank, np.array([view.action_mask]))
 
 
 @pytest.mark.parametrize("num_players, games", [(3, 100), (4, 100), (5, 300)])
 def test_each_shipped_model_beats_random_clearly_at_its_size(num_players, games):
-    # One ppo seat against random ones on the batched engine, seats and start rotated. Greedy alone against 4
+    # One taught seat against random ones on the batched engine, seats and start rotated. Greedy alone against 4
     # random players wins 0.84 of the games, random alone against 4 greedy 0.013 (the ladder, 2,000 games); a
     # model that plays its size should do about as well. At 3 and 4 players it wins 0.985 of 100 games (interval
     # from 0.94), at 5 players 0.855 of 300 (from 0.81): 300 games there, where 100 would leave the bound below 0.8.
-    result = run_tournament(["ppo", "random"], num_players=num_players, games=games, seed=7, batched=True)
-    pairing = next(p for p in result.pairings if p.alone == "ppo")
+    result = run_tournament(["taught", "random"], num_players=num_players, games=games, seed=7, batched=True)
+    pairing = next(p for p in result.pairings if p.alone == "taught")
     assert pairing.games == games and pairing.interval[0] > 0.8, pairing
     field = next(p for p in result.pairings if p.alone == "random")
     assert field.interval[1] < 0.5 / num_players, field
 
 
 def test_a_shipped_entrant_is_named_and_sized_as_the_package_ships_them():
-    with pytest.raises(GoldrushEnvError, match=r"ships no model called 'selfplay': it ships \['ppo', 'scratch'\]"):
+    with pytest.raises(GoldrushEnvError, match=r"ships no model called 'selfplay': it ships \['taught', 'scratch'\]"):
         shipped_model(2, "selfplay")
-    with pytest.raises(GoldrushEnvError, match="ships no model called 'ppo2'"):
-        Shipped("ppo2")
+    with pytest.raises(GoldrushEnvError, match="ships no model called 'taught2'"):
+        Shipped("taught2")
     with pytest.raises(GoldrushEnvError, match="num_players must be an int from 2 to 5, got 6"):
         shipped_model(6, "scratch")
     assert repr(make_agent("scratch")).startswith("TrainedPolicy(Shipped(name='scratch')")
@@ -119,8 +119,8 @@ def test_the_recipe_refuses_bad_values_before_any_work(tmp_path):
     assert not list(tmp_path.iterdir())
 
 
-def test_a_tiny_run_trains_at_its_size_and_ships_where_ppo_finds_it(tmp_path, monkeypatch):
-    shipped = tmp_path / "ppo_3p.npz"
+def test_a_tiny_run_trains_at_its_size_and_ships_where_taught_finds_it(tmp_path, monkeypatch):
+    shipped = tmp_path / "taught_3p.npz"
     monkeypatch.setattr(sizes, "shipped_model", lambda n: shipped)
     run = tmp_path / "run"
     summary = sizes.main(["--num-players", "3", "--total-timesteps", "1024", "--eval-every", "1024",
@@ -140,10 +140,10 @@ def test_a_tiny_run_trains_at_its_size_and_ships_where_ppo_finds_it(tmp_path, mo
 def test_goldrush_watch_and_the_web_play_the_model_of_the_tables_size(tmp_path):
     record = tmp_path / "game.json"
     watched = subprocess.run([sys.executable, "-W", "error::UserWarning", "-m", "goldrush_agents.cli", "watch",
-                              "--agents", "ppo,greedy,greedy,greedy", "--seed", "3", "--save", str(record)],
+                              "--agents", "taught,greedy,greedy,greedy", "--seed", "3", "--save", str(record)],
                              capture_output=True, text=True, timeout=300)
     assert watched.returncode == 0, watched.stderr
-    assert "seat 0 ppo, seat 1 greedy" in watched.stdout
+    assert "seat 0 taught, seat 1 greedy" in watched.stdout
     own = play_game([TrainedPolicy(shipped_model(4))] + [make_agent("greedy") for _ in range(3)], 3)
     assert json.loads(record.read_text())["flips"] == own.record["flips"]
 
@@ -154,7 +154,7 @@ def test_goldrush_watch_and_the_web_play_the_model_of_the_tables_size(tmp_path):
     from goldrush_agents.web import create_app
 
     client = TestClient(create_app())
-    data = client.post("/api/gold/watch", json={"agents": "greedy,ppo,greedy", "seed": 5}).json()
+    data = client.post("/api/gold/watch", json={"agents": "greedy,taught,greedy", "seed": 5}).json()
     watch_id = data["id"]
     while not data["state"]["finished"]:
         data = client.post(f"/api/gold/watch/{watch_id}/step", json={}).json()
@@ -167,18 +167,18 @@ def test_evaluate_reports_both_directions_from_three_players_on(capsys):
     from goldrush_train import evaluate as evaluate_script
     from goldrush_train.win_shares import evaluate, table
 
-    [two] = evaluate("ppo", ["greedy"], num_players=2, games=4, seed=0, workers=1)
+    [two] = evaluate("taught", ["greedy"], num_players=2, games=4, seed=0, workers=1)
     assert two.opponent_alone is None and "opponent alone" not in table([two])
-    rows = evaluate_script.main(["ppo", "--agents", "greedy", "--players", "3", "--games", "6", "--batched"])
+    rows = evaluate_script.main(["taught", "--agents", "greedy", "--players", "3", "--games", "6", "--batched"])
     [three] = rows
     assert three.games == 6 and 0 <= three.opponent_alone_low <= three.opponent_alone <= three.opponent_alone_high
     printed = capsys.readouterr().out
     assert "| opponent alone | 95% CI |" in printed and f"| {three.opponent_alone:.3f} |" in printed
     with pytest.raises(SystemExit):
-        evaluate_script.main(["ppo", "--game", "piecepack", "--agents", "economist", "--batched"])
+        evaluate_script.main(["taught", "--game", "piecepack", "--agents", "economist", "--batched"])
     assert "--batched: the players of Gold Rush" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        evaluate_script.main(["ppo", "--agents", "greedy", "--option", "memory=human", "--batched"])
+        evaluate_script.main(["taught", "--agents", "greedy", "--option", "memory=human", "--batched"])
     assert "a batched tournament plays with perfect memory" in capsys.readouterr().err
 
 

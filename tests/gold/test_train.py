@@ -211,7 +211,7 @@ def test_shipped_model_plays_legal_flips_from_every_seat(num_players):
     assert SHIPPED_MODEL.is_file(), f"the package ships no model at {SHIPPED_MODEL}"
     for seat in range(num_players):
         players = [make_agent("greedy") for _ in range(num_players)]
-        players[seat] = Checked(make_agent("ppo"))
+        players[seat] = Checked(make_agent("taught"))
         result = play_game(players, seed=10 + seat)
         assert result.turns > 0
 

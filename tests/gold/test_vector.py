@@ -114,7 +114,7 @@ def play_and_record(num_envs, steps, seed, **kwargs):
     dict(num_players=2, opponents="greedy", reward="score"),
     dict(num_players=4, opponents="greedy"),
     dict(num_players=2, opponents="expert"),
-    dict(num_players=3, opponents="ppo", reward="score"),
+    dict(num_players=3, opponents="taught", reward="score"),
     dict(num_players=3, opponents={"random": 1, "greedy": 2, "expert": 1}),
     dict(num_players=2, opponents="greedy", observation="pairs", reward="score"),
     dict(num_players=3, table="quarter"),
@@ -228,8 +228,8 @@ def test_opponents_drawn_from_a_mix_play_their_seats():
     assert 0.6 < share < 0.9  # about 3 in 4 opponent seats are greedy
     env.set_opponents("random")
     assert env.opponent_names == ["random"]
-    env.set_opponents(batched_mix({"greedy": 1, "ppo": 1}))
-    assert env.opponent_names == ["greedy", "ppo"]  # the shipped model of the table's size, by its entrant name
+    env.set_opponents(batched_mix({"greedy": 1, "taught": 1}))
+    assert env.opponent_names == ["greedy", "taught"]  # the shipped model of the table's size, by its entrant name
 
 
 def test_opponents_that_join_between_resets_play_from_the_env_seed():

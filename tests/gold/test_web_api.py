@@ -133,11 +133,11 @@ def play_through(client: TestClient, body: dict, rng: np.random.Generator) -> tu
     {"players": 2, "opponents": "random", "memory": "perfect"},
     {"players": 3, "opponents": "greedy", "memory": "real", "seat": 1},
     {"players": 2, "opponents": "expert", "memory": "real", "seat": 1, "table": "half"},
-    {"players": 2, "opponents": "ppo", "memory": "perfect", "table": "half"},
+    {"players": 2, "opponents": "taught", "memory": "perfect", "table": "half"},
     {"players": 2, "opponents": ["ismcts[iterations=50]"], "memory": "real", "table": "quarter"},
     {"players": 4, "opponents": "greedy,random,expert", "seat": 3, "table": "half"},
     {"players": 3, "opponents": "selfplay,selfplay[depth=0]", "memory": "perfect", "seat": 2},
-], ids=["random", "greedy-3p-real", "expert-real", "ppo", "ismcts", "mixed-4p", "selfplay-3p"])
+], ids=["random", "greedy-3p-real", "expert-real", "taught", "ismcts", "mixed-4p", "selfplay-3p"])
 def test_a_whole_game_shows_the_person_only_what_its_seat_may_know(body):
     client = make_client()
     game_id, state = play_through(client, {**body, "seed": 5}, np.random.default_rng(1))
@@ -241,7 +241,7 @@ def test_unknown_and_stale_games_are_404():
     ({"opponents": "selfplay[path='/etc/passwd']"}, "may give selfplay the options ['depth'] only, got ['path']"),
     ({"players": 5, "opponents": "selfplay[depth=2]"}, "this server plays selfplay at depth 0 or 1, got 2"),
     ({"opponents": "ismcts[speed=9]"}, "unknown option 'speed'"),
-    ({"opponents": "ppo[path='/etc/passwd.npz']"}, "unknown option 'path'"),  # no file through an option either
+    ({"opponents": "taught[path='/etc/passwd.npz']"}, "unknown option 'path'"),  # no file through an option either
     ({"opponents": 3}, "opponents must be a string"),
     ({"players": 4, "opponents": "greedy,expert"}, "or 3 (one per opponent), got 2"),
     ({"seat": 2}, "seat must be an int from 0 to 1, got 2"),
@@ -383,7 +383,8 @@ def test_the_page_is_served_and_fetches_nothing_from_elsewhere():
     index = client.get("/")  # the index of the games, which links to this page
     assert index.status_code == 200 and 'data-testid="games"' in index.text
     assert {"game": "gold", "title": "Gold", "page": "/gold", "players": "2 to 5"} in client.get("/api/games").json()["games"]
-    assert client.get("/api/gold/agents").json()["agents"] == ["random", "greedy", "expert", "ismcts", "selfplay", "ppo", "scratch"]
+    assert client.get("/api/gold/agents").json()["agents"] == [
+        "random", "greedy", "expert", "ismcts", "selfplay", "taught", "scratch"]
 
 
 def test_serve_runs_the_app_on_the_host_and_port(monkeypatch):

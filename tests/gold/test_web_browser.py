@@ -122,12 +122,12 @@ def test_play_a_whole_game_by_clicking_until_the_winners_are_shown(page):
     assert page.locator(".cell.down").count() == 16
 
 
-def test_a_whole_game_on_the_full_table_against_ppo_with_the_mouse(page):
+def test_a_whole_game_on_the_full_table_against_taught_with_the_mouse(page):
     """What a new user does: the default table, the shipped model, a click on a face-down card each turn. The last
     card offered each time, not the first: flipping the first cards again and again runs to the turn limit (200
     turns), where this game ends with its last card, in 45 flips."""
     instant(page)
-    deal(page, opponents="ppo", seed=1, table="full")
+    deal(page, opponents="taught", seed=1, table="full")
     assert page.locator(".cell.down").count() == 64
     end = page.get_by_test_id("end-screen")
     flips = 0

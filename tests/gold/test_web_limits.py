@@ -175,7 +175,7 @@ def test_2_the_server_stops_on_sigterm_while_agents_search():
             page = response.read().decode()
         assert "<html" in page.lower() and "data-testid" in page
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/gold/agents", timeout=60) as response:
-            assert "ppo" in json.loads(response.read())["agents"]
+            assert "taught" in json.loads(response.read())["agents"]
         body = json.dumps({"players": 5, "seat": 4, "opponents": "ismcts[iterations=10000,horizon=None]"})
 
         def heavy():
@@ -325,8 +325,8 @@ def test_5_deeply_nested_json_is_a_400_not_a_500(path):
 @pytest.mark.parametrize("path, body, words", [
     ("/api/gold/games", {"players": 3, "opponents": "greedy,ismcts[iterations=5"},
      "the bracket of 'ismcts[iterations=5' is never closed"),
-    ("/api/gold/watch", {"agents": "greedy,random,ppo[deterministic=False"},
-     "the bracket of 'ppo[deterministic=False' is never closed"),
+    ("/api/gold/watch", {"agents": "greedy,random,taught[deterministic=False"},
+     "the bracket of 'taught[deterministic=False' is never closed"),
     ("/api/gold/games", {"opponents": "ismcts[iterations=5"}, "'ismcts[iterations=5'"),
     ("/api/gold/games", {"opponents": "greedy]"}, "closes no bracket"),
     ("/api/gold/games", {"opponents": ["ismcts[iterations=5"]}, "cannot read agent 'ismcts[iterations=5'"),
@@ -427,7 +427,7 @@ def test_9_the_count_of_opponents_is_told_in_words(body, words):
 # --- any body at all: never a 500 -----------------------------------------------------------------
 
 FIELDS = {"players": st.integers(-3, 8), "opponents": st.sampled_from(["greedy", "random,expert", "ismcts[", "]",
-                                                                      "ppo[choose=move]", "ismcts[iterations=0]"]),
+                                                                      "taught[choose=move]", "ismcts[iterations=0]"]),
           "seat": st.integers(-1, 5), "memory": st.sampled_from(["perfect", "real", "?"]),
           "seed": st.integers(-2, 2**64), "table": st.sampled_from(["full", "half", "quarter", "x"]),
           "max_turns": st.integers(-1, 2000)}
@@ -512,7 +512,7 @@ def test_concurrent_games_stay_correct_while_hostile_requests_are_refused(server
     finished: list[int] = []
     bodies = [{"opponents": "greedy", "table": "quarter"}, {"opponents": "ismcts[iterations=30]", "table": "quarter"},
               {"players": 3, "opponents": "random,expert", "seat": 1, "memory": "real", "table": "quarter"},
-              {"opponents": "ppo", "table": "half"}] * 3
+              {"opponents": "taught", "table": "half"}] * 3
     done = threading.Event()
 
     def player(index: int) -> None:
@@ -561,12 +561,12 @@ def test_memory_stays_bounded_past_the_cap():
     stay within the caps, and what the requests leave allocated stays small."""
     client = make_client(max_games=10, ended_seconds=3600)
     for _ in range(10):
-        assert client.post("/api/gold/games", json={"opponents": "ppo"}).status_code == 200
+        assert client.post("/api/gold/games", json={"opponents": "taught"}).status_code == 200
     tracemalloc.start()
     try:
         before = tracemalloc.take_snapshot()
         for _ in range(300):
-            refused(client.post("/api/gold/games", json={"opponents": "ppo"}), 503)
+            refused(client.post("/api/gold/games", json={"opponents": "taught"}), 503)
         refused_bytes = sum(s.size_diff for s in tracemalloc.take_snapshot().compare_to(before, "filename"))
     finally:
         tracemalloc.stop()

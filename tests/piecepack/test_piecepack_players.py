@@ -135,10 +135,11 @@ def test_economist_beats_random(players):
 
 
 def test_registry_and_unknown_name():
-    assert {*AGENTS, *MODELS} == {"idle", "random", "economist", "search", "ppo"}
+    assert {*AGENTS, *MODELS} == {"idle", "random", "economist", "search", "taught"}
     assert isinstance(make_agent("economist", seed=1, game="piecepack"), PiecepackEconomist)
-    with pytest.raises(GoldrushEnvError, match=r"unknown agent 'greedy': expected one of \['economist', 'idle', 'random', 'search'\], "
-                                             r"'ppo' \(the shipped models\).*\(the players of Gold Rush \(piecepack\)\)"):
+    with pytest.raises(GoldrushEnvError, match=r"unknown agent 'greedy': expected one of "
+                                             r"\['economist', 'idle', 'random', 'search'\], 'taught' "
+                                             r"\(the shipped models\).*\(the players of Gold Rush \(piecepack\)\)"):
         make_agent("greedy", game="piecepack")
 
 
@@ -148,7 +149,7 @@ def test_the_shipped_models_play_only_legal_actions_and_beat_random(players):
     games, wins = 30, 0.0
     for i in range(games):
         seat = i % players
-        names = ["ppo" if s == seat else "random" for s in range(players)]
+        names = ["taught" if s == seat else "random" for s in range(players)]
         checked = [Checked(player) for player in lineup(names, i)]
         result = play(checked, 2000 + i)
         assert checked[seat].actions > 0
@@ -178,13 +179,13 @@ def test_a_trained_model_plays_by_path_and_refuses_other_files(tmp_path):
         PiecepackTrained(small)
 
 
-def test_a_model_at_another_size_warns_and_ppo_picks_by_size():
+def test_a_model_at_another_size_warns_and_taught_picks_by_size():
     three = PiecepackTrained(shipped_model(3))
     assert three.num_players == 3
     with pytest.warns(ModelSizeWarning, match=r"piecepack_3p.npz' was trained for 3 players and is playing a "
                                               r"4-player game"):
         play([three] + lineup(["random"] * 3, 0), 1)
-    entrant = make_agent("ppo", game="piecepack")
+    entrant = make_agent("taught", game="piecepack")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         for players in (3, 4, 3):  # one player, games of either size: the model of each

@@ -43,7 +43,7 @@ def test_a_whole_game_tells_the_seat_its_knowledge_and_nothing_the_other_pieces_
     in the rule sheet's words; swapping two face-down tiles the seat has not seen (only the server would know)
     leaves every byte of it the same, the words included."""
     seat = 2
-    data = client.post("/api/piecepack/games", json={"players": 4, "opponents": "economist,random,ppo",
+    data = client.post("/api/piecepack/games", json={"players": 4, "opponents": "economist,random,taught",
                                                      "seat": seat}).json()
     game_id, swaps = data["id"], 0
     while True:
@@ -56,7 +56,7 @@ def test_a_whole_game_tells_the_seat_its_knowledge_and_nothing_the_other_pieces_
         assert state["your_turn"] and [c["action"] for c in state["legal"]] == game.legal_actions()
         known = game.known_to(seat)
         assert [c["text"] for c in state["legal"]] == [action_words(a, known) for a in game.legal_actions()]
-        names = ["economist", "random", "you", "ppo"]
+        names = ["economist", "random", "you", "taught"]
         assert [e["text"] for e in state["events"]] == [event_words(e, names) for e in game.events]
         hidden = hidden_from(game, seat)
         others = [p for p in hidden[1:] if game._tiles[p] != game._tiles[hidden[0]]]
@@ -118,11 +118,11 @@ def test_each_game_answers_on_its_own_routes_only(client):
     assert client.get(f"/api/piecepack/games/{gold}").status_code == 404
     assert client.post(f"/api/piecepack/games/{gold}/act", json={"action": 0}).status_code == 404
     assert client.delete(f"/api/piecepack/games/{piecepack}").status_code == 200
-    assert client.get("/api/piecepack/agents").json()["agents"] == ["idle", "random", "economist", "search", "ppo"]
+    assert client.get("/api/piecepack/agents").json()["agents"] == ["idle", "random", "economist", "search", "taught"]
 
 
 def test_a_watched_game_shows_every_piece_and_steps_to_its_end(client):
-    data = client.post("/api/piecepack/watch", json={"agents": "economist,ppo,random", "seed": 4}).json()
+    data = client.post("/api/piecepack/watch", json={"agents": "economist,taught,random", "seed": 4}).json()
     assert data["state"]["seed"] == 4 and len(data["state"]["knowledge"]["face_up"]) + \
         len(data["state"]["knowledge"]["identities"]) == NUM_PIECES
     steps = 0
@@ -133,11 +133,11 @@ def test_a_watched_game_shows_every_piece_and_steps_to_its_end(client):
         data = client.post(f"/api/piecepack/watch/{data['id']}/step", json={}).json()
         steps += 1
     # The same seed gives the same game as goldrush watch (arena.play_game).
-    players = [make_agent(name, game="piecepack") for name in ("economist", "ppo", "random")]
+    players = [make_agent(name, game="piecepack") for name in ("economist", "taught", "random")]
     result = play_game(players, 4, game="piecepack")
     assert data["state"]["scores"] == list(result.scores) and steps == len(result.record["actions"])
-    assert client.post("/api/piecepack/watch", json={"agents": "economist,ppo"}).json()["error"] == \
-        "agents needs 3 or 4 agents (one per seat), got 2: ['economist', 'ppo']"
+    assert client.post("/api/piecepack/watch", json={"agents": "economist,taught"}).json()["error"] == \
+        "agents needs 3 or 4 agents (one per seat), got 2: ['economist', 'taught']"
 
 
 def test_a_game_against_the_search_runs_on_the_search_workers_to_its_end(app, client):
@@ -145,7 +145,8 @@ def test_a_game_against_the_search_runs_on_the_search_workers_to_its_end(app, cl
     data = client.post("/api/piecepack/games", json={"seed": 5, "opponents": "search,economist"}).json()
     session = app.state.store.live[data["id"]]
     assert session.searches and session.names == ["you", "search", "economist"]
-    assert not app.state.store.live[client.post("/api/piecepack/games", json={"opponents": "ppo"}).json()["id"]].searches
+    model_game = client.post("/api/piecepack/games", json={"opponents": "taught"}).json()["id"]
+    assert not app.state.store.live[model_game].searches
     while not data["state"]["over"]:
         data = client.post(f"/api/piecepack/games/{session.id}/act",
                            json={"action": data["state"]["legal"][0]["action"]}).json()

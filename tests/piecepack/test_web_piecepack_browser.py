@@ -178,7 +178,7 @@ def test_a_watched_game_steps_to_its_end_showing_every_piece(page):
     page.click("[data-testid=tab-watch]")
     at_speed(page, 4)  # instant: the game plays as fast as the server answers
     expect(page.locator("#speed-name")).to_have_text("instant")
-    page.fill("[data-testid=watch-agents]", "economist,random,random,ppo")
+    page.fill("[data-testid=watch-agents]", "economist,random,random,taught")
     page.fill("[data-testid=watch-seed]", "2")
     click_and_wait(page, page.locator("[data-testid=watch-start]"))
     click_and_wait(page, page.locator("[data-testid=watch-step]"))

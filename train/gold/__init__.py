@@ -2,7 +2,7 @@
 every game shares (:mod:`goldrush_train`).
 
 Scripts: ``scratch`` (the main job: PPO with no teacher), ``ppo`` (MaskablePPO with a warm start, a curriculum and a
-league), ``recipe`` (the shipped 2-player ``ppo`` model), ``sizes`` (the models for 3 to 5 players), ``selfplay`` (a
+league), ``recipe`` (the shipped 2-player model), ``sizes`` (the models for 3 to 5 players), ``selfplay`` (a
 value network and search, from its own games alone), ``imitation`` (a teacher's decisions, collected),
 ``holdout`` (the warm start scored on games it never saw), ``rllib_ppo`` (Ray RLlib's PPO in self-play),
 ``sb3_stock``, ``cleanrl_stock``, ``tianshou_stock``, ``torchrl_stock`` (each library's stock setup),

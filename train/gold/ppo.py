@@ -9,7 +9,7 @@ The default run is a short demonstration of the whole pipeline (a warm start
 on 500 expert games, 150k PPO steps, 400 evaluation games against each
 scripted player): 6.5 minutes on an idle two-core machine, 23 with six busy
 processes beside it (docs/experiments.md has the timings). It is not the shipped model
-(``agents/gold/models/ppo_2p.npz``), which is stronger and whose recipe is
+(``agents/gold/models/taught_2p.npz``), which is stronger and whose recipe is
 ``python -m goldrush_train.gold.recipe --seed 0 --ship``. Each run writes
 into a new folder, ``runs/ppo-YYYYmmdd-HHMMSS`` unless ``--run-dir`` names
 another (new or empty) one; the folder is printed at the start and at the end.
@@ -103,7 +103,7 @@ class Args:
     """Learner decisions of PPO (the default is a short run; the longer runs of docs/experiments.md used 300k). 0: no PPO, the
     warm start alone is saved and evaluated (to see what it gives)."""
     init_from: str | None = None
-    """Start PPO from these network weights (a .npz model, e.g. the shipped agents/gold/models/ppo_2p.npz, or a
+    """Start PPO from these network weights (a .npz model, e.g. the shipped agents/gold/models/taught_2p.npz, or a
     .zip checkpoint) instead of random ones; use it with --imitation-games 0 to fine-tune a model."""
     imitation_games: int = 500
     """Warm start: games of the teacher against itself whose flips the network copies before PPO (0: none)."""
@@ -190,7 +190,7 @@ class Args:
     (benchmarks/fit_threads.py: 2.8 times with 6 busy processes on 2 cores, 0.73 times as fast when idle)."""
     ship: bool = False
     """Copy the final model over the model the package ships (goldrush_agents.gold.trained.SHIPPED_MODEL,
-    agents/gold/models/ppo_2p.npz in the repository)."""
+    agents/gold/models/taught_2p.npz in the repository)."""
 
     def check(self) -> None:
         """Refuse values that cannot work, naming them."""

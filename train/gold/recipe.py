@@ -37,7 +37,7 @@ The recipe chains tools that also run alone:
 4. **Evaluation**: ``games`` games against each of ``agents``, seats and
    start player rotated, with 95% intervals (the run's ``summary.json``);
    ``--ship`` then copies ``model.npz`` over the shipped model
-   (``goldrush_agents.gold.trained.SHIPPED_MODEL``, ``agents/gold/models/ppo_2p.npz``
+   (``goldrush_agents.gold.trained.SHIPPED_MODEL``, ``agents/gold/models/taught_2p.npz``
    in the repository).
 
 There is no PPO step: PPO did not move a copy of the expert in 300k to
@@ -66,13 +66,13 @@ from goldrush_train.cli import (TRAIN_EXTRA, check_agent, check_agents, check_co
                                 refuse_used_folder, run_script)
 
 SHIP_PATH = SHIPPED_MODEL
-"""Where ``--ship`` copies the model (the package's ``ppo_2p.npz``)."""
+"""Where ``--ship`` copies the model (the package's ``taught_2p.npz``)."""
 
 
 @dataclass
 class Recipe:
     """The shipped 2-player model's recipe, from a seed: the search player's games (collected once, then reused),
-    a network fitted to copy its moves, an evaluation; the defaults are the recipe of agents/gold/models/ppo_2p.npz
+    a network fitted to copy its moves, an evaluation; the defaults are the recipe of agents/gold/models/taught_2p.npz
     (--ship copies the model over it). Since the network's faster formulation the fit writes slightly different
     weights from the same data (docs/training.md)."""
 
@@ -131,7 +131,7 @@ class Recipe:
     weights (the main job's warm start fits on one)."""
     ship: bool = False
     """Copy the model over the model the package ships (goldrush_agents.gold.trained.SHIPPED_MODEL,
-    agents/gold/models/ppo_2p.npz in the repository)."""
+    agents/gold/models/taught_2p.npz in the repository)."""
 
     def check(self) -> None:
         """Refuse values that cannot work, naming them."""

@@ -72,7 +72,7 @@ class Args:
     """Players per game (2 to 5); the learner takes a random seat, the opponents every other."""
     init_from: str | None = None
     """Start from the weights of this GoldNet model (a .npz of observation "plain", e.g. the shipped
-    agents/gold/models/ppo_2p.npz) instead of random ones; the run's --width and --context must be the model's."""
+    agents/gold/models/taught_2p.npz) instead of random ones; the run's --width and --context must be the model's."""
     total_timesteps: int = 10_000_000
     """Learner decisions (flips) to train for."""
     num_envs: int = 64
@@ -187,7 +187,7 @@ class Args:
         check_int("--num-players", self.num_players, 2, 5)
         if self.ship and self.init_from is not None:
             raise GoldrushEnvError(f"--ship is for a model learned from scratch, with no teacher: not one started from "
-                                   f"--init-from {self.init_from!r} (goldrush_train.gold.sizes ships those, as ppo)")
+                                   f"--init-from {self.init_from!r} (goldrush_train.gold.sizes ships those, as taught)")
         if self.init_from is not None:
             if self.network != "goldnet" or self.observation != "plain":
                 raise GoldrushEnvError(f"--init-from needs --network goldnet --observation plain (the shipped "

@@ -1,9 +1,9 @@
 """The shipped models for 3, 4 and 5 players: the 2-player model, trained on at that number of players.
 
-    python -m goldrush_train.gold.sizes --num-players 3 --seed 0 --ship   # agents/gold/models/ppo_3p.npz
+    python -m goldrush_train.gold.sizes --num-players 3 --seed 0 --ship   # agents/gold/models/taught_3p.npz
     python -m goldrush_train.gold.sizes --num-players 5 --total-timesteps 250000   # a short run
 
-The 2-player model (``ppo``, agents/gold/models/ppo_2p.npz, a copy of the search) is where each of them
+The 2-player model (``taught``, agents/gold/models/taught_2p.npz, a copy of the search) is where each of them
 starts: its network reads any number of players (seats are relative, every opponent has its own planes), but it never
 saw three or more players, and played as it is it falls behind ``greedy`` from four players on. PPO then
 trains it at that number of players with :mod:`goldrush_train.gold.scratch`'s loop on the batched vector env, the
@@ -13,7 +13,7 @@ flip, the learner's gain less the others' mean, / 10), which at any number of pl
 
 Evaluations during the run (``eval_games``, 400 games against ``greedy``) and at the end (``final_games``)
 report both directions: the model alone against the field, and one ``greedy`` alone against the model. ``--ship``
-copies the model to :func:`goldrush_agents.gold.trained.shipped_model`, where the entrant ``ppo`` finds it.
+copies the model to :func:`goldrush_agents.gold.trained.shipped_model`, where the entrant ``taught`` finds it.
 Like goldrush_train.gold.recipe, it runs the training script by its command line, printed first, so that the
 step can be rerun alone.
 """
@@ -42,7 +42,7 @@ side on two cores; docs/training.md)."""
 
 @dataclass
 class Sizes:
-    """Train the 2-player model on at 3, 4 or 5 players (the recipe of agents/gold/models/ppo_Np.npz)."""
+    """Train the 2-player model on at 3, 4 or 5 players (the recipe of agents/gold/models/taught_Np.npz)."""
 
     num_players: int = 3
     """Players per game: 3, 4 or 5."""
@@ -66,7 +66,7 @@ class Sizes:
     run_dir: str = ""
     """A new or empty folder for the run; empty: runs/sizes-Np-sSEED-YYYYmmdd-HHMMSS."""
     ship: bool = False
-    """Copy the final model to the package's model for this number of players (agents/gold/models/ppo_Np.npz)."""
+    """Copy the final model to the package's model for this number of players (agents/gold/models/taught_Np.npz)."""
 
     def check(self) -> None:
         """Refuse values that cannot work, naming them."""

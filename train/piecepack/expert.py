@@ -20,7 +20,7 @@ cross-entropy of the legal actions against the search's best (its ties shared). 
 The search does not call the network: each round improves on the network's positions, not on its values. Games
 are played in ``--workers`` processes, each game from its own seed, so the workers change the time alone.
 ``model.npz`` is the last round's network as the numpy player's file (``make_agent(path, game="piecepack")``, the
-entrant ``ppo`` once shipped with ``--ship``), ``round-K.npz`` each round's, ``summary.json`` the figures of every
+entrant ``taught`` once shipped with ``--ship``), ``round-K.npz`` each round's, ``summary.json`` the figures of every
 round.
 """
 
@@ -73,7 +73,7 @@ class Args:
     workers: int = 2
     """Processes that play the games."""
     ship: bool = False
-    """Copy model.npz into the package as the shipped model for --num-players (the entrant ppo)."""
+    """Copy model.npz into the package as the shipped model for --num-players (the entrant taught)."""
 
     def check(self) -> None:
         """Refuse a bad value by its option, before anything starts."""

@@ -28,7 +28,7 @@ plays N games at the learner's seat against the training opponents
 (cross-entropy over the legal actions) and the value to the returns that
 followed, for ``--imitation-epochs`` passes, before PPO starts
 (``--total-timesteps 0``: no PPO at all). ``--ship`` copies ``model.npz``
-to the package as the shipped model of that many players (entrant ``ppo``).
+to the package as the shipped model of that many players (entrant ``taught``).
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ class Args:
     imitation_epochs: int = 10
     """Passes over those decisions."""
     ship: bool = False
-    """Copy model.npz into the package as the shipped model for --num-players (the entrant ppo)."""
+    """Copy model.npz into the package as the shipped model for --num-players (the entrant taught)."""
 
     def check(self) -> list[str]:
         """Refuse a bad value by its option, before anything starts; the training opponents' names."""
