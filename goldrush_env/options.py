@@ -13,6 +13,9 @@ REWARDS = ("win", "score")
 """Every environment's rewards (:meth:`goldrush_env.aec_base.TableEnv` pays them): ``"win"``, at the end +1 to a sole
 winner, 0 to each of several, -1 to the others; ``"score"``, each seat's gain over the others' as it happens."""
 RENDER_MODES = ("ansi", "rgb_array", "human")
+RENAMED_VALUES = {("render_view", "table"): ("all", "0.3.0")}
+"""Option values given up, with the value that replaced them and the version: ``render_view="table"`` is
+``"all"`` (every card or piece face up), since *table* names the cards Gold deals."""
 
 
 class Options:
@@ -29,10 +32,13 @@ class Options:
         if unknown:
             raise UnknownOptionError(f"unknown option(s) {unknown} (got an unexpected keyword argument "
                                      f"{unknown[0]!r}): the options are {known}")
+        for (name, old), (new, version) in RENAMED_VALUES.items():
+            if kwargs.get(name) == old:
+                raise cls.error(f"{name}={old!r} was renamed {new!r} in {version}: use {name}={new!r}")
         return cls(**kwargs)
 
     def refuse(self, name: str, allowed: str) -> None:
         raise self.error(f"{name}={getattr(self, name)!r} is not allowed: expected {allowed}")
 
 
-__all__ = ["REWARDS", "RENDER_MODES", "Options"]
+__all__ = ["REWARDS", "RENDER_MODES", "RENAMED_VALUES", "Options"]

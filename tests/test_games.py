@@ -150,6 +150,23 @@ def test_the_retired_names_are_gone_and_an_import_of_one_names_its_successor():
             exec(f"from goldrush_env.errors import {old}")
 
 
+@pytest.mark.parametrize("game", ["gold", "piecepack"])
+def test_a_renamed_option_value_is_refused_with_its_new_value_and_the_new_one_works(game):
+    from goldrush_env.options import RENAMED_VALUES
+
+    make = importlib.import_module(f"goldrush_env.{game}").raw_env
+    for (name, old), (new, version) in RENAMED_VALUES.items():
+        with pytest.raises(GoldrushEnvError, match=f"^{name}={old!r} was renamed {new!r} in {version}: use "):
+            make(**{name: old})
+        make(**{name: new, "render_mode": "ansi"}).reset(seed=0)
+    code = [path for folder in ("goldrush_env", "agents") for path in (ROOT / folder).rglob("*.py")]
+    pages = [ROOT / "README.md", *[path for path in (ROOT / "docs").rglob("*.md") if path.name != "experiments.md"]]
+    for (name, old), (new, _) in RENAMED_VALUES.items():
+        said = re.compile(rf"{name}=[`'\"]*{old}\b|{name}[^.]{{0,120}}?[`'\"]{old}[`'\"]")
+        left = [str(path) for path in code + pages if path.name != "options.py" and said.search(path.read_text())]
+        assert not left, f"{name}={old!r} (now {new!r}) is still named in {left}"
+
+
 RETIRED_ENTRANTS = {"ppo": "taught"}
 """Entrant names the product has given up, and what replaced them (``goldrush_agents.RENAMED``, which every way of
 naming a player reads; the changelog says when)."""

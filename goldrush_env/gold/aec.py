@@ -193,7 +193,7 @@ ignored with a warning (PettingZoo's own API test passes one).
 ## Rendering
 
 `"ansi"` returns the grid as text as the viewer knows it (`render_view`:
-the agent to play, a seat, or `"table"` for every card face up) with
+the agent to play, a seat, or `"all"` for every card face up) with
 scores and whose turn it is; `"rgb_array"` returns a picture of the table
 (uint8, H x W x 3); `"human"` shows that picture in a pygame window as the
 game is played, after `reset()` and every `step()`, at most `render_fps`
@@ -418,7 +418,7 @@ class raw_env(TableEnv):
         """The view :attr:`EnvConfig.render_view <goldrush_env.gold.config.EnvConfig.render_view>` names."""
         one = self._require_game()
         viewer = self.config.render_view
-        if viewer == "table":
+        if viewer == "all":
             return self.view(None)
         return self.view(one.current_player if viewer == "active" else viewer)
 

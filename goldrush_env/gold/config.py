@@ -17,7 +17,7 @@ from goldrush_env.gold.variants import ACTION_TYPES, OBSERVATION_TYPES
 from goldrush_env.options import RENDER_MODES, REWARDS, Options
 
 MEMORIES = ("perfect", "human")
-RENDER_VIEWS = ("active", "table")
+RENDER_VIEWS = ("active", "all")
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class EnvConfig(Options):
     """``"ansi"``, ``"rgb_array"``, ``"human"`` (the picture in a pygame window, drawn as the game is played) or ``None``."""
     render_view: str | int = "active"
     """Whose memory a rendering shows: ``"active"`` (the seat to play), a seat
-    number, or ``"table"`` (every card face up, for debugging)."""
+    number, or ``"all"`` (every card face up, for debugging)."""
 
     def __post_init__(self) -> None:
         refuse = self.refuse

@@ -170,7 +170,7 @@ one).
 
 `"ansi"` returns the field as text as the viewer knows it (`render_view`:
 `"active"`, the agent to act; a seat; `"public"`, what every seat sees; or
-`"table"`, every piece), with holdings, scores and dice; `"rgb_array"`
+`"all"`, every piece), with holdings, scores and dice; `"rgb_array"`
 a picture of the same (uint8, H x W x 3); `"human"` shows that picture in
 a pygame window after `reset()` and every `step()`, at most `render_fps`
 (2) frames a second (:mod:`goldrush_env.window`). The drawing code is in
@@ -207,7 +207,7 @@ from goldrush_env.piecepack.single import SingleGame
 from goldrush_env.policy import SeatView
 from goldrush_env.wrappers import ClassicChecks
 
-RENDER_VIEWS = ("active", "public", "table")
+RENDER_VIEWS = ("active", "public", "all")
 
 
 @dataclass(frozen=True)
@@ -225,7 +225,7 @@ class PiecepackConfig(Options):
     """``"ansi"``, ``"rgb_array"``, ``"human"`` (the picture in a pygame window) or ``None``."""
     render_view: str | int = "active"
     """Whose knowledge a rendering shows: ``"active"`` (the seat to act; every piece once the game is over), a
-    seat number, ``"public"`` (no private assay) or ``"table"`` (every piece, for debugging)."""
+    seat number, ``"public"`` (no private assay) or ``"all"`` (every piece, for debugging)."""
 
     def __post_init__(self) -> None:
         refuse = self.refuse
@@ -362,7 +362,7 @@ class raw_env(TableEnv):
         """The knowledge :attr:`PiecepackConfig.render_view` names, in the form of ``Game.known_to``."""
         game = self._require_game().live.current()
         viewer = self.config.render_view
-        if viewer == "table":
+        if viewer == "all":
             return truth(game)
         if viewer == "public":
             known = game.public_state()

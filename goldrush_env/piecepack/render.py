@@ -54,7 +54,7 @@ def _piece_text(known: dict[str, Any], piece: int, suit_hint: str | None) -> str
 
 def _viewer_name(viewer: Any) -> str:
     if viewer is None:
-        return "table (every piece)"
+        return "every piece"
     return f"seat {viewer}" if isinstance(viewer, int) else str(viewer)
 
 

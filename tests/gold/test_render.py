@@ -54,7 +54,7 @@ def test_text_shows_remembered_and_face_up_cards_only():
 
 
 def test_text_table_view_shows_every_card():
-    env = started(render_mode="ansi", render_view="table")
+    env = started(render_mode="ansi", render_view="all")
     text = env.render()
     assert "every card shown" in text
     assert all(code in text for code in ("G3", "M25", "D", "G1"))
@@ -128,7 +128,7 @@ def test_picture_is_uint8_rgb_and_draws_what_is_known():
 
 
 def test_picture_of_the_table_view_differs_from_a_seat_view():
-    view_env = started(render_mode="rgb_array", render_view="table")
+    view_env = started(render_mode="rgb_array", render_view="all")
     seat_env = started(render_mode="rgb_array", render_view=0)
     assert not np.array_equal(view_env.render(), seat_env.render())
     assert np.array_equal(to_rgb(seat_env.view(0)), seat_env.render())

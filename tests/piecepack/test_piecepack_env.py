@@ -296,7 +296,7 @@ def test_opponents_see_a_view_of_their_own_knowledge():
 
 
 def test_render_ansi_and_rgb_show_the_viewers_knowledge():
-    env = aec.raw_env(num_players=3, render_mode="ansi", render_view="table")
+    env = aec.raw_env(num_players=3, render_mode="ansi", render_view="all")
     env.reset(seed=4)
     text = env.render()
     bottom = next(line for line in text.splitlines() if line.startswith("r0"))
