@@ -2,11 +2,11 @@
 
 :class:`goldrush_env.gold.aec.raw_env` (Gold), :class:`goldrush_env.piecepack.aec.raw_env` (Gold Rush on the
 piecepack) and :class:`goldrush_env.rules_env.raw_env` (any game, from its rules alone) subclass
-:class:`TableEnv`: ``player_0``, ``player_1``, ... with a ``Dict`` observation space (the game's vector and an int8
+:class:`TurnBasedEnv`: ``player_0``, ``player_1``, ... with a ``Dict`` observation space (the game's vector and an int8
 action mask) and a ``Discrete`` action space each; the ``"win"`` and
 ``"score"`` rewards; ``render()`` in the modes ``"ansi"``, ``"rgb_array"`` and ``"human"`` (a pygame window).
-A subclass says which picture to draw (:meth:`TableEnv.render_subject`) with which module
-(:attr:`TableEnv.rendering`).
+A subclass says which picture to draw (:meth:`TurnBasedEnv.render_subject`) with which module
+(:attr:`TurnBasedEnv.rendering`).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def seat_rewards(gains: Sequence[int] | None, winners: Sequence[int] | None, rew
     return paid
 
 
-class TableEnv(AECEnv, EzPickle):
+class TurnBasedEnv(AECEnv, EzPickle):
     """A turn-based table game as a PettingZoo AEC environment. ``kwargs`` are the options the subclass was made
     with (for pickling), ``config`` their checked form (``num_players``, ``reward``, ``render_mode``...),
     ``observation`` the space of one observation vector, ``num_actions`` the size of the action space."""
@@ -187,3 +187,10 @@ class TableEnv(AECEnv, EzPickle):
         if self.game is None:
             raise GoldrushEnvError("the environment has no game yet: call reset() first")
         return self.game
+
+
+def __getattr__(name: str) -> Any:
+    if name == "TableEnv":  # an import of the old name says what to use, rather than only that it is missing
+        raise ImportError("goldrush_env.aec_base.TableEnv is now TurnBasedEnv (a table is the cards Gold deals): "
+                          "see the changelog")
+    raise AttributeError(f"module 'goldrush_env.aec_base' has no attribute {name!r}")

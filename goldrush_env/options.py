@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from goldrush_env.errors import GoldrushEnvError, UnknownOptionError
 
 REWARDS = ("win", "score")
-"""Every environment's rewards (:meth:`goldrush_env.aec_base.TableEnv` pays them): ``"win"``, at the end +1 to a sole
+"""Every environment's rewards (:meth:`goldrush_env.aec_base.TurnBasedEnv` pays them): ``"win"``, at the end +1 to a sole
 winner, 0 to each of several, -1 to the others; ``"score"``, each seat's gain over the others' as it happens."""
 RENDER_MODES = ("ansi", "rgb_array", "human")
 RENAMED_VALUES = {("render_view", "table"): ("all", "0.3.0")}

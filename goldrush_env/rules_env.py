@@ -25,7 +25,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from goldrush_env.aec_base import TableEnv
+from goldrush_env.aec_base import TurnBasedEnv
 from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.games import GameSpec, spec
 from goldrush_env.learner import OneLearnerEnv
@@ -68,7 +68,7 @@ def render_modes(game: GameSpec) -> list[str]:
     return list(RENDER_MODES) if game.picture else ["ansi"]
 
 
-class raw_env(TableEnv):
+class raw_env(TurnBasedEnv):
     """A game's AEC environment built from its rules (see the module docstring); an illegal action raises."""
 
     def __init__(self, game: str, **options: Any) -> None:
@@ -82,7 +82,7 @@ class raw_env(TableEnv):
         self._num_actions = len(sample.legal_mask())
         super().__init__({"game": game, **options}, config, spaces.Box(0.0, 1.0, (size,), np.float32),
                          self._num_actions, None)
-        self.metadata = {**TableEnv.metadata, "name": f"{game}_v0", "render_modes": render_modes(self.spec)}
+        self.metadata = {**TurnBasedEnv.metadata, "name": f"{game}_v0", "render_modes": render_modes(self.spec)}
         self._mask = np.zeros(self._num_actions, dtype=bool)
         self._last_seat = 0
 

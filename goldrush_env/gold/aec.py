@@ -222,7 +222,7 @@ import numpy as np
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from goldrush_env.aec_base import SCORE_REWARD_SCALE, TableEnv  # noqa: F401  (re-exported)
+from goldrush_env.aec_base import SCORE_REWARD_SCALE, TurnBasedEnv  # noqa: F401  (re-exported)
 from goldrush_env.errors import IllegalFlipError
 from goldrush_env.gold import kernel
 from goldrush_env.gold import render as rendering
@@ -269,11 +269,11 @@ def start(one: SingleGame, rng: np.random.Generator, options: dict | None) -> No
     one.lay(game.table, game.first_player, int(rng.integers(0, 2**64, dtype=np.uint64)))
 
 
-class raw_env(TableEnv):
+class raw_env(TurnBasedEnv):
     """The bare Gold AEC environment (see the module docstring), on the compiled game
     (:class:`~goldrush_env.gold.single.SingleGame`)."""
 
-    metadata = {**TableEnv.metadata, "name": "gold_v1"}
+    metadata = {**TurnBasedEnv.metadata, "name": "gold_v1"}
     rendering = rendering
 
     def __init__(self, **kwargs: Any) -> None:
@@ -354,7 +354,7 @@ class raw_env(TableEnv):
         raise AssertionError(f"the kernel refused action {action!r}, which the rules allow")
 
     def _after_flip(self, agent: str) -> None:
-        """The AEC bookkeeping of a flip (:meth:`TableEnv._settle`, read off the kernel's turn record)."""
+        """The AEC bookkeeping of a flip (:meth:`TurnBasedEnv._settle`, read off the kernel's turn record)."""
         one = self.one
         gains = None  # no gold struck: nothing paid but the win, at the end
         receiver = int(one.turn["receiver"])

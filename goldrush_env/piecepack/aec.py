@@ -192,7 +192,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from goldrush_env.aec_base import SCORE_REWARD_SCALE, TableEnv  # noqa: F401  (re-exported)
+from goldrush_env.aec_base import SCORE_REWARD_SCALE, TurnBasedEnv  # noqa: F401  (re-exported)
 from goldrush_env.checks import is_int
 from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.live import LiveGame
@@ -245,10 +245,10 @@ def env(**kwargs: Any) -> AECEnv:
     return ClassicChecks(raw_env(**kwargs), illegal_reward=-1)
 
 
-class raw_env(TableEnv):
+class raw_env(TurnBasedEnv):
     """The bare piecepack AEC environment (see the module docstring); an illegal action raises."""
 
-    metadata = {**TableEnv.metadata, "name": "gold_rush_piecepack_v0"}
+    metadata = {**TurnBasedEnv.metadata, "name": "gold_rush_piecepack_v0"}
     rendering = rendering
 
     def __init__(self, **kwargs: Any) -> None:
