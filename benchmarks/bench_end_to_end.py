@@ -9,7 +9,7 @@ only the collection differs. The first case, the Gymnasium env in
 subprocesses (how the PPO runs of the experiments log trained), is the reference of the
 ratios.
 
-The stock CleanRL loop (``goldrush_train.gold.cleanrl_stock`` with its
+The stock CleanRL loop (``examples/cleanrl_stock.py`` with its
 defaults: kinds of card, 2 players, random opponents) end to end: training
 steps per second of a whole run, rollouts, updates and its evaluation (400
 games against random and greedy) included.
@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
+from pathlib import Path
 
 ROLLOUT = 2048
 
@@ -57,7 +59,8 @@ def steps_per_second(vec_env: str, num_envs: int, opponents: str, steps: int, se
 def cleanrl_steps_per_second(steps: int, seed: int) -> float:
     import tempfile
 
-    from goldrush_train.gold import cleanrl_stock
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))  # not installed: its scripts by name
+    import cleanrl_stock
 
     with tempfile.TemporaryDirectory() as folder:
         start = time.perf_counter()

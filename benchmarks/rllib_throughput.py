@@ -1,6 +1,6 @@
 """RLlib PPO throughput: env steps per second with 1 and 2 env runners, beside the SB3 training script's.
 
-Each case builds ``goldrush_train.gold.rllib_ppo``'s PPO (its default network and update: a 256x256 tanh MLP,
+Each case builds ``examples/rllib_ppo.py``'s PPO (its default network and update: a 256x256 tanh MLP,
 minibatches of 256, 4 epochs) with the same batch of env steps per iteration, runs one iteration to warm
 up, then times ``--iterations`` more: the whole iteration (sampling and update, what a run gets), and
 sampling alone (a batch collected by the env runners, no update). An env step is one flip of any seat,
@@ -31,7 +31,8 @@ def rllib_rates(runners: int, args: argparse.Namespace) -> tuple[list[float], li
     """Env steps per second of whole iterations and of sampling alone, one figure per timed iteration."""
     from ray.rllib.execution.rollout_ops import synchronous_parallel_sample
 
-    from goldrush_train.gold.rllib_ppo import Args, make_config
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))  # not installed: its scripts by name
+    from rllib_ppo import Args, make_config
 
     config = make_config(Args(num_env_runners=runners, num_envs_per_env_runner=args.envs_per_runner,
                               train_batch_size=args.batch, seed=args.seed))
@@ -82,7 +83,7 @@ def main(argv: list[str] | None = None) -> None:
     ray.init(address="local", num_cpus=max([os.cpu_count() or 1, *counts]), include_dashboard=False,
              log_to_driver=False)
     try:
-        print(f"RLlib PPO (goldrush_train.gold.rllib_ppo), {args.batch:,} env steps per iteration, "
+        print(f"RLlib PPO (examples/rllib_ppo.py), {args.batch:,} env steps per iteration, "
               f"{args.envs_per_runner} games per env runner; median of {args.iterations} iterations (min, max)")
         for runners in counts:
             whole, sampling = rllib_rates(runners, args)

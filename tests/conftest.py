@@ -1,5 +1,6 @@
 import atexit
 import contextlib
+import importlib
 import json
 import os
 import shutil
@@ -9,6 +10,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from types import ModuleType
 
 import hypothesis.configuration
 import hypothesis.strategies
@@ -16,6 +18,20 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 """The repository, for a test in any folder of tests/."""
+EXAMPLES = ROOT / "examples"
+"""The scripts that run a stock library or a tutorial on the games: not installed, each run as
+``python examples/NAME.py`` (examples/README.md)."""
+
+
+def example(name: str) -> ModuleType:
+    """The script ``examples/NAME.py``, imported as the module ``NAME``: ``examples/`` goes first on ``sys.path``, as
+    Python puts a script's folder there when it runs the script, so that the scripts' imports of each other
+    (``from stock_harness import ...``) work as they do on the command line."""
+    if str(EXAMPLES) not in sys.path:
+        sys.path.insert(0, str(EXAMPLES))
+    return importlib.import_module(name)
+
+
 DATA = Path(__file__).parent / "data"
 PLUGINS = Path(__file__).parent / "plugins"
 POSITIONS = {"action": "positions", "observation": "plain"}

@@ -1,6 +1,6 @@
 """The documentation runs as written.
 
-Every Python block of the README and of the pages in ``docs/`` is executed
+Every Python block of the READMEs (the repository's, examples/'s) and of the pages in ``docs/`` is executed
 and must print something; where the page shows what it prints (a ``text``
 block right after it, or after one paragraph that starts "It prints"), it
 must print exactly that. Every command of their shell blocks is handed to
@@ -28,8 +28,10 @@ from pathlib import Path
 import pytest
 import tyro
 
+from conftest import EXAMPLES, example
+
 ROOT = Path(__file__).parent.parent
-PAGES = [ROOT / "README.md"] + sorted((ROOT / "docs").rglob("*.md"))
+PAGES = [ROOT / "README.md", ROOT / "examples" / "README.md"] + sorted((ROOT / "docs").rglob("*.md"))
 LOG = ROOT / "docs" / "experiments.md"
 FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```", flags=re.S | re.M)
 OTHER_TOOLS = {"pip", "cd", "tensorboard", "git", "mkdocs", "ray", "bash", "pytest", "venv"}
@@ -152,6 +154,8 @@ def _program(words: list[str]) -> tuple[object, list[str]] | None:
             return module.main, words[3:]
         path = ROOT / words[1]
         assert path.is_file(), f"no script {words[1]}"
+        if path.resolve().parent == EXAMPLES:  # with examples/ on sys.path, where its scripts find each other
+            return example(path.stem).main, words[2:]
         spec = importlib.util.spec_from_file_location(f"_docs_{path.stem}", path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
@@ -173,9 +177,9 @@ def test_shell_command_parses(command, monkeypatch):
 
 def moved_modules() -> dict[str, str]:
     """The log's table of the modules that moved after its older commands were run: the name as run, the name
-    today."""
-    return dict(re.findall(r"^\| `(goldrush_\w+(?:\.\w+)*)` \| `(goldrush_\w+(?:\.\w+)*)` \|$", LOG.read_text(),
-                           flags=re.M))
+    today (a module, or the script of ``examples/`` that a module left the package for)."""
+    return dict(re.findall(r"^\| `(goldrush_\w+(?:\.\w+)*)` \| `(goldrush_\w+(?:\.\w+)*|examples/\w+\.py)` \|$",
+                           LOG.read_text(), flags=re.M))
 
 
 def test_the_experiments_log_names_programs_that_exist():
@@ -184,11 +188,12 @@ def test_the_experiments_log_names_programs_that_exist():
     moved = moved_modules()
     assert len(moved) >= 20
     for old, new in moved.items():
-        assert importlib.util.find_spec(old) is None and importlib.util.find_spec(new) is not None, (old, new)
+        assert importlib.util.find_spec(old) is None, (old, new)
+        assert (ROOT / new).is_file() if new.endswith(".py") else importlib.util.find_spec(new) is not None, (old, new)
     names = set()
     for _, _, text in (c for c in SHELL if c[0] == LOG):
         names.update(re.findall(r"python -m (goldrush_\w+(?:\.\w+)*)", text))
-        names.update(re.findall(r"\b((?:benchmarks|docs|experiments)/[\w/-]*\w\.py)", text))
+        names.update(re.findall(r"\b((?:benchmarks|docs|examples|experiments)/[\w/-]*\w\.py)", text))
     assert len(names) >= 5
     for name in names:
         if name.endswith(".py"):

@@ -1,8 +1,8 @@
 """Every path a docs command names exists today.
 
-A command in a ``bash`` block of README.md or of a page in ``docs/``, or quoted inline in the experiments log,
-names scripts, modules and files of this repository; each must exist, so that the command runs as written
-(a module must be found by ``importlib.util.find_spec``). What a command creates is not looked for: anything
+A command in a ``bash`` block of README.md, examples/README.md or a page in ``docs/``, or quoted inline in the
+experiments log, names scripts, modules and files of this repository; each must exist, so that the command runs
+as written (a module must be found by ``importlib.util.find_spec``). What a command creates is not looked for: anything
 under ``runs/`` (every script's run folder), the value of an output option (``--run-dir``, ``--out``,
 ``--save`` ...), the target of a ``>`` redirection. Nor is a path at another commit (git's ``REV:PATH``).
 The commands are not run here (a training run takes minutes to hours); tests/test_docs.py parses the
@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
+PAGES = [ROOT / "README.md", ROOT / "examples" / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
 LOG = ROOT / "docs" / "experiments.md"
 FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```", flags=re.DOTALL | re.MULTILINE)
 INLINE = re.compile(r"`((?:python3? |goldrush |\.venv/bin/|git )[^`\n]*)`")

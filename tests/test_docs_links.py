@@ -1,4 +1,5 @@
-"""Every link of the README and the pages of docs/ leads somewhere, where the pages are read.
+"""Every link of the READMEs (the repository's, examples/'s) and the pages of docs/ leads somewhere, where the
+pages are read.
 
 They are read in two places: on the repository, where GitHub shows the Markdown as written, and on the built
 site. So every relative link names a file that exists; every ``#anchor`` is an id of its target on the site and
@@ -32,7 +33,7 @@ yaml = pytest.importorskip("yaml")
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-PAGES = [ROOT / "README.md"] + sorted(DOCS.rglob("*.md"))
+PAGES = [ROOT / "README.md", ROOT / "examples" / "README.md"] + sorted(DOCS.rglob("*.md"))
 DIRECTIVE = re.compile(r"^::: ([\w.]+)\n((?:[ \t]+.*\n)*)", flags=re.M)
 TAG = re.compile(r"<(a|img)\b([^>]*)>")
 ATTRIBUTE = re.compile(r'\b(href|src|id)="([^"]*)"')

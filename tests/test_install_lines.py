@@ -1,7 +1,7 @@
 """One install line everywhere.
 
 The package is not on PyPI: it installs from a clone of the repository, ``pip install -e .``, and an extra as
-``pip install -e ".[train]"`` (PyTorch first, ``pip install torch==...``). The README, the pages of docs/ and
+``pip install -e ".[train]"`` (PyTorch first, ``pip install torch==...``). The READMEs, the pages of docs/ and
 the code's messages (its errors say what to install) all write it so, name only extras that pyproject.toml
 defines, and the home page's table of extras lists each of them.
 """
@@ -23,8 +23,8 @@ except ModuleNotFoundError:  # Python 3.10
 
 ROOT = Path(__file__).resolve().parent.parent
 EXTRAS = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"])
-PAGES = [ROOT / "README.md"] + sorted((ROOT / "docs").rglob("*.md"))
-CODE = sorted(path for folder in ("goldrush_env", "agents", "train", "benchmarks", "docs")
+PAGES = [ROOT / "README.md", ROOT / "examples" / "README.md"] + sorted((ROOT / "docs").rglob("*.md"))
+CODE = sorted(path for folder in ("goldrush_env", "agents", "train", "examples", "benchmarks", "docs")
               for path in (ROOT / folder).rglob("*.py"))
 PIP = re.compile(r"""pip install ((?:-e )?(?:"[^"]*"|'[^']*'|[^\s"'`]+))""")
 OURS = re.compile(r'-e "\.\[([^\]"]*)\]"')

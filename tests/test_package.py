@@ -28,7 +28,7 @@ def imported_modules(path: Path) -> set[str]:
 
 
 LAYERS = {"goldrush_env": "goldrush_env", "agents": "goldrush_agents", "train": "goldrush_train",
-          "benchmarks": "benchmarks", "experiments": "experiments"}
+          "examples": "examples", "benchmarks": "benchmarks", "experiments": "experiments"}
 """Each folder of the repository and the name it is imported by, from the bottom layer up: a layer may import
 the layers before it, never one after it."""
 ORDER = list(LAYERS.values())
@@ -43,6 +43,38 @@ def test_dependencies_point_one_way(folder, path):
     assert not imported & set(ORDER[level + 1:]), f"{path.relative_to(ROOT)} imports a layer above its own"
     # The folders' own names are not what is installed: importing them would load a second copy.
     assert not imported & {"agents", "train"}, f"{path.relative_to(ROOT)} imports a folder, not a package"
+
+
+EXAMPLES = ROOT / "examples"
+EXAMPLE_SCRIPTS = sorted(path for path in EXAMPLES.glob("*.py") if 'if __name__ == "__main__":' in path.read_text())
+"""The scripts of ``examples/`` (its other files are what they share, imported by name, as ``stock_harness``)."""
+PRODUCT = [path for folder in ("goldrush_env", "agents", "train") for path in sorted((ROOT / folder).rglob("*.py"))]
+"""The installed packages' sources."""
+
+
+def test_the_product_imports_no_example():
+    """``examples/`` is not installed: the scripts there run as ``python examples/NAME.py`` and import each other by
+    name, so no module of the installed packages may import one (nor ``examples``)."""
+    names = {path.stem for path in EXAMPLES.glob("*.py")} | {"examples"}
+    assert {"stock_harness", "sb3_stock", "rllib_ppo", "openspiel_learner"} <= names
+    assert [str(path.relative_to(ROOT)) for path in PRODUCT if imported_modules(path) & names] == []
+
+
+@pytest.mark.parametrize("script", EXAMPLE_SCRIPTS, ids=lambda path: str(path.relative_to(ROOT)))
+def test_each_example_runs_as_a_script_from_the_repository(script):
+    """Run as the docs write it, ``python examples/NAME.py --help`` from the repository's folder: its imports of
+    its neighbours resolve (Python puts the script's folder on ``sys.path``) and it names itself so."""
+    relative = script.relative_to(ROOT).as_posix()
+    done = subprocess.run([sys.executable, relative, "--help"], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert f"usage: python {relative}" in done.stdout or f"usage: {script.name}" in done.stdout, done.stdout[:300]
+
+
+def test_every_example_is_run_by_a_test():
+    """Each script of ``examples/`` runs at a tiny size somewhere in the tests (examples/README.md says so)."""
+    tests = "\n".join(path.read_text() for path in (ROOT / "tests").rglob("test_*.py"))
+    assert len(EXAMPLE_SCRIPTS) >= 8
+    assert [path.name for path in EXAMPLE_SCRIPTS if f'example("{path.stem}")' not in tests] == []
 
 
 TRAIN = ROOT / "train"
@@ -220,7 +252,7 @@ def test_selfplay_speed_benchmark_prints_games_a_second_per_table_size():
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "selfplay_speed.py"), "--players", "2", "5",
                           "--games", "4", "--reference-games", "1", "--repeats", "1"],
                          capture_output=True, text=True, check=True).stdout
-    reference = float(re.search(r"one 2-player game at a time \(numpy search\): ([\d.]+) games/s", out).group(1))
+    reference = float(re.search(r"one 2-player game at a time \(a batch of one\): ([\d.]+) games/s", out).group(1))
     rows = re.findall(r"^\| (\d) \| ([\d.]+) \| ([\d.]+) \|$", out, flags=re.M)
     assert [row[0] for row in rows] == ["2", "5"]
     for _, speed, ratio in rows:  # every figure is printed to 0.1: the ratio lies between those the roundings allow

@@ -20,6 +20,7 @@ from goldrush_train import evaluate  # noqa: E402
 from goldrush_train.gold import holdout, imitation, ppo, recipe  # noqa: E402
 from goldrush_train.cli import new_run_dir  # noqa: E402
 from goldrush_train.gold.decisions import collect, save  # noqa: E402
+from conftest import example  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["--num-envs", "2", "--vec-env", "dummy", "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1",
@@ -227,11 +228,11 @@ def test_a_missing_extra_is_named(capsys, monkeypatch, main, name, module):
 
 
 def test_a_missing_library_names_its_extra(capsys, monkeypatch):
-    from goldrush_train.gold import tianshou_stock
+    tianshou_stock = example("tianshou_stock")
 
     monkeypatch.setitem(sys.modules, "tianshou", None)
     assert refused(tianshou_stock.main, [], capsys) == (
-        "goldrush_train.gold.tianshou_stock needs the 'train,tianshou' extra: pip install -e "
+        "examples/tianshou_stock.py needs the 'train,tianshou' extra: pip install -e "
         "\".[train,tianshou]\" in the repository's folder (missing: tianshou)")
 
 

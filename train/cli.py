@@ -58,9 +58,12 @@ def missing_modules(modules: Sequence[str]) -> list[str]:
 
 
 def command(name: str, needs: Sequence[str] = (), extra: str = "train") -> Callable[[Main], Main]:
-    """Make ``main(argv)`` the command ``python -m name``: first check that the modules in ``needs`` (of the
-    extras named by ``extra``, such as ``"train,tianshou"``) are installed, then run it; a :class:`GoldrushEnvError`
-    becomes one line on stderr and exit status 2, Ctrl-C exit status 130."""
+    """Make ``main(argv)`` the command ``python -m name`` (or ``python name`` where ``name`` is a script's path, such
+    as ``examples/sb3_stock.py``): first check that the modules in ``needs`` (of the extras named by ``extra``, such
+    as ``"train,tianshou"``) are installed, then run it; a :class:`GoldrushEnvError` becomes one line on stderr and
+    exit status 2, Ctrl-C exit status 130."""
+    program = f"python {name}" if name.endswith(".py") else f"python -m {name}"
+
     def decorate(main: Main) -> Main:
         @functools.wraps(main)
         def run(argv: Sequence[str] | None = None) -> Any:
@@ -70,9 +73,9 @@ def command(name: str, needs: Sequence[str] = (), extra: str = "train") -> Calla
             try:
                 return main(argv)
             except GoldrushEnvError as error:
-                fail(f"python -m {name}: {error}")
+                fail(f"{program}: {error}")
             except KeyboardInterrupt:
-                fail(f"python -m {name}: interrupted", status=130)
+                fail(f"{program}: interrupted", status=130)
             except BrokenPipeError:  # e.g. --help | head: the reader left, nothing to report
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
                 raise SystemExit(1) from None

@@ -35,7 +35,7 @@ no regard to the mask: this environment refuses an illegal flip, and with
 ``action="kinds"`` (the default) most kinds are illegal at the first flip. A
 config built by hand needs ``.environment(..., disable_env_checking=True)`` too. The module's network is
 RLlib's default MLP (tanh layers, a linear policy head), which
-``goldrush_train.gold.rllib_ppo`` exports to a numpy model file that
+``examples/rllib_ppo.py`` (a script of the repository, not installed) exports to a numpy model file that
 ``goldrush_agents.gold.trained.TrainedPolicy`` plays. This module imports ray; the
 package does not import it.
 """

@@ -1,7 +1,8 @@
 """Version 1's defaults and ids, the retired version 0 ids, and the two tutorials that the defaults must serve.
 
 The tutorials run here at a budget of seconds (their figures at full budget are in docs/libraries.md); what is
-tested is that they run and that their evaluation reads the game, not the rewards.
+tested is that they run and that their evaluation reads the game, not the rewards. The tutorials are scripts of
+examples/ (examples/pettingzoo_tutorial.py, examples/gymnasium_tutorial.py), not of the package.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import goldrush_env
 import goldrush_env.gold
 from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.games import RetiredId
+
+from conftest import example
 
 V0 = {"action": "positions", "observation": "plain", "reward": "win"}
 
@@ -71,13 +74,13 @@ sb3_contrib = pytest.importorskip("sb3_contrib")
 
 @pytest.fixture(scope="module")
 def pettingzoo_model():
-    from goldrush_train.gold import pettingzoo_tutorial
+    pettingzoo_tutorial = example("pettingzoo_tutorial")
 
     return pettingzoo_tutorial.train_action_mask(goldrush_env.gold, steps=256, seed=0)
 
 
 def test_pettingzoo_tutorial_runs_as_a_command(capsys):
-    from goldrush_train.gold import pettingzoo_tutorial
+    pettingzoo_tutorial = example("pettingzoo_tutorial")
 
     results = pettingzoo_tutorial.main(["--steps", "128", "--games", "2", "--opponents", "sample,random"])
     assert [row["opponent"] for row in results] == ["sample", "random"]
@@ -86,7 +89,7 @@ def test_pettingzoo_tutorial_runs_as_a_command(capsys):
 
 
 def test_pettingzoo_tutorial_refuses_an_unknown_opponent_before_training(capsys):
-    from goldrush_train.gold import pettingzoo_tutorial
+    pettingzoo_tutorial = example("pettingzoo_tutorial")
 
     with pytest.raises(SystemExit):
         pettingzoo_tutorial.main(["--opponents", "sample,nobody"])
@@ -97,7 +100,7 @@ def test_pettingzoo_tutorial_refuses_an_unknown_opponent_before_training(capsys)
 def test_pettingzoo_tutorial_evaluation_reads_the_game_whatever_the_reward(pettingzoo_model, opponent):
     """The games are the same under either reward (the model reads the same observations, every generator is
     seeded), so the wins must be too; under the win reward they are also what the final rewards say."""
-    from goldrush_train.gold import pettingzoo_tutorial
+    pettingzoo_tutorial = example("pettingzoo_tutorial")
 
     games = 6
     by_score = pettingzoo_tutorial.eval_action_mask(pettingzoo_model, goldrush_env.gold, games, opponent)
@@ -138,7 +141,7 @@ def _replay(env, model, learner: str, opponent: str, seed: int) -> dict[str, flo
 
 
 def test_gymnasium_tutorial_runs_and_its_evaluation_reads_the_game(capsys):
-    from goldrush_train.gold import gymnasium_tutorial
+    gymnasium_tutorial = example("gymnasium_tutorial")
 
     result = gymnasium_tutorial.main(["--steps", "128", "--games", "2"])
     assert 0 <= result["win_share"] <= 1 and "against random:" in capsys.readouterr().out
@@ -172,8 +175,6 @@ def test_a_retired_ids_refusal_pickles_for_subprocess_vector_envs():
                                            ("reward=gold", "reward='gold' is not allowed"),
                                            ("colour=red", "unknown option(s) ['colour']")])
 def test_the_tutorials_refuse_a_bad_option_before_training(module, option, words, capsys):
-    from importlib import import_module
-
     with pytest.raises(SystemExit):
-        import_module(f"goldrush_train.gold.{module}").main(["--option", option])
+        example(module).main(["--option", option])
     assert words in capsys.readouterr().err

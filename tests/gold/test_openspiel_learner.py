@@ -1,8 +1,9 @@
-"""OpenSpiel's own learners on Gold's quarter table (train/gold/openspiel_learner.py): a tiny run writes its model
+"""OpenSpiel's own learners on Gold's quarter table (examples/openspiel_learner.py): a tiny run writes its model
 and figures, a seed gives the same run twice, the saved network plays as a pyspiel bot, and the loop's environment
 hands each seat the time steps OpenSpiel's own environment gives, its rewards summed since it last acted."""
 
 import json
+from operator import attrgetter
 
 import numpy as np
 import pytest
@@ -12,9 +13,11 @@ pytest.importorskip("pyspiel")
 
 from goldrush_env.errors import GoldrushEnvError  # noqa: E402
 from goldrush_env.gold.encoder import SLICES  # noqa: E402
-from goldrush_train.gold.openspiel_learner import (  # noqa: E402
-    bot, environment, load_game, main, play_episode, table_inputs, win_share,
-)
+from conftest import example  # noqa: E402
+
+bot, environment, load_game, main, play_episode, table_inputs, win_share = attrgetter(
+    "bot", "environment", "load_game", "main", "play_episode", "table_inputs", "win_share",
+)(example("openspiel_learner"))
 
 TINY = ["--episodes", "6", "--eval-games", "4", "--eval-fields", "greedy", "--eval-every", "3", "--curve-games", "2",
         "--hidden", "16", "--seed", "5"]

@@ -18,9 +18,10 @@ from goldrush_env.gold import raw_env  # noqa: E402
 from goldrush_env.errors import GoldrushEnvError  # noqa: E402
 from goldrush_env.policy import Policy  # noqa: E402
 from goldrush_env.gold.rllib import POLICY, GoldMultiAgentEnv, ppo_config  # noqa: E402
-from goldrush_train.gold import rllib_ppo  # noqa: E402
 from goldrush_train.win_shares import evaluate  # noqa: E402
-from conftest import POSITIONS, VERSION_0  # noqa: E402
+from conftest import POSITIONS, VERSION_0, example  # noqa: E402
+
+rllib_ppo = example("rllib_ppo")
 
 TINY = ["--train-batch-size", "200", "--minibatch-size", "100", "--num-epochs", "1", "--hidden", "16",
         "--num-envs-per-env-runner", "2", "--eval-games", "2", "--eval-workers", "1", "--eval-agents", "random"]

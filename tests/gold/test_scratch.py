@@ -1,4 +1,4 @@
-"""PPO from scratch (goldrush_train.gold.scratch) and the stock SB3 setup (goldrush_train.gold.sb3_stock)."""
+"""PPO from scratch (goldrush_train.gold.scratch) and the stock SB3 setup (examples/sb3_stock.py)."""
 
 import json
 
@@ -12,10 +12,12 @@ from goldrush_agents.gold.trained import GoldNetNumpy, MlpNumpy, TrainedPolicy
 from goldrush_agents.tournament import wilson_interval
 from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.variants import ACTION_TYPES, OBSERVATION_TYPES, kind_positions
-from goldrush_train.gold import curves, sb3_stock, scratch
+from goldrush_train.gold import curves, scratch
 from goldrush_train.gold.network import GoldNet, export_weights
 
-from conftest import random_views
+from conftest import example, random_views
+
+sb3_stock = example("sb3_stock")
 
 TINY = ["--num-envs", "16", "--num-steps", "16", "--num-minibatches", "2", "--update-epochs", "1",
         "--eval-games", "4", "--final-games", "4", "--torch-threads", "1"]

@@ -1,4 +1,4 @@
-"""The libraries' stock setups (goldrush_train.gold.cleanrl_stock, tianshou_stock, torchrl_stock; sb3_stock is in
+"""The libraries' stock setups (examples/cleanrl_stock.py, tianshou_stock.py, torchrl_stock.py; sb3_stock.py is in
 test_scratch.py): each runs end to end and evaluates, and CleanRL's learns."""
 
 import json
@@ -10,8 +10,10 @@ import pytest
 import goldrush_env  # noqa: F401  (registers the ids)
 from goldrush_agents.tournament import wilson_interval
 from goldrush_env.errors import GoldrushEnvError
-from goldrush_train.gold import cleanrl_stock, stock_harness
 
+from conftest import example
+
+cleanrl_stock, stock_harness = example("cleanrl_stock"), example("stock_harness")
 pytest.importorskip("torch")
 
 
@@ -45,7 +47,7 @@ def test_cleanrls_loop_takes_position_actions_too(tmp_path):
 
 def test_tianshous_dqn_runs_and_evaluates(tmp_path):
     pytest.importorskip("tianshou")
-    from goldrush_train.gold import tianshou_stock
+    tianshou_stock = example("tianshou_stock")
 
     summary = tianshou_stock.main(["--run-dir", str(tmp_path / "t"), "--total-timesteps", "400", "--eval-every",
                                    "200", "--eval-games", "2", "--table", "quarter"])
@@ -55,7 +57,7 @@ def test_tianshous_dqn_runs_and_evaluates(tmp_path):
 
 def test_torchrls_ppo_runs_and_evaluates(tmp_path):
     pytest.importorskip("torchrl")
-    from goldrush_train.gold import torchrl_stock
+    torchrl_stock = example("torchrl_stock")
 
     summary = torchrl_stock.main(["--run-dir", str(tmp_path / "r"), "--total-timesteps", "128", "--frames-per-batch",
                                   "64", "--minibatch-size", "32", "--eval-every", "64", "--eval-games", "2",
@@ -67,7 +69,7 @@ def test_torchrls_ppo_runs_and_evaluates(tmp_path):
 def test_the_tianshou_wrapper_gives_every_game_end_the_same_info_fields():
     """Tianshou's replay buffer stores each info field at the shape it first saw; a shared win and a sole win
     must end with the same fields of the same shapes (the environment's ``winners`` lists one seat or two)."""
-    from goldrush_train.gold.tianshou_stock import ObsAndMask
+    ObsAndMask = example("tianshou_stock").ObsAndMask
 
     env = ObsAndMask(gym.make("goldrush_env:Gold-v1", table="quarter", action="kinds", observation="kinds"))
     ends, rng = {}, np.random.default_rng(0)
@@ -92,6 +94,7 @@ def test_stock_options_are_checked_before_any_work(tmp_path, capsys):
         cleanrl_stock.main(["--run-dir", str(tmp_path / "c"), "--num-envs", "3", "--num-steps", "5"])
     assert stop.value.code == 2
     err = capsys.readouterr().err
+    assert err.startswith("python examples/cleanrl_stock.py: --num-minibatches")  # named as it is run
     assert "--num-minibatches 8 must divide a rollout of --num-envs 3 × --num-steps 5 steps" in err
     assert not (tmp_path / "c").exists()
     with pytest.raises(GoldrushEnvError, match="--observation kinds needs --action kinds"):
@@ -103,7 +106,7 @@ def test_stock_options_are_checked_before_any_work(tmp_path, capsys):
 def test_the_tutorial_pattern_plays_every_seat_and_rewards_the_mover():
     """PettingZoo's SB3 tutorial pattern: a step returns the observation of the seat to move next, and the reward
     and end of the seat that moved; over a game the rewards returned are what each mover earned."""
-    from goldrush_train.gold.sb3_stock import tutorial_self_play
+    tutorial_self_play = example("sb3_stock").tutorial_self_play
 
     env = tutorial_self_play(reward="win", table="quarter")
     aec = env.unwrapped
@@ -123,7 +126,7 @@ def test_the_tutorial_pattern_plays_every_seat_and_rewards_the_mover():
 
 
 def test_sb3_runs_the_tutorial_pattern(tmp_path):
-    from goldrush_train.gold import sb3_stock
+    sb3_stock = example("sb3_stock")
 
     summary = sb3_stock.main(["--run-dir", str(tmp_path / "s"), "--env", "tutorial-self-play", "--num-envs", "1",
                               "--total-timesteps", "64", "--eval-every", "64", "--eval-games", "2",

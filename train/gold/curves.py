@@ -4,7 +4,7 @@
         "recipe=runs/scratch-s0,runs/scratch-s1,runs/scratch-s2" "SB3 MlpPolicy=runs/sb3-s0,runs/sb3-s1,runs/sb3-s2"
 
 Each setup is ``label=run,run,...``: run folders written by ``goldrush_train.gold.scratch``
-or ``goldrush_train.gold.sb3_stock`` (their ``summary.json``). One panel per
+or ``examples/sb3_stock.py`` (their ``summary.json``). One panel per
 evaluation opponent; a thin line per seed and a thick one for the mean of the
 seeds at the steps they share.
 """

@@ -1,13 +1,13 @@
 """One of OpenSpiel's own learners, as its library ships it, trained on Gold's quarter table and measured against
 ``greedy``.
 
-    python -m goldrush_train.gold.openspiel_learner --algorithm nfsp --episodes 15000 --eval-every 2500 \\
+    python examples/openspiel_learner.py --algorithm nfsp --episodes 15000 --eval-every 2500 \\
         --out runs/openspiel-nfsp-0
-    python -m goldrush_train.gold.openspiel_learner --algorithm dqn --episodes 25000 --eval-every 5000 \\
+    python examples/openspiel_learner.py --algorithm dqn --episodes 25000 --eval-every 5000 \\
         --out runs/openspiel-dqn-0
-    python -m goldrush_train.gold.openspiel_learner --algorithm a2c --episodes 40000 --eval-every 10000 \\
+    python examples/openspiel_learner.py --algorithm a2c --episodes 40000 --eval-every 10000 \\
         --out runs/openspiel-a2c-0
-    python -m goldrush_train.gold.openspiel_learner --episodes 20 --eval-games 10 --out /tmp/os-look   # a quick look
+    python examples/openspiel_learner.py --episodes 20 --eval-games 10 --out /tmp/os-look   # a quick look
 
 The game is ``python_goldrush_gold`` of :mod:`goldrush_env.openspiel` (2 players, ``table="quarter"``,
 ``memory="perfect"``, ``reward="score"`` or ``"win"``), played through OpenSpiel's ``rl_environment.Environment``:
@@ -361,7 +361,7 @@ def _measure(game: Any, nets: list[Layers], inputs: np.ndarray | None, field: st
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m goldrush_train.gold.openspiel_learner",
+        prog="python examples/openspiel_learner.py",
         description="Train one of OpenSpiel's learners (NFSP, DQN or A2C, self-play) on Gold's quarter table and "
                     "measure it against greedy.")
     parser.add_argument("--algorithm", default="nfsp", choices=ALGORITHMS, help="the learner (default: nfsp)")
@@ -548,7 +548,7 @@ def _version() -> str:
         return "?"
 
 
-@command("goldrush_train.gold.openspiel_learner", needs=("torch", "pyspiel"), extra="train,openspiel")
+@command("examples/openspiel_learner.py", needs=("torch", "pyspiel"), extra="train,openspiel")
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     return run(parse(argv))
 

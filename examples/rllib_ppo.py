@@ -1,9 +1,9 @@
 """Ray RLlib's PPO in self-play: one masked policy for every seat, on this machine or on a Ray cluster.
 
-    python -m goldrush_train.gold.rllib_ppo                                # a short run on this machine's cores
-    python -m goldrush_train.gold.rllib_ppo --iterations 200 --num-env-runners 8 --address auto   # on a cluster
-    python -m goldrush_train.gold.rllib_ppo --resume runs/rllib-DATE-TIME  # continue a run that was stopped
-    python -m goldrush_train.gold.rllib_ppo --help                         # every argument
+    python examples/rllib_ppo.py                                # a short run on this machine's cores
+    python examples/rllib_ppo.py --iterations 200 --num-env-runners 8 --address auto   # on a cluster
+    python examples/rllib_ppo.py --resume runs/rllib-DATE-TIME  # continue a run that was stopped
+    python examples/rllib_ppo.py --help                         # every argument
 
 RLlib's PPO (new API stack) trains on :class:`goldrush_env.gold.rllib.GoldMultiAgentEnv`, every seat
 played by the one policy ``"shared"``, RLlib's ``ActionMaskingTorchRLModule`` (a tanh MLP whose logits
@@ -205,9 +205,8 @@ def export_model(checkpoint: str | Path, path: str | Path, observation: str = "p
     of players it was trained for); returns ``path``."""
     state_file = Path(checkpoint) / MODULE_STATE
     if not state_file.is_file():
-        raise GoldrushEnvError(f"{str(checkpoint)!r} is not an RLlib checkpoint of goldrush_train.gold.rllib_ppo: it "
-                               f"has "
-                            f"no {MODULE_STATE}")
+        raise GoldrushEnvError(f"{str(checkpoint)!r} is not an RLlib checkpoint of examples/rllib_ppo.py: it has "
+                               f"no {MODULE_STATE}")
     with open(state_file, "rb") as handle:
         state = pickle.load(handle)  # RLlib's own format for a module's weights; ours, so trusted
     arrays = {**policy_weights(state), "config.network": np.array("mlp"), "config.observation": np.array(observation),
@@ -233,7 +232,7 @@ def _resumed(args: Args) -> tuple[Path, Args, dict[str, Any]]:
         raise GoldrushEnvError(f"cannot resume {str(run_dir)!r}: there is no such folder")
     if not (run_dir / "args.json").is_file():
         raise GoldrushEnvError(f"cannot resume {str(run_dir)!r}: it holds no args.json, so no run of "
-                               "goldrush_train.gold.rllib_ppo was started there")
+                               "examples/rllib_ppo.py was started there")
     saved = json.loads((run_dir / "args.json").read_text())
     unknown = sorted(set(saved) - {field.name for field in dataclasses.fields(Args)})
     if unknown:
@@ -396,15 +395,15 @@ def _evaluate(args: Args, model_path: Path) -> list[dict[str, Any]]:
     return [dataclasses.asdict(row) for row in rows]
 
 
-@command("goldrush_train.gold.rllib_ppo")
+@command("examples/rllib_ppo.py")
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     missing = missing_modules(RLLIB_EXTRA)
     if missing:
-        fail(f"goldrush_train.gold.rllib_ppo needs the 'train,rllib' extras: {install_line('train,rllib')} "
+        fail(f"examples/rllib_ppo.py needs the 'train,rllib' extras: {install_line('train,rllib')} "
              f"(missing: {', '.join(missing)})")
     import tyro
 
-    return train(tyro.cli(Args, args=argv, prog="python -m goldrush_train.gold.rllib_ppo"))
+    return train(tyro.cli(Args, args=argv, prog="python examples/rllib_ppo.py"))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 The tutorial's pattern, kept as it is: a wrapper makes the AEC game look like a single-agent Gymnasium one (a
 step returns the observation of the seat to move next, with the reward and the end of the seat that moved;
-:class:`~goldrush_train.gold.stock_harness.SB3ActionMaskWrapper`, which ``sb3_stock`` shares),
+``SB3ActionMaskWrapper`` of ``stock_harness.py``, which ``sb3_stock.py`` shares),
 sb3-contrib's ``ActionMasker`` hands MaskablePPO the mask, one ``MaskableActorCriticPolicy`` with MaskablePPO's
 defaults learns by playing every seat, and the evaluation plays it (greedy) against random legal actions. What
 differs from connect four's script:
@@ -16,7 +16,7 @@ differs from connect four's script:
 * the model is seeded when it is made (the tutorial seeds it after, so its first weights are not reproducible)
   and stays in memory rather than going to a zip file.
 
-``python -m goldrush_train.gold.pettingzoo_tutorial --steps 100000 --games 400`` is the measured run
+``python examples/pettingzoo_tutorial.py --steps 100000 --games 400`` is the measured run
 (docs/libraries.md); ``--steps 20480`` is the tutorial's own budget; ``--option NAME=VALUE`` changes an option
 of the environment (version 0: ``action=positions``, ``observation=plain``, ``reward=win``).
 """
@@ -36,7 +36,8 @@ from goldrush_env.errors import GoldrushEnvError
 from goldrush_agents import make_agent
 from goldrush_agents.tournament import wilson_interval
 from goldrush_train.cli import add_option_argument, parsed_env_options
-from goldrush_train.gold.stock_harness import SB3ActionMaskWrapper, mask_fn
+
+from stock_harness import SB3ActionMaskWrapper, mask_fn
 
 
 def train_action_mask(env_fn: Any, steps: int = 10_000, seed: int = 0, **env_kwargs: Any) -> MaskablePPO:

@@ -1,7 +1,7 @@
 """TorchRL's PPO on Gold: the TorchRL example in docs/libraries.md, with options and evaluations.
 
-    python -m goldrush_train.gold.torchrl_stock                                 # 200k frames, kinds of card
-    python -m goldrush_train.gold.torchrl_stock --action positions --observation pairs   # positions, for comparison
+    python examples/torchrl_stock.py                                         # 200k frames, kinds of card
+    python examples/torchrl_stock.py --action positions --observation pairs  # positions, for comparison
 
 TorchRL's ``GymEnv`` over ``Gold-v1`` with documented options only, the
 legal actions read from ``info["action_mask"]`` and applied by its
@@ -9,7 +9,7 @@ legal actions read from ``info["action_mask"]`` and applied by its
 (two tanh layers of 64) and a critic of the same shape; ``ClipPPOLoss``
 (entropy 0.01), ``GAE`` (0.99, 0.95), Adam at 2.5e-4, batches of 256 frames
 passed over 4 times in minibatches of 64. Opponents play uniformly at
-random. Evaluations as in :mod:`goldrush_train.gold.stock_harness`; ``actor.pt`` holds the
+random. Evaluations as in ``stock_harness.py``; ``actor.pt`` holds the
 actor's weights.
 """
 
@@ -22,7 +22,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from goldrush_train.cli import TRAIN_EXTRA, check_counts, command, minutes, open_run_dir
-from goldrush_train.gold.stock_harness import StockArgs, evaluate_at, next_evaluation, progress_line, write_outputs
+
+from stock_harness import StockArgs, evaluate_at, next_evaluation, progress_line, write_outputs
 
 
 @dataclass
@@ -111,12 +112,12 @@ def train(args: Args) -> dict[str, Any]:
     return write_outputs(run_dir, args, evaluations, time.perf_counter() - started, "TorchRL PPO")
 
 
-@command("goldrush_train.gold.torchrl_stock", needs=(*TRAIN_EXTRA, "torchrl", "tensordict"),
+@command("examples/torchrl_stock.py", needs=(*TRAIN_EXTRA, "torchrl", "tensordict"),
          extra="train,torchrl")
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     import tyro
 
-    return train(tyro.cli(Args, args=argv, prog="python -m goldrush_train.gold.torchrl_stock"))
+    return train(tyro.cli(Args, args=argv, prog="python examples/torchrl_stock.py"))
 
 
 if __name__ == "__main__":

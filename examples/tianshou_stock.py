@@ -1,7 +1,7 @@
 """Tianshou's DQN on Gold: the Tianshou example in docs/libraries.md, with options and evaluations.
 
-    python -m goldrush_train.gold.tianshou_stock                                 # 200k steps, kinds of card
-    python -m goldrush_train.gold.tianshou_stock --action positions --observation pairs   # positions, for comparison
+    python examples/tianshou_stock.py                                         # 200k steps, kinds of card
+    python examples/tianshou_stock.py --action positions --observation pairs  # positions, for comparison
 
 Tianshou's ``DQN`` over a ``DiscreteQLearningPolicy`` with its stock ``Net``
 (two ReLU layers of 128), as in its DQN examples: exploration at a fixed
@@ -12,7 +12,7 @@ with ``gymnasium.make`` and documented options only, in Tianshou's
 ``DummyVectorEnv``, each wrapped so that its observation is the dict of
 ``obs`` and ``mask`` that Tianshou's DQN masks actions with (and its info
 has no ``winners``, which Tianshou's replay buffer cannot store). Opponents play
-uniformly at random. Evaluations as in :mod:`goldrush_train.gold.stock_harness`;
+uniformly at random. Evaluations as in ``stock_harness.py``;
 ``policy.pt`` holds the trained network's weights.
 """
 
@@ -28,7 +28,8 @@ import numpy as np
 from goldrush_env.checks import check_number
 from goldrush_env.errors import GoldrushEnvError
 from goldrush_train.cli import TRAIN_EXTRA, check_counts, command, minutes, open_run_dir
-from goldrush_train.gold.stock_harness import StockArgs, evaluate_at, next_evaluation, progress_line, write_outputs
+
+from stock_harness import StockArgs, evaluate_at, next_evaluation, progress_line, write_outputs
 
 
 class ObsAndMask(gym.Wrapper):
@@ -152,12 +153,12 @@ def train(args: Args) -> dict[str, Any]:
     return write_outputs(run_dir, args, evaluations, time.perf_counter() - started, "Tianshou DQN")
 
 
-@command("goldrush_train.gold.tianshou_stock", needs=(*TRAIN_EXTRA, "tianshou"),
+@command("examples/tianshou_stock.py", needs=(*TRAIN_EXTRA, "tianshou"),
          extra="train,tianshou")
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     import tyro
 
-    return train(tyro.cli(Args, args=argv, prog="python -m goldrush_train.gold.tianshou_stock"))
+    return train(tyro.cli(Args, args=argv, prog="python examples/tianshou_stock.py"))
 
 
 if __name__ == "__main__":

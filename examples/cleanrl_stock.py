@@ -1,8 +1,8 @@
 """CleanRL's PPO on Gold: its single-file loop and its stock agent (two tanh layers of 64), masked logits.
 
-    python -m goldrush_train.gold.cleanrl_stock                                 # 1M steps, kinds of card
-    python -m goldrush_train.gold.cleanrl_stock --action positions --observation pairs   # positions, for comparison
-    python -m goldrush_train.gold.cleanrl_stock --opponents greedy,random     # against greedy too (compiled, fast)
+    python examples/cleanrl_stock.py                                         # 1M steps, kinds of card
+    python examples/cleanrl_stock.py --action positions --observation pairs  # positions, for comparison
+    python examples/cleanrl_stock.py --opponents greedy,random               # against greedy too (compiled, fast)
 
 The loop of the CleanRL example in docs/libraries.md, with options: the
 batched vector env made with ``gymnasium.make_vec("goldrush_env:Gold-v1",
@@ -12,7 +12,7 @@ first), only documented environment options, opponents playing uniformly at
 random (or the ``opponents`` given). CleanRL's update settings: generalized advantages (0.99, 0.95),
 normalized per minibatch, the clipped objective at 0.2, entropy 0.01, value
 0.5, gradients clipped at 0.5, Adam at 2.5e-4. Illegal actions get a logit
-of -1e8. Evaluations as in :mod:`goldrush_train.gold.stock_harness`; ``agent.pt`` holds the
+of -1e8. Evaluations as in ``stock_harness.py``; ``agent.pt`` holds the
 trained network's weights.
 """
 
@@ -27,7 +27,8 @@ import numpy as np
 from goldrush_env.errors import GoldrushEnvError
 from goldrush_train.cli import TRAIN_EXTRA, check_counts, command, minutes, open_run_dir
 from goldrush_train.gold.network import make_agent_network
-from goldrush_train.gold.stock_harness import StockArgs, evaluate_at, next_evaluation, progress_line, write_outputs
+
+from stock_harness import StockArgs, evaluate_at, next_evaluation, progress_line, write_outputs
 
 
 @dataclass
@@ -153,11 +154,11 @@ def train(args: Args) -> dict[str, Any]:
     return write_outputs(run_dir, args, evaluations, time.perf_counter() - started, "CleanRL-style PPO")
 
 
-@command("goldrush_train.gold.cleanrl_stock", needs=TRAIN_EXTRA)
+@command("examples/cleanrl_stock.py", needs=TRAIN_EXTRA)
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     import tyro
 
-    return train(tyro.cli(Args, args=argv, prog="python -m goldrush_train.gold.cleanrl_stock"))
+    return train(tyro.cli(Args, args=argv, prog="python examples/cleanrl_stock.py"))
 
 
 if __name__ == "__main__":

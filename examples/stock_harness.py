@@ -1,15 +1,15 @@
 """What the stock-library runs share: their environment options, their evaluations, and what they write.
 
-``goldrush_train.gold.sb3_stock``, ``goldrush_train.gold.cleanrl_stock`` and
-``goldrush_train.gold.tianshou_stock`` each train one library's stock setup on
-``Gold-v1`` with documented environment options only. Every
+``sb3_stock.py``, ``cleanrl_stock.py``, ``tianshou_stock.py`` and ``torchrl_stock.py`` (beside this file in
+``examples/``) each train one library's stock setup on ``Gold-v1`` with documented environment options only; they
+import this module as ``stock_harness``, which works because Python puts a script's folder on ``sys.path``. Every
 ``eval_every`` steps they play ``eval_games`` games against each evaluation
 agent with :func:`win_share` (the learner at a random seat, picking its most
 likely action; all the games at once in the vector env, the learner's network
 asked once per step for all of them) and at the end write ``eval.csv``, ``curves.png`` and
 ``summary.json`` with :func:`write_outputs`. :class:`SB3ActionMaskWrapper` is
-PettingZoo's SB3 tutorial's wrapper, which ``goldrush_train.gold.pettingzoo_tutorial``
-and ``sb3_stock --env tutorial-self-play`` train through.
+PettingZoo's SB3 tutorial's wrapper, which ``pettingzoo_tutorial.py`` and ``sb3_stock.py --env
+tutorial-self-play`` train through.
 """
 
 from __future__ import annotations

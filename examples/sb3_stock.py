@@ -1,9 +1,9 @@
 """Stable-Baselines3's stock setup on Gold: sb3-contrib's MaskablePPO with its default ``"MlpPolicy"``.
 
-    python -m goldrush_train.gold.sb3_stock                                   # 1M steps, kinds of card
-    python -m goldrush_train.gold.sb3_stock --action positions --observation pairs   # positions, for comparison
-    python -m goldrush_train.gold.sb3_stock --total-timesteps 50000 --table quarter   # a quick look
-    python -m goldrush_train.gold.sb3_stock --env tutorial-self-play --num-envs 1   # PettingZoo's SB3 tutorial pattern
+    python examples/sb3_stock.py                                          # 1M steps, kinds of card
+    python examples/sb3_stock.py --action positions --observation pairs   # positions, for comparison
+    python examples/sb3_stock.py --total-timesteps 50000 --table quarter  # a quick look
+    python examples/sb3_stock.py --env tutorial-self-play --num-envs 1    # PettingZoo's SB3 tutorial pattern
 
 Nothing here is tuned for the game: MaskablePPO's default hyperparameters and
 policy (two tanh layers of 64), the Gymnasium environment made with
@@ -12,7 +12,7 @@ options (``observation``, ``action``, ``reward``, ``table``, ``seat="random"``),
 copies in SB3's ``DummyVecEnv``; opponents play uniformly at random, the
 environment's default. Every ``eval_every`` steps the policy plays
 ``eval_games`` games against random and greedy, picking its most likely action
-(:mod:`goldrush_train.gold.stock_harness`); ``eval.csv`` and ``curves.png`` record them,
+(``stock_harness.py``); ``eval.csv`` and ``curves.png`` record them,
 and ``model.zip`` the policy.
 """
 
@@ -25,14 +25,14 @@ from typing import Any, Literal, Sequence
 import gymnasium as gym
 
 from goldrush_train.cli import TRAIN_EXTRA, command, minutes, open_run_dir
-from goldrush_train.gold.stock_harness import (SB3ActionMaskWrapper, StockArgs, evaluate_at, mask_fn, progress_line,
-                                              write_outputs)
+
+from stock_harness import SB3ActionMaskWrapper, StockArgs, evaluate_at, mask_fn, progress_line, write_outputs
 
 
 def tutorial_self_play(**options: Any) -> gym.Env:
     """PettingZoo's SB3 tutorial's environment over ``goldrush_env.gold.env(**options)``: its wrapper, which plays
     every seat with one policy, and sb3-contrib's ``ActionMasker``, as
-    :mod:`goldrush_train.gold.pettingzoo_tutorial` trains through them."""
+    ``pettingzoo_tutorial.py`` trains through them."""
     from sb3_contrib.common.wrappers import ActionMasker
 
     import goldrush_env.gold
@@ -87,11 +87,11 @@ def train(args: Args) -> dict[str, Any]:
     return write_outputs(run_dir, args, evaluations, time.perf_counter() - started, "MaskablePPO MlpPolicy")
 
 
-@command("goldrush_train.gold.sb3_stock", needs=TRAIN_EXTRA)
+@command("examples/sb3_stock.py", needs=TRAIN_EXTRA)
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     import tyro
 
-    return train(tyro.cli(Args, args=argv, prog="python -m goldrush_train.gold.sb3_stock"))
+    return train(tyro.cli(Args, args=argv, prog="python examples/sb3_stock.py"))
 
 
 if __name__ == "__main__":

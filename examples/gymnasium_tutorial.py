@@ -5,7 +5,7 @@ sb3-contrib's MaskablePPO in place of PPO so that the policy only picks legal mo
 ours: ``gym.make("goldrush_env:Gold-v1")``, every option at its default (two players, the learner at a random
 seat, the other seat played by uniformly random legal moves). The evaluation plays fresh games and reads who won
 from the game (``info["winners"]`` and ``info["seat"]`` at a game's last step), not from the rewards.
-``python -m goldrush_train.gold.gymnasium_tutorial --steps 200000 --games 400`` is the measured run
+``python examples/gymnasium_tutorial.py --steps 200000 --games 400`` is the measured run
 (docs/libraries.md).
 """
 
