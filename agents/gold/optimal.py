@@ -1,8 +1,9 @@
 """``optimal``: Gold for two players with perfect memory on the quarter table, solved exactly.
 
 With perfect memory every flip is public (D9), so Gold is a game of perfect information with chance, played on
-the public state (:mod:`goldrush_agents.gold.public`): per kind of card the remembered and the unseen counts,
-whose turn it is, the face-up card, and seat 0's lead in points and gold cards. :class:`ExactTable` computes
+the public state (:mod:`goldrush_agents.gold.turns`, whose kinds and pair tables at two seats the solver reads):
+per kind of card the remembered and the unseen counts, whose turn it is, the face-up card, and seat 0's lead in
+points and gold cards (only the differences decide the winner, D5). :class:`ExactTable` computes
 seat 0's win share (a shared win counting one half) under best play by both seats for *every* state of a
 table, by expectimax over whole turns: the first flip (a remembered kind, or an unseen card, whose kind is
 drawn with its odds), the second, the outcome; the rush's single flips likewise. States are filled from
@@ -19,8 +20,8 @@ state, so the values are exact for games that end before the limit.
 The quarter table (16 cards) has 5,668,704 configurations; with the seat to move and every lead an undecided
 game can have (points within 6, gold cards within 5), 1.6 billion float32 values, 6.5 GB, about ten minutes of
 a core to compute (once per process, or once for all with a cache file). :class:`OptimalAgent` plays through
-:class:`~goldrush_agents.gold.public.TurnSearch` with these exact values at its leaves, which makes every
-move's value exact.
+the one-turn search of :class:`~goldrush_agents.gold.turns.Search` with these exact values at its leaves, which
+makes every move's value exact.
 """
 
 from __future__ import annotations
@@ -36,27 +37,16 @@ from goldrush_env.gold.cards import TABLES
 from goldrush_env.gold.view import PlayerView
 from goldrush_env.policy import SeededPolicy
 
-from goldrush_agents.gold.public import (
-    GOLD_VALUE,
-    MINER_VALUE,
-    PAIRS,
-    RELATIVE,
-    PublicState,
-    TurnSearch,
-    frame_of,
-    standing as _standing,
-    table_counts,
-)
-from goldrush_agents.gold.turns import position_of
-from goldrush_agents.weights import one_blas_thread
+from goldrush_agents.gold.turns import Games, Search, box, lead_share, of_view, position_of, rules
 
 SOLVED_TABLES = ("quarter",)
 """The tables :class:`OptimalAgent` plays (the half and full tables have far too many states)."""
 
 
 class ExactTable:
-    """Seat 0's win share under best play from every public state of a box (``counts``: cards per kind) whose
-    rush starts at ``rush_at`` cards (module docstring). ``seconds`` says how long solving took."""
+    """Seat 0's win share under best play from every public state of a box (``counts``: cards per kind, in seat
+    0's frame) whose rush starts at ``rush_at`` cards (module docstring). ``seconds`` says how long solving
+    took."""
 
     def __init__(self, counts: np.ndarray, rush_at: int, cache: str | Path | None = None) -> None:
         from goldrush_agents.gold._solve_numba import solve
@@ -82,7 +72,8 @@ class ExactTable:
             radix[i] = d
         self.stride = np.concatenate([[1], np.cumprod(radix)[:-1]]).astype(np.int64)
         self.num_configs = int(np.prod(radix))
-        gold = GOLD_VALUE[self.kinds]
+        t = self.rules = rules(2)
+        gold = t.gold[self.kinds]
         total_gold = int(gold @ n)
         self.max_lead = total_gold // 2  # an undecided game: |lead| <= gold gone and <= gold left
         self.max_cards = int(n[gold > 0].sum())
@@ -96,18 +87,12 @@ class ExactTable:
             unseen += un_of[i, d]
         order = np.lexsort((unseen, cards)).astype(np.int64)
         del index, cards, unseen
-        stay_a = np.zeros((k, k), dtype=np.int64)
-        stay_b = np.zeros((k, k), dtype=np.int64)
-        strike = np.zeros((k, k), dtype=np.int64)
-        receiver = np.zeros((k, k), dtype=np.int64)
-        for i, a in enumerate(self.kinds):
-            for j, b in enumerate(self.kinds):
-                pair = PAIRS[a][b]
-                if pair is None:
-                    stay_a[i, j] = stay_b[i, j] = 1
-                    continue
-                stay_a[i, j], stay_b[i, j] = pair.first_stays, pair.second_stays
-                strike[i, j], receiver[i, j] = pair.gold, pair.receiver
+        pick, seat_1 = np.ix_(self.kinds, self.kinds), np.ix_(t.shift[self.kinds], t.shift[self.kinds])
+        # turns' receivers count seats from the mover: read with seat 0 and with seat 1 moving, they name the same
+        # seat but where nobody's miner strikes, for whoever moves (-1)
+        by_0, by_1 = t.receiver[pick], (t.receiver[seat_1] + 1) % 2
+        pairs = (t.first_stays[pick].astype(np.int64), t.second_stays[pick].astype(np.int64), t.struck[pick],
+                 np.where(by_0 == by_1, by_0, -1))
         shape = (self.num_configs, 2, 2 * self.max_lead + 1, 2 * self.max_cards + 1)
         self.rush_at = rush_at
         self.seconds = 0.0
@@ -119,8 +104,7 @@ class ExactTable:
             return
         self.values = np.zeros(shape, dtype=np.float32)
         started = time.perf_counter()
-        kinds = (n, gold, MINER_VALUE[self.kinds])
-        solve(order, (kn_of, un_of, self.digit, self.stride), kinds, (stay_a, stay_b, strike, receiver), int(rush_at),
+        solve(order, (kn_of, un_of, self.digit, self.stride), (n, gold, t.strength[self.kinds]), pairs, int(rush_at),
               self.values)
         self.seconds = time.perf_counter() - started
         if cache is not None:
@@ -139,9 +123,9 @@ class ExactTable:
         if np.any(known + unseen > self.box) or np.any(known < 0) or np.any(unseen < 0):
             raise GoldrushEnvError(f"these cards do not fit the solved box: {known.tolist()} remembered, "
                                    f"{unseen.tolist()} unseen, box {self.box.tolist()}")
-        gold_left = int((known + unseen) @ GOLD_VALUE)
+        gold_left = int((known + unseen) @ self.rules.gold)
         if gold_left == 0 or abs(lead) > gold_left:
-            return float(_standing(lead, cards_lead) if gold_left == 0 else lead > 0)
+            return float(lead_share(lead, cards_lead) if gold_left == 0 else lead > 0)
         if abs(lead) > self.max_lead or abs(cards_lead) > self.max_cards:
             raise GoldrushEnvError(f"lead {lead} with gold-card lead {cards_lead} cannot arise with {gold_left} points "
                                    "of gold left")
@@ -149,28 +133,32 @@ class ExactTable:
                          for i, kind in enumerate(self.kinds)))
         return float(self.values[config, mover, lead + self.max_lead, cards_lead + self.max_cards])
 
-    def search(self, mover: int) -> TurnSearch:
-        """A :class:`TurnSearch` for ``mover``'s decision with these exact values at its leaves."""
-        other = 1 - mover
+    def shares(self, games: Games) -> np.ndarray:
+        """Each seat's win share under best play ``(m, 2)``, seats counted from the mover, at the start of each
+        game's turn (2-player :class:`~goldrush_agents.gold.turns.Games`, each in its mover's frame)."""
+        shift = self.rules.shift
+        out = np.empty((len(games.seat), 2))
+        for g, seat in enumerate(games.seat.tolist()):
+            known, unseen = games.known[g], games.unseen[g]
+            lead, cards_lead = games.scores[g, 0] - games.scores[g, 1], games.golds[g, 0] - games.golds[g, 1]
+            if seat == 1:  # to seat 0's frame, the table's
+                known, unseen, lead, cards_lead = known[shift], unseen[shift], -lead, -cards_lead
+            v = self.value(known, unseen, seat, int(lead), int(cards_lead))
+            mover = v if seat == 0 else 1.0 - v
+            out[g] = mover, 1.0 - mover
+        return out
 
-        def evaluate(known, unseen, lead, cards_lead, rush):
-            out = np.empty(len(known))
-            for i in range(len(known)):
-                k, u = (known[i][RELATIVE], unseen[i][RELATIVE]) if other == 1 else (known[i], unseen[i])
-                seat0_lead = -lead[i] if other == 1 else lead[i]
-                seat0_cards = -cards_lead[i] if other == 1 else cards_lead[i]
-                v = self.value(k, u, other, int(seat0_lead), int(seat0_cards))
-                out[i] = v if other == 0 else 1.0 - v
-            return out
-
-        return TurnSearch(evaluate, self.rush_at)
+    def search(self) -> Search:
+        """The one-turn search of :class:`~goldrush_agents.gold.turns.Search` with these exact values at its
+        leaves (:meth:`shares`)."""
+        return Search(2, self.rush_at, self.shares, on_states=True)
 
 
 @lru_cache(maxsize=1)
 def solved(table: str, cache: str | None = None) -> ExactTable:
     """The solved ``table``, computed once per process; with ``cache`` (a ``.npy`` path) read from there, or
     solved and saved there (6.5 GB for the quarter table), so that other processes map it instead."""
-    return ExactTable(table_counts(table), TABLES[table].rush_at, cache)
+    return ExactTable(box(table, 2), TABLES[table].rush_at, cache)
 
 
 class OptimalAgent(SeededPolicy):
@@ -197,12 +185,12 @@ class OptimalAgent(SeededPolicy):
         if view.num_players != 2 or not tables:
             raise GoldrushEnvError(f"optimal plays 2 players on the tables {list(SOLVED_TABLES)} only, got "
                                    f"{view.num_players} players and the rush at {view.rush_at} cards")
-        state = PublicState.of(view)
-        with one_blas_thread():
-            options = solved(tables[0], self.cache).search(state.mover).options(frame_of(state))
-        best = np.flatnonzero(options.values >= options.values.max() - 1e-6)
-        action = int(options.actions[best[self.rng.integers(len(best))]])
-        return action, dict(zip(options.actions.tolist(), options.values.tolist()))
+        _, values = solved(tables[0], self.cache).search().options(of_view(view))
+        actions = np.flatnonzero(~np.isnan(values[0]))
+        values = values[0, actions]
+        best = np.flatnonzero(values >= values.max() - 1e-6)
+        action = int(actions[best[self.rng.integers(len(best))]])
+        return action, dict(zip(actions.tolist(), values.tolist()))
 
     def __repr__(self) -> str:
         return f"OptimalAgent(cache={self.cache!r})"

@@ -1,5 +1,7 @@
 """The public state of Gold with perfect memory at any table size, and a one-turn expectimax over it, compiled
-by numba over a batch of games: what ``selfplay`` plays and what its learner plays against itself.
+by numba over a batch of games: the players' one model of the public state. ``selfplay`` plays on it, its learner
+plays against itself on it, and the exact solver (:mod:`~goldrush_agents.gold.optimal`) solves the 2-seat game
+over its kinds and pair tables and plays through its search.
 
 With perfect memory every flip is public (D9): all seats know the same things, and the game is one of perfect
 information with chance, played on the *public state*. Here that state is kept **in the frame of the seat to
@@ -156,7 +158,7 @@ class Games(NamedTuple):
 
 # --- the rules, compiled -----------------------------------------------------------------------------------------
 # D3 and D5 in the public state's form, for every number of seats: the one home of each in goldrush_agents (the
-# 2-seat model of goldrush_agents.gold.public and the exact solver use these); tests/gold/test_rule_homes.py holds
+# exact solver's kernel, goldrush_agents.gold._solve_numba, uses these too); tests/gold/test_rule_homes.py holds
 # them to the rules engine's and the kernel's.
 
 @numba.njit(cache=True)
@@ -672,13 +674,16 @@ def position_of(view: PlayerView, option: int, rng: np.random.Generator) -> int:
 class Search:
     """The one-turn expectimax of the module docstring over a batch of games at a table of ``num_players`` whose
     rush begins at ``rush_at`` cards. ``evaluate`` maps feature rows ``(m, num_features)`` (float32) to each
-    seat's win share ``(m, num_players)``, seats counted from the row's mover: a network's value head."""
+    seat's win share ``(m, num_players)``, seats counted from the row's mover: a network's value head. With
+    ``on_states`` it is given the leaves' states instead (:class:`Games`, each at the start of the next seat's
+    turn, in its frame), as the exact solver (:mod:`~goldrush_agents.gold.optimal`) reads its table."""
 
-    def __init__(self, num_players: int, rush_at: int, evaluate) -> None:
+    def __init__(self, num_players: int, rush_at: int, evaluate, on_states: bool = False) -> None:
         self.rules = rules(num_players)
         self.num_players = num_players
         self.rush_at = int(rush_at)
         self.evaluate = evaluate
+        self.on_states = on_states
 
     def options(self, games: Games, depth: int = 1) -> tuple[np.ndarray, np.ndarray]:
         """Per game and option (a kind in the mover's frame, or an unseen card at ``num_kinds``): its value to each
@@ -692,10 +697,10 @@ class Search:
         count_leaves(games.known, games.unseen, games.face_up, games.rush, games.done, counts)
         offsets = np.zeros(b, np.int64)
         np.cumsum(counts[:-1], out=offsets[1:])
-        rows = int(counts.sum()) if depth == 1 else 0
-        keep = int(counts.sum()) if depth == 2 else 0
-        feats = np.empty((max(rows, keep), num_features(n)), np.float32)
-        values, exact = np.zeros((len(feats), n)), np.zeros(len(feats), np.bool_)
+        rows = int(counts.sum())
+        keep = rows if depth == 2 or self.on_states else 0
+        feats = np.empty((rows, num_features(n)), np.float32)
+        values, exact = np.zeros((rows, n)), np.zeros(rows, np.bool_)
         leaves = Games(np.zeros((keep, k), np.int64), np.zeros((keep, k), np.int64), np.full(keep, -1, np.int64),
                        np.zeros((keep, n), np.int64), np.zeros((keep, n), np.int64), np.zeros(keep, np.bool_),
                        np.zeros(keep, np.int64), np.zeros(keep, np.int64), np.zeros(keep, np.bool_))
@@ -703,9 +708,12 @@ class Search:
                self.rush_at, t.shift, t.gold, t.strength, t.owner, t.first_stays, t.second_stays, t.receiver,
                t.struck, feats, values, exact, (leaves.known, leaves.unseen, leaves.scores, leaves.golds,
                                                 leaves.rush))
+        if keep:
+            leaves.seat[:], leaves.turn[:] = np.repeat((games.seat + 1) % n, counts), np.repeat(games.turn + 1, counts)
         need = np.flatnonzero(~exact)
         if len(need) and depth == 1:  # valued from the next seat's side: seat j there is seat j + 1 from the mover
-            values[need] = np.roll(np.asarray(self.evaluate(feats[need]), dtype=np.float64), 1, axis=1)
+            given = Games(*(array[need] for array in leaves)) if self.on_states else feats[need]
+            values[need] = np.roll(np.asarray(self.evaluate(given), dtype=np.float64), 1, axis=1)
         elif len(need):  # the next seat's searches, a chunk of at most CHUNK_ROWS leaves of theirs at a time
             inner = np.zeros(len(need), np.int64)
             count_leaves(leaves.known[need], leaves.unseen[need], leaves.face_up[need], leaves.rush[need],

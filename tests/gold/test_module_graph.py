@@ -87,7 +87,7 @@ def test_the_cycle_check_sees_a_lazy_cycle(tmp_path):
     assert cycle(folder, "pkg") is None  # an import for annotations only is no cycle
 
 
-RULES_SIDE = ["turns", "public", "knowledge", "_solve_numba"]
+RULES_SIDE = ["turns", "knowledge", "_solve_numba"]
 """The players' package's rules in the public state's form (turns is their home, which the others read)."""
 
 
