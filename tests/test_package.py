@@ -305,6 +305,14 @@ def test_the_main_job_benchmark_finds_the_readmes_command():
     assert command.endswith(" && .venv/bin/python -m goldrush_train.gold.scratch")
 
 
+def test_the_shared_cores_benchmark_prints_both_speeds_and_their_ratio():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "shared_cores.py"), "--steps", "2048"],
+                         capture_output=True, text=True, check=True, timeout=600).stdout
+    assert out.startswith("threads: torch ")
+    assert re.search(r"^alone: [\d,]+ steps/s; beside 1 busy process\(es\): [\d,]+ steps/s, \d+% of its speed alone$",
+                     out, flags=re.M), out
+
+
 def test_the_mutation_run_names_test_files_that_exist():
     """tests/mutation.py names each target's test modules by their path under tests/: a test file that moves or
     is renamed must move there too, or its target would run no test."""

@@ -53,6 +53,20 @@ def test_the_same_seed_trains_the_same_network(tmp_path):
     assert all(np.array_equal(a[name], b[name]) for name in a.files)
 
 
+def test_the_job_says_its_threads_and_keeps_one_for_a_batch_below_the_parallel_size(tmp_path, capsys):
+    """A second thread for a batch too small to share would spin for a core the job may not have (beside another
+    process it cost three quarters of the job's speed: benchmarks/shared_cores.py); evaluations get them all."""
+    import numba
+
+    from goldrush_env.gold import kernel
+
+    threads = numba.get_num_threads()
+    scratch.main(["--run-dir", str(tmp_path / "a"), "--total-timesteps", "512", "--eval-every", "0", *TINY])
+    line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("threads:"))
+    assert line.startswith("threads: torch 1, the compiled games 1 (") and f"from {kernel.PARALLEL_FROM})" in line
+    assert numba.get_num_threads() == threads  # the caller's setting is given back
+
+
 def test_goldnet_with_pairs_plays_the_same_in_numpy_from_the_plain_vector():
     """A GoldNet trained on observation="pairs" plays anywhere: in numpy it computes the planes itself."""
     torch.manual_seed(0)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -282,12 +283,18 @@ def evaluate(model: Path, agents: Sequence[str], games: int, seed: int, table: s
     """The model against each of ``agents`` in ``games`` games on ``table``, on the batched engine: the model's
     win share alone against the agent in every other seat and, with 3 or more players, the agent's alone
     against the model (``field_alone``, ``field_low``, ``field_high``)."""
+    import numba
+
     from goldrush_agents.tournament import run_tournament
 
-    rows = []
-    for index, agent in enumerate(agents):
-        result = run_tournament([str(model), agent], num_players=num_players, games=games, seed=seed + index,
-                                batched=True, table=table, progress=False)
+    rows, threads = [], numba.get_num_threads()
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)  # many games at once: every thread the process has
+    try:
+        results = [run_tournament([str(model), agent], num_players=num_players, games=games, seed=seed + index,
+                                  batched=True, table=table, progress=False) for index, agent in enumerate(agents)]
+    finally:
+        numba.set_num_threads(threads)
+    for agent, result in zip(agents, results):
         pairing = next(p for p in result.pairings if p.alone == str(model))
         low, high = pairing.interval
         row = {"opponent": agent, "games": pairing.games, "win_share": pairing.win_share, "low": low,
@@ -301,10 +308,12 @@ def evaluate(model: Path, agents: Sequence[str], games: int, seed: int, table: s
 
 def train(args: Args) -> dict[str, Any]:
     """Run PPO as ``args`` says; returns the summary also written to ``summary.json``."""
+    import numba
     import torch
     from torch.distributions import Categorical
 
     from goldrush_agents.gold.batched import batched_mix
+    from goldrush_env.gold import kernel
     from goldrush_env.gold.variants import action_type, observation_type
     from goldrush_train.run_figure import plot
 
@@ -313,6 +322,11 @@ def train(args: Args) -> dict[str, Any]:
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads or torch.get_num_threads())
+    if args.num_envs < kernel.PARALLEL_FROM:  # a thread the game never needs would spin for a core it may not have
+        numba.set_num_threads(1)
+    print(f"threads: torch {torch.get_num_threads()}, the compiled games {numba.get_num_threads()} "
+          f"({args.num_envs} at once; more threads from {kernel.PARALLEL_FROM}); cores this process may use: "
+          f"{len(os.sched_getaffinity(0))}", flush=True)
     env_inputs = observation_type(args.observation).size
     net = make_network(args, env_inputs, action_type(args.action).size)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
@@ -467,9 +481,15 @@ def _write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     import tyro
 
+    import numba
+
     args = tyro.cli(Args, args=argv, prog="python -m goldrush_train.gold.scratch")
-    with Heartbeat():
-        return train(args)
+    threads = numba.get_num_threads()
+    try:
+        with Heartbeat():
+            return train(args)
+    finally:
+        numba.set_num_threads(threads)  # train() may keep the compiled games to one thread (see there)
 
 
 if __name__ == "__main__":
