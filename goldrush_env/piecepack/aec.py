@@ -194,7 +194,6 @@ from pettingzoo import AECEnv
 
 from goldrush_env.aec_base import SCORE_REWARD_SCALE, TurnBasedEnv  # noqa: F401  (re-exported)
 from goldrush_env.checks import is_int
-from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.live import LiveGame
 from goldrush_env.options import RENDER_MODES, REWARDS, Options
 from goldrush_env.piecepack import render as rendering
@@ -305,17 +304,8 @@ class raw_env(TurnBasedEnv):
         self.one = SingleGame(one.live.current(), one.rng, one.live)
 
     def _require_game(self) -> SingleGame:
-        if self.one is None:
-            raise GoldrushEnvError("the environment has no game yet: call reset() first")
+        super()._require_game()
         return self.one
-
-    @staticmethod
-    def _scores(one: SingleGame) -> list[int]:
-        return one.scores()
-
-    @staticmethod
-    def _winners(one: SingleGame) -> list[int]:
-        return one.winners()
 
     def _final_info(self) -> dict[str, Any]:
         one = self.one

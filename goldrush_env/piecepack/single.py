@@ -21,6 +21,7 @@ from goldrush_env.piecepack import kernel
 from goldrush_env.piecepack.components import FOOD
 from goldrush_env.piecepack.engine import Game, checked_rolls, roll_dice, roll_market, winners_of
 from goldrush_env.piecepack.errors import PiecepackError
+from goldrush_env.protocol import Result
 
 __all__ = ["SingleGame"]
 
@@ -115,6 +116,12 @@ class SingleGame:
     def winners(self) -> list[int]:
         """The seats that win (or would win now): top score, then most Food (P39)."""
         return winners_of(self.scores(), kernel.holdings(self.state, FOOD))
+
+    def result(self) -> Result:
+        """:meth:`scores`, :meth:`winners` and each seat's Food, as the protocol gives them."""
+        scores = self.scores()
+        food = kernel.holdings(self.state, FOOD)
+        return Result(tuple(scores), tuple(winners_of(scores, food)), tuple(food))
 
     def observation(self, seat: int) -> np.ndarray:
         """What ``seat`` knows as the observation vector (-1: the global state)."""
