@@ -28,11 +28,13 @@ class Policy(Protocol):
 
 @dataclass(frozen=True)
 class SeatView:
-    """What one seat knows, as most games' players read it (Gold's players read a richer view of their own):
-    scripted players read ``knowledge`` (``known_to(seat)`` of the game's rules), learned ones ``observation``, the
-    seat's flat vector; ``action_mask`` (bool) is all False when the seat is not to act."""
+    """What one seat knows at one moment, as every game's players read it: scripted players read ``knowledge``, in
+    the game's own form (``known_to(seat)`` of its rules; Gold's is a
+    :class:`~goldrush_env.gold.view.CardKnowledge`), learned ones ``observation``, the seat's flat vector;
+    ``action_mask`` is all 0 when the seat is not to act. Where the knowledge is an object, its fields read on the
+    view as well (Gold's players write ``view.cards``). ``seat`` is None in Gold's all-seeing debugging view."""
 
-    seat: int
+    seat: int | None
     knowledge: Any
     action_mask: np.ndarray
     observation: np.ndarray
@@ -40,6 +42,11 @@ class SeatView:
     @property
     def legal_actions(self) -> np.ndarray:
         return np.flatnonzero(self.action_mask)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or name == "knowledge":  # copy's and pickle's hooks; a field not yet set
+            raise AttributeError(name)
+        return getattr(self.knowledge, name)
 
 
 class SeededPolicy:

@@ -269,7 +269,7 @@ def random_views(num_players: int = 2, games: int = 2) -> list:
         while not env.game.is_finished:
             view = env.view(env.game.current_player)
             seen.append(view)
-            env.step_from_view(int(rng.choice(view.legal_positions)))
+            env.step_from_view(int(rng.choice(view.legal_actions)))
     return seen
 
 

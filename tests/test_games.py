@@ -135,7 +135,8 @@ def test_no_compatibility_shims_remain():
 
 
 RETIRED_NAMES = {"GoldRushError": ("goldrush_env.errors", "GoldrushEnvError"),
-                 "TableEnv": ("goldrush_env.aec_base", "TurnBasedEnv")}
+                 "TableEnv": ("goldrush_env.aec_base", "TurnBasedEnv"),
+                 "PlayerView": ("goldrush_env.gold.view", "SeatView")}
 """Names the product has given up, and what replaced them (the changelog says when)."""
 
 

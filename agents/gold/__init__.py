@@ -1,7 +1,7 @@
 """Players of *Gold* (``goldrush_env.gold``), from random to a tree search and trained models.
 
 Each follows the policy protocol: ``reset(seed=None)`` and ``act(view) -> int``, reading the
-:class:`~goldrush_env.gold.view.PlayerView` of its seat (what it sees and remembers) and returning a position to
+:class:`~goldrush_env.policy.SeatView` of its seat (what it sees and remembers) and returning a position to
 flip. ``goldrush_agents.make_agent("greedy", seed=1)`` builds one by name (Gold is the default game).
 
 * ``random``, ``greedy``, ``expert``: scripted players (:mod:`~goldrush_agents.gold.random_agent`,

@@ -6,8 +6,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from goldrush_env.gold.cards import IS_GOLD, VALUE
-from goldrush_env.policy import SeededPolicy
-from goldrush_env.gold.view import PlayerView
+from goldrush_env.policy import SeatView, SeededPolicy
 
 from goldrush_agents.gold.knowledge import Knowledge
 
@@ -28,7 +27,7 @@ class ScriptedAgent(SeededPolicy):
         its step: the same flips, its random choices drawn from the game's stream; None if it has no compiled form."""
         return compiled(self.name) if type(self).__dict__.get("in_kernel", False) else None
 
-    def act(self, view: PlayerView) -> int:
+    def act(self, view: SeatView) -> int:
         knowledge = Knowledge.of(view)
         if view.gold_rush:
             return self.gold_rush(knowledge)

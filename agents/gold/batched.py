@@ -28,8 +28,8 @@ from goldrush_env.gold.cards import DYNAMITE, EMPTY, IS_GOLD, NUM_CARD_TYPES, NU
 from goldrush_env.gold.encoder import OBSERVATION_SIZE
 from goldrush_env.gold.engine import colour_owners
 from goldrush_env.gold.vector import BatchedPolicy, BatchedRandom, KernelPlayer
-from goldrush_env.gold.view import UNKNOWN, PlayerView
-from goldrush_env.policy import Policy
+from goldrush_env.gold.view import UNKNOWN, CardKnowledge
+from goldrush_env.policy import Policy, SeatView
 
 from goldrush_agents import make_agent
 from goldrush_agents.arena import GameResult
@@ -66,10 +66,11 @@ def worth_tables(num_players: int) -> np.ndarray:
 
 def _knowing_nothing(seat: int, num_players: int) -> Knowledge:
     """The :class:`Knowledge` of ``seat`` at a table of ``num_players`` where it knows no card."""
-    view = PlayerView(seat=seat, num_players=num_players, cards=(UNKNOWN,) * NUM_POSITIONS, face_up=None,
-                      owners=colour_owners(num_players), scores=(0,) * num_players, gold_cards=(0,) * num_players,
-                      current_player=seat, gold_rush=False, turn=0, max_turns=None, unseen=(0,) * NUM_CARD_TYPES,
-                      action_mask=np.zeros(NUM_POSITIONS, np.int8), observation=np.zeros(0, np.float32))
+    view = SeatView(seat, CardKnowledge(
+        seat=seat, num_players=num_players, cards=(UNKNOWN,) * NUM_POSITIONS, face_up=None,
+        owners=colour_owners(num_players), scores=(0,) * num_players, gold_cards=(0,) * num_players,
+        current_player=seat, gold_rush=False, turn=0, max_turns=None, unseen=(0,) * NUM_CARD_TYPES),
+        np.zeros(NUM_POSITIONS, np.int8), np.zeros(0, np.float32))
     return Knowledge.of(view)
 
 
@@ -165,7 +166,8 @@ class BatchedModel(_Adapter):
 
 
 class PerGame(_Adapter):
-    """Any single-game policy, asked game by game with the :class:`PlayerView` of the seat to play."""
+    """Any single-game policy, asked game by game with the :class:`~goldrush_env.policy.SeatView` of the seat to
+    play."""
 
     def __init__(self, policy: Policy) -> None:
         super().__init__(policy, getattr(policy, "name", repr(policy)))
@@ -178,7 +180,7 @@ class PerGame(_Adapter):
                 positions[row] = self.policy.act(view)
         return positions
 
-    def views(self, games: BatchedGames, known: np.ndarray, rows: np.ndarray) -> list[PlayerView]:
+    def views(self, games: BatchedGames, known: np.ndarray, rows: np.ndarray) -> list[SeatView]:
         """The structured views of the seats to play in games ``rows``, as the AEC environment builds them."""
         observations = self.observations(games, rows)
         masks = games.legal_mask()[rows].astype(np.int8)
@@ -189,13 +191,14 @@ class PerGame(_Adapter):
             cards = np.where(table == EMPTY, EMPTY, np.where(known[row], table, UNKNOWN))
             hidden = table[(table >= 0) & ~known[row]]
             face_up = int(games.face_up[row])
-            views.append(PlayerView(
-                seat=int(games.current_player[row]), num_players=games.num_players, cards=tuple(cards.tolist()),
+            seat = int(games.current_player[row])
+            views.append(SeatView(seat, CardKnowledge(
+                seat=seat, num_players=games.num_players, cards=tuple(cards.tolist()),
                 face_up=None if face_up < 0 else face_up, owners=owners, scores=tuple(games.scores[row].tolist()),
-                gold_cards=tuple(games.gold_cards[row].tolist()), current_player=int(games.current_player[row]),
+                gold_cards=tuple(games.gold_cards[row].tolist()), current_player=seat,
                 gold_rush=bool(games.gold_rush[row]), turn=int(games.turn[row]), max_turns=games.max_turns,
-                unseen=tuple(np.bincount(hidden, minlength=NUM_CARD_TYPES).tolist()), action_mask=masks[i],
-                observation=observations[i], rush_at=games.rush_at))
+                unseen=tuple(np.bincount(hidden, minlength=NUM_CARD_TYPES).tolist()), rush_at=games.rush_at),
+                masks[i], observations[i]))
         return views
 
 

@@ -1,6 +1,6 @@
 """What a scripted player can work out from its view, and how it values a pair of cards.
 
-Everything here reads a :class:`~goldrush_env.gold.view.PlayerView`: the cards the
+Everything here reads a :class:`~goldrush_env.policy.SeatView`: the cards the
 seat sees or remembers, who owns which miner, and how many cards of each kind
 it cannot place. Nothing reads the hidden table.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from goldrush_env.gold.cards import DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE
-from goldrush_env.gold.view import PlayerView
+from goldrush_env.policy import SeatView
 
 KILL_WEIGHT = 0.3
 """Worth of removing a miner, per point of its strength (the gold it could still carry)."""
@@ -22,7 +22,7 @@ EXPOSURE_WEIGHT = 0.8
 class Knowledge:
     """A seat's view, sorted for decisions."""
 
-    view: PlayerView
+    view: SeatView
     me: int
     known: dict[int, int]
     """Face-down positions whose card the seat knows (the face-up card excluded)."""
@@ -34,8 +34,8 @@ class Knowledge:
     """How much an opponent's gain counts against the seat (1 with two players)."""
 
     @classmethod
-    def of(cls, view: PlayerView) -> "Knowledge":
-        legal = set(view.legal_positions)
+    def of(cls, view: SeatView) -> "Knowledge":
+        legal = set(view.legal_actions.tolist())
         known = {p: card for p, card in enumerate(view.cards) if card >= 0 and p in legal}
         unknown = [p for p in sorted(legal) if view.cards[p] < 0]
         total = sum(view.unseen)

@@ -34,8 +34,7 @@ import numpy as np
 
 from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.cards import TABLES
-from goldrush_env.gold.view import PlayerView
-from goldrush_env.policy import SeededPolicy
+from goldrush_env.policy import SeatView, SeededPolicy
 
 from goldrush_agents.gold.turns import Games, Search, box, lead_share, of_view, position_of, rules
 
@@ -175,10 +174,10 @@ class OptimalAgent(SeededPolicy):
             raise GoldrushEnvError(f"cache must be a path ending in .npy, got {cache!r}")
         self.cache = cache
 
-    def act(self, view: PlayerView) -> int:
+    def act(self, view: SeatView) -> int:
         return position_of(view, self.choose(view)[0], self.rng)
 
-    def choose(self, view: PlayerView) -> tuple[int, dict[int, float]]:
+    def choose(self, view: SeatView) -> tuple[int, dict[int, float]]:
         """The action played (a kind relative to the seat, or the unseen card) and every move's win share for the
         seat to move."""
         tables = [name for name in SOLVED_TABLES if TABLES[name].rush_at == view.rush_at]

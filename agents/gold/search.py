@@ -69,8 +69,8 @@ from goldrush_env.checks import check_int, check_number
 from goldrush_env.gold.cards import COLOUR, DYNAMITE, IS_GOLD, IS_MINER, NUM_CARD_TYPES, VALUE, card_kinds
 from goldrush_env.gold.engine import Game, Outcome, colour_owners, pair_outcome
 from goldrush_env.errors import GoldrushEnvError
-from goldrush_env.policy import SeededPolicy
-from goldrush_env.gold.view import UNKNOWN, PlayerView
+from goldrush_env.policy import SeatView, SeededPolicy
+from goldrush_env.gold.view import UNKNOWN
 
 UNKNOWN_CARD = -1
 """The action key "a card nobody has seen"."""
@@ -217,14 +217,14 @@ class ISMCTSAgent(SeededPolicy):
 
     # --- the decision -----------------------------------------------------------
 
-    def act(self, view: PlayerView) -> int:
+    def act(self, view: SeatView) -> int:
         return self.decide(view).position
 
-    def decide(self, view: PlayerView) -> Decision:
+    def decide(self, view: SeatView) -> Decision:
         """Search once; return the position :meth:`act` flips, with the move it stands for and the share of
         the root's visits per position (see :class:`Decision`). The two draw the same random numbers, so a
         seeded agent plays the same game through either."""
-        legal = view.legal_positions
+        legal = view.legal_actions.tolist()
         self.simulations = 0
         if len(legal) == 1:
             only = np.zeros(len(view.cards))
@@ -270,11 +270,11 @@ class ISMCTSAgent(SeededPolicy):
                         self._spread(view, kinds, visited))
 
     @staticmethod
-    def _spread(view: PlayerView, kinds: list[int],
+    def _spread(view: SeatView, kinds: list[int],
                 weighted: list[tuple[tuple[int, int | None], float]]) -> np.ndarray:
         """Spread each action's weight over the legal positions it stands for: a remembered card's over every
         legal position holding a card of its kind, an unknown card's over the legal unknown positions."""
-        legal = view.legal_positions
+        legal = view.legal_actions.tolist()
         cards = view.cards
         shares = np.zeros(len(cards), np.float64)
         for (_, position), weight in weighted:

@@ -23,8 +23,7 @@ import numpy as np
 from goldrush_env.checks import is_int
 from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.cards import TABLES
-from goldrush_env.gold.view import PlayerView
-from goldrush_env.policy import SeededPolicy
+from goldrush_env.policy import SeatView, SeededPolicy
 
 from goldrush_agents.weights import one_blas_thread
 from goldrush_agents.gold.turns import Games, Search, num_features, of_view, position_of, rules, write_features
@@ -143,13 +142,13 @@ class SelfPlayAgent(SeededPolicy):
             self._networks[path] = Network(path)
         return self._networks[path]
 
-    def choose(self, view: PlayerView) -> tuple[int, np.ndarray | None]:
+    def choose(self, view: SeatView) -> tuple[int, np.ndarray | None]:
         """The option for ``view`` (a kind in the mover's frame, or ``num_kinds`` for an unseen card), with every
         option's value to the mover (NaN where closed; ``None`` at depth 0)."""
         values = self.values_many([view])[0]
         return self._pick(values), (None if self.depth == 0 else values)
 
-    def values_many(self, views: list[PlayerView]) -> np.ndarray:
+    def values_many(self, views: list[SeatView]) -> np.ndarray:
         """Per view (all of one table size and table) and option: its value to the mover, NaN where closed; at
         depth 0 the policy head's logits, NaN where closed. The views' searches share each call of the network."""
         view = views[0]
@@ -182,10 +181,10 @@ class SelfPlayAgent(SeededPolicy):
         best = np.flatnonzero(values >= np.nanmax(values) - TIE_TOLERANCE)
         return int(best[self.rng.integers(len(best))])
 
-    def act(self, view: PlayerView) -> int:
+    def act(self, view: SeatView) -> int:
         return self.act_many([view])[0]
 
-    def act_many(self, views: list[PlayerView]) -> list[int]:
+    def act_many(self, views: list[SeatView]) -> list[int]:
         """A position for each of several views (of one table size and table), drawn as :meth:`act` would draw
         them one view after the other."""
         with one_blas_thread():
@@ -193,7 +192,7 @@ class SelfPlayAgent(SeededPolicy):
         return [position_of(view, self._pick(row), self.rng) for view, row in zip(views, values)]
 
 
-def _table_of(view: PlayerView) -> str:
+def _table_of(view: SeatView) -> str:
     return next((name for name, table in TABLES.items() if table.rush_at == view.rush_at), "full")
 
 

@@ -26,8 +26,7 @@ from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.cards import MAX_PLAYERS, MIN_PLAYERS, NUM_POSITIONS
 from goldrush_env.gold.encoder import OBSERVATION_SIZE, SLICES
 from goldrush_env.gold.variants import ACTION_TYPES, OBSERVATION_TYPES, PAIR_LAYOUT, kind_positions, pair_features
-from goldrush_env.gold.view import PlayerView
-from goldrush_env.policy import SeededPolicy
+from goldrush_env.policy import SeatView, SeededPolicy
 
 from goldrush_agents import check_renamed
 from goldrush_agents.weights import ModelSizeWarning  # noqa: F401  (re-exported: players of Gold warn with it)
@@ -284,7 +283,7 @@ class TrainedPolicy(SeededPolicy):
             self._warned.add(num_players)
             warn_size(self.path, self.num_players, num_players)
 
-    def act(self, view: PlayerView) -> int:
+    def act(self, view: SeatView) -> int:
         return int(self.act_batch(view.observation[None, :], view.action_mask[None, :])[0])
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:

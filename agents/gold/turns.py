@@ -44,7 +44,8 @@ from goldrush_env.gold.cards import (GOLD_VALUES, IS_GOLD, MAX_PLAYERS, MIN_PLAY
                                      VALUE, card_kinds)
 from goldrush_env.gold.engine import _PAIR, colour_owners
 from goldrush_env.streams import uniform as _uniform
-from goldrush_env.gold.view import UNKNOWN, PlayerView
+from goldrush_env.gold.view import UNKNOWN
+from goldrush_env.policy import SeatView
 
 MAX_TURNS = 200
 """Turns after which a game is cut short and read from its standing (the environments' limit, D4)."""
@@ -629,7 +630,7 @@ def relative_kinds(num_players: int, mover: int) -> tuple[int, ...]:
     return card_kinds(num_players, owners)
 
 
-def of_view(view: PlayerView) -> Games:
+def of_view(view: SeatView) -> Games:
     """The public state a view shows, as a batch of one game (with perfect memory every seat's view gives the
     same); refused if the game is over."""
     if view.current_player is None:
@@ -657,10 +658,10 @@ def of_view(view: PlayerView) -> Games:
     return games
 
 
-def position_of(view: PlayerView, option: int, rng: np.random.Generator) -> int:
+def position_of(view: SeatView, option: int, rng: np.random.Generator) -> int:
     """A legal position of ``view`` realising ``option`` (a kind in the frame of the seat to move, or
     ``num_kinds`` for an unseen card), drawn from ``rng``."""
-    legal = view.legal_positions
+    legal = view.legal_actions.tolist()
     if option == num_kinds(view.num_players):
         choices = [p for p in legal if view.cards[p] < 0]
     else:

@@ -161,7 +161,7 @@ class GoldWeb(WebGame):
             view = forget_all_but(view, recent)
         cards = ["?" if card == UNKNOWN else card_code(card) for card in view.cards]
         return {**_standing(game, session.names), "seat": seat, "memory": memory, "cards": cards,
-                "legal": view.legal_positions, "your_turn": view.current_player == seat,
+                "legal": view.legal_actions.tolist(), "your_turn": view.current_player == seat,
                 "events": events_json(game, session.names, start)}
 
     def open_state(self, game: Game, names: list[str]) -> dict[str, Any]:

@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> None:
         while not game.is_finished:
             view = env.view(game.current_player)
             chosen = expert.act(view)
-            if len(view.legal_positions) > 1 and not view.gold_rush:
+            if len(view.legal_actions) > 1 and not view.gold_rush:
                 phase = "first" if view.face_up is None else "second"
                 counts[phase, what(view, chosen), what(view, other.act(view))] += 1
             env.step_from_view(chosen)

@@ -58,7 +58,8 @@ def play(players: Sequence[Policy], seat: int, seed: int, first_player: int, *, 
         mover = game.current_player
         view = env.view(mover)
         if mover == seat and not blind:
-            view = dataclasses.replace(view, cards=tuple(game.table), unseen=nothing_unseen)
+            view = dataclasses.replace(view, knowledge=dataclasses.replace(
+                view.knowledge, cards=tuple(game.table), unseen=nothing_unseen))
         position = players[mover].act(view)
         try:
             env.step_from_view(position)

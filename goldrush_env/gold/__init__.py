@@ -40,7 +40,7 @@ GAME = GameSpec(
 _LAZY = {
     "env": "aec", "raw_env": "aec", "Game": "engine", "FlipEvent": "engine", "Outcome": "engine",
     "EnvConfig": "config", "GoldEnv": "gym_env", "GoldVectorEnv": "vector", "BatchedGames": "batched",
-    "PlayerView": "view",
+    "CardKnowledge": "view",
 }
 
 __all__ = ["GAME", *_LAZY]

@@ -232,7 +232,7 @@ from goldrush_env.gold.engine import Game
 from goldrush_env.gold.single import SingleGame
 from goldrush_env.gold.state import state_box, state_vector
 from goldrush_env.gold.variants import observation_type
-from goldrush_env.gold.view import PlayerView
+from goldrush_env.policy import SeatView
 from goldrush_env.wrappers import ClassicChecks
 
 _PLAIN = observation_type("plain")
@@ -405,7 +405,7 @@ class raw_env(TurnBasedEnv):
         self._observe_seat(one.current_player)
         return bool(self._mask[action])
 
-    def view(self, agent: str | int | None) -> PlayerView:
+    def view(self, agent: str | int | None) -> SeatView:
         """The structured view of an agent (name or seat); ``None`` for the all-seeing view. A view is about
         positions whatever the ``action`` option: its ``action_mask`` marks positions and its ``observation`` is
         the plain vector (or ``"pairs"``), for players that choose positions (:meth:`step_from_view`)."""
@@ -414,7 +414,7 @@ class raw_env(TurnBasedEnv):
 
     # --- rendering ------------------------------------------------------------------
 
-    def render_subject(self) -> PlayerView:
+    def render_subject(self) -> SeatView:
         """The view :attr:`EnvConfig.render_view <goldrush_env.gold.config.EnvConfig.render_view>` names."""
         one = self._require_game()
         viewer = self.config.render_view

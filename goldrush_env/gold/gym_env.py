@@ -74,9 +74,8 @@ from goldrush_env.gold import kernel
 from goldrush_env.gold.aec import raw_env, start
 from goldrush_env.gold.single import SingleGame
 from goldrush_env.gold.vector import BatchedRandom, KernelPlayer, _players_of, engine_of
-from goldrush_env.gold.view import PlayerView
+from goldrush_env.policy import Policy, RandomPolicy, SeatView
 from goldrush_env.learner import OneLearnerEnv
-from goldrush_env.policy import Policy, RandomPolicy
 
 __all__ = ["GoldEnv", "compiled_form"]
 
@@ -246,8 +245,8 @@ class GoldEnv(OneLearnerEnv):
     def action_masks(self) -> np.ndarray:
         return self._game.masks[0].copy() if self.on_kernel else super().action_masks()
 
-    def view(self) -> PlayerView:
-        """The learner's :class:`~goldrush_env.gold.view.PlayerView`, as the AEC environment builds it."""
+    def view(self) -> SeatView:
+        """The learner's :class:`~goldrush_env.policy.SeatView`, as the AEC environment builds it."""
         return self._game.view(self.seat) if self.on_kernel else super().view()
 
     def render(self) -> str | np.ndarray | None:

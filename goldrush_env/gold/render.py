@@ -1,6 +1,6 @@
 """Pictures of a game as one seat knows it: text for terminals, RGB arrays for videos.
 
-Both take a :class:`~goldrush_env.gold.view.PlayerView`, so a rendering never
+Both take a :class:`~goldrush_env.policy.SeatView`, so a rendering never
 shows more than the viewer knows (the all-seeing view, ``seat=None``, shows
 every card). Squares are named by column letter and row number, ``a1`` (top
 left, position 0) to ``h8`` (bottom right, position 63).
@@ -17,7 +17,8 @@ from goldrush_env.gold.cards import (
     NUM_POSITIONS, VALUE, card_code, parse_square, square_name,
 )
 from goldrush_env.gold.engine import colour_owners
-from goldrush_env.gold.view import UNKNOWN, PlayerView
+from goldrush_env.gold.view import UNKNOWN
+from goldrush_env.policy import SeatView
 
 
 def action_text(position: int, known: object = None) -> str:
@@ -25,7 +26,7 @@ def action_text(position: int, known: object = None) -> str:
     return f"flip {square_name(position)}"
 
 
-def check_square(answer: str, view: PlayerView) -> tuple[int | None, str | None]:
+def check_square(answer: str, view: SeatView) -> tuple[int | None, str | None]:
     """The position a person typed (``"c4"``) and why it cannot be flipped now (None if it can), in the board's
     terms: what ``goldrush play`` and ``goldrush serve`` tell a person."""
     if not answer:
@@ -92,7 +93,7 @@ def legend(num_players: int, rush_at: int = GOLD_RUSH_THRESHOLD) -> str:
     ])
 
 
-def to_text(view: PlayerView) -> str:
+def to_text(view: SeatView) -> str:
     """The 8x8 grid with what the viewer knows, then the standing and whose turn it is.
 
     ``??`` a face-down card the viewer cannot place; ``G3`` a card it
@@ -191,7 +192,7 @@ def _frame(image: np.ndarray, x: int, y: int, colour: tuple[int, int, int], widt
     image[y + CARD_H: y + CARD_H + width, x - width: x + CARD_W + width] = colour
 
 
-def to_rgb(view: PlayerView) -> np.ndarray:
+def to_rgb(view: SeatView) -> np.ndarray:
     """A picture of the table as the viewer knows it (uint8, H x W x 3).
 
     Unknown face-down cards show their striped back; remembered face-down

@@ -19,8 +19,9 @@ from goldrush_env.gold import kernel
 from goldrush_env.gold.cards import EMPTY, NUM_CARD_TYPES, NUM_POSITIONS, TABLES
 from goldrush_env.gold.engine import Game, colour_owners
 from goldrush_env.gold.variants import ObservationType, action_type, observation_type
-from goldrush_env.gold.view import UNKNOWN, PlayerView
+from goldrush_env.gold.view import UNKNOWN, CardKnowledge
 from goldrush_env.live import LiveGame
+from goldrush_env.policy import SeatView
 
 __all__ = ["SingleGame"]
 
@@ -196,7 +197,7 @@ class SingleGame:
         type the kernel does not write, read off that plain row."""
         return self.observation_type.seat_vector(row) if self._derive else row.copy()
 
-    def view(self, seat: int | None) -> PlayerView:
+    def view(self, seat: int | None) -> SeatView:
         """What ``seat`` knows now, about positions (``None``: the all-seeing view); its vector is the game's
         observation where that is about positions, else the plain one."""
         record, n = self.record, self.num_players
@@ -213,12 +214,12 @@ class SingleGame:
             hidden = table[(table >= 0) & ~known]
             kind = self.observation_type if self.observation_type.positional else observation_type("plain")
             observation, mask = self.vector(seat, kind), self.legal_positions(seat)
-        return PlayerView(
+        knowledge = CardKnowledge(
             seat=seat, num_players=n, cards=tuple(cards.tolist()), face_up=self.face_up, owners=self.owners,
             scores=self.scores, gold_cards=self.gold_cards, current_player=None if finished else self.current_player,
             gold_rush=bool(record["gold_rush"]), turn=int(record["turn"]), max_turns=self.config.max_turns,
-            unseen=tuple(np.bincount(hidden, minlength=NUM_CARD_TYPES).tolist()), action_mask=mask,
-            observation=observation, rush_at=self.rush_at)
+            unseen=tuple(np.bincount(hidden, minlength=NUM_CARD_TYPES).tolist()), rush_at=self.rush_at)
+        return SeatView(seat, knowledge, mask, observation)
 
     @property
     def game(self) -> LiveGame:

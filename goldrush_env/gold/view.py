@@ -1,27 +1,28 @@
-"""A structured, player-relative view of what one seat knows.
+"""What one seat knows of a game of Gold, in a form players can read.
 
-Scripted players and renderers read a :class:`PlayerView` instead of the flat
-vector: which card this seat sees or remembers where, who owns which miner,
-the public standing and the face-up first card. It holds nothing the seat
-may not know (the hidden table is not in it), except in the debugging view
-made with ``seat=None``, which shows every card.
+Scripted players and renderers read the :class:`~goldrush_env.policy.SeatView` of a seat, every game's view,
+whose ``knowledge`` is a :class:`CardKnowledge`: which card this seat sees or remembers where, who owns which miner,
+the public standing and the face-up first card (its fields read on the view itself: ``view.cards``). It holds
+nothing the seat may not know (the hidden table is not in it), except in the debugging view made with
+``seat=None``, which shows every card.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-
-import numpy as np
+from typing import Any
 
 from goldrush_env.gold.cards import COLOUR, GOLD_RUSH_THRESHOLD, IS_MINER
+from goldrush_env.policy import SeatView
 
 UNKNOWN = -2
-"""In :attr:`PlayerView.cards`: a face-down card this seat cannot place."""
+"""In :attr:`CardKnowledge.cards`: a face-down card this seat cannot place."""
 
 
 @dataclass(frozen=True)
-class PlayerView:
-    """What ``seat`` knows at one moment of a game."""
+class CardKnowledge:
+    """What ``seat`` knows of the cards and the standing at one moment of a game (a
+    :class:`~goldrush_env.policy.SeatView`'s ``knowledge``)."""
 
     seat: int | None
     """The absolute seat viewing (``None``: the all-seeing debugging view)."""
@@ -43,16 +44,8 @@ class PlayerView:
     max_turns: int | None
     unseen: tuple[int, ...]
     """Per card id: how many such cards lie face down where this seat cannot place them."""
-    action_mask: np.ndarray
-    """int8 mask of the 64 positions this seat may flip now (all 0 if it is not its turn)."""
-    observation: np.ndarray
-    """The flat observation vector of this seat (see :mod:`goldrush_env.gold.encoder`)."""
     rush_at: int = GOLD_RUSH_THRESHOLD
     """The rush begins at the start of a turn with this many cards or fewer (10 on the full table)."""
-
-    @property
-    def legal_positions(self) -> list[int]:
-        return np.flatnonzero(self.action_mask).tolist()
 
     @property
     def is_second_flip(self) -> bool:
@@ -78,8 +71,15 @@ class PlayerView:
         return [position for position, card in enumerate(self.cards) if card == UNKNOWN]
 
 
-def forget_all_but(view: PlayerView, positions: set[int | None]) -> PlayerView:
+def forget_all_but(view: SeatView, positions: set[int | None]) -> SeatView:
     """The view with only the cards at ``positions`` known: the 'real memory' of ``goldrush play`` and
     ``goldrush serve``, where a person sees only what was flipped since its last turn began."""
     cards = tuple(card if card < 0 or p in positions else UNKNOWN for p, card in enumerate(view.cards))
-    return replace(view, cards=cards)
+    return replace(view, knowledge=replace(view.knowledge, cards=cards))
+
+
+def __getattr__(name: str) -> Any:
+    if name == "PlayerView":  # an import of the old name says what to use, rather than only that it is missing
+        raise ImportError("goldrush_env.gold.view.PlayerView is now SeatView (goldrush_env.policy), every game's "
+                          "view, whose knowledge is a CardKnowledge: see the changelog")
+    raise AttributeError(f"module 'goldrush_env.gold.view' has no attribute {name!r}")

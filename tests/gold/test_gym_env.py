@@ -102,7 +102,7 @@ def test_opponents_see_only_what_they_know():
     assert view.seat == 1
     assert view.cards[9] == -1  # gone, and public
     assert view.cards[0] == UNKNOWN and view.cards[5] == UNKNOWN  # never flipped: hidden from it
-    assert view.legal_positions == [0, 5]
+    assert view.legal_actions.tolist() == [0, 5]
 
 
 def test_illegal_actions_end_the_episode_or_raise():

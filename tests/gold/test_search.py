@@ -88,7 +88,7 @@ def test_an_opponent_in_the_tree_flips_a_kind_where_it_did_before_on_that_path()
 def test_a_single_legal_flip_is_played_at_once():
     env = raw_env(num_players=2)
     env.reset(seed=0, options={"layout": layout({37: "G2"}, background=False)})
-    assert env.game.gold_rush and env.view(0).legal_positions == [37]
+    assert env.game.gold_rush and env.view(0).legal_actions.tolist() == [37]
     assert ISMCTSAgent(seed=0, iterations=1).act(env.view(0)) == 37
 
 
@@ -516,7 +516,7 @@ def test_a_time_budget_stops_the_search_with_iterations_left():
     assert view.face_up is None and sum(card >= 0 for card in view.cards) == 4
     agent = ISMCTSAgent(seed=1, iterations=10**9, seconds=0.05)
     position = agent.act(view)
-    assert position in view.legal_positions
+    assert position in view.legal_actions
     assert 1 <= agent.simulations < 10**9
     unbudgeted = ISMCTSAgent(seed=1, iterations=40)
     unbudgeted.act(view)

@@ -183,7 +183,7 @@ def test_many_views_at_once_get_the_flips_one_at_a_time_gets(depth, tmp_path):
         for _ in range(int(rng.integers(0, 60))):
             if env.game.is_finished:
                 break
-            env.step_from_view(int(rng.choice(env.view(env.game.current_player).legal_positions)))
+            env.step_from_view(int(rng.choice(env.view(env.game.current_player).legal_actions)))
         if not env.game.is_finished:
             views.append(env.view(env.game.current_player))
     together = SelfPlayAgent(seed=3, depth=depth, path=model).act_many(views)

@@ -43,7 +43,7 @@ def test_the_public_state_follows_the_engine_flip_by_flip(num_players, table):
             states = {state_of(of_view(env.view(seat))) for seat in range(n)}
             assert states == {state_of(games)}
             mover = env.view(env.game.current_player)
-            position = int(rng.choice(mover.legal_positions))
+            position = int(rng.choice(mover.legal_actions))
             remembered = mover.cards[position] >= 0
             env.step_from_view(position)
             kind = relative_kinds(n, mover.current_player)[env.game.history[-1].card]
@@ -107,7 +107,7 @@ def test_bad_values_are_refused_by_name():
     env = raw_env(num_players=2, table="quarter")
     env.reset(seed=0)
     while not env.game.is_finished:
-        env.step_from_view(env.view(env.game.current_player).legal_positions[0])
+        env.step_from_view(env.view(env.game.current_player).legal_actions[0])
     with pytest.raises(GoldrushEnvError, match="the game is over: it has no seat to move"):
         of_view(env.view(0))
     search = Search(2, TABLES["quarter"].rush_at, uniform(2))
