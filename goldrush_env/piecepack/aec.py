@@ -308,8 +308,10 @@ class raw_env(TurnBasedEnv):
         return self.one
 
     def _final_info(self) -> dict[str, Any]:
-        one = self.one
-        return {"scores": one.scores(), "winners": one.winners()} if one.is_over else {}
+        if not self.one.is_over:
+            return {}
+        result = self.one.result()
+        return {"scores": list(result.scores), "winners": list(result.winners)}
 
     # --- what agents see ------------------------------------------------------------
 

@@ -115,7 +115,7 @@ class SingleGame:
 
     def winners(self) -> list[int]:
         """The seats that win (or would win now): top score, then most Food (P39)."""
-        return winners_of(self.scores(), kernel.holdings(self.state, FOOD))
+        return list(self.result().winners)
 
     def result(self) -> Result:
         """:meth:`scores`, :meth:`winners` and each seat's Food, as the protocol gives them."""
