@@ -36,7 +36,7 @@ from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.cards import TABLES
 from goldrush_env.policy import SeatView, SeededPolicy
 
-from goldrush_agents.gold.turns import Games, Search, box, lead_share, of_view, position_of, rules
+from goldrush_agents.gold.turns import GOLD, SHIFT, Games, Search, box, lead_share, of_view, position_of, rules
 
 SOLVED_TABLES = ("quarter",)
 """The tables :class:`OptimalAgent` plays (the half and full tables have far too many states)."""
@@ -71,8 +71,9 @@ class ExactTable:
             radix[i] = d
         self.stride = np.concatenate([[1], np.cumprod(radix)[:-1]]).astype(np.int64)
         self.num_configs = int(np.prod(radix))
-        t = self.rules = rules(2)
-        gold = t.gold[self.kinds]
+        self.rules = rules(2)
+        gold, strength, _, shift = self.rules.per_kind[:, self.kinds]
+        first_stays, second_stays, receiver, struck = self.rules.per_pair
         total_gold = int(gold @ n)
         self.max_lead = total_gold // 2  # an undecided game: |lead| <= gold gone and <= gold left
         self.max_cards = int(n[gold > 0].sum())
@@ -86,12 +87,11 @@ class ExactTable:
             unseen += un_of[i, d]
         order = np.lexsort((unseen, cards)).astype(np.int64)
         del index, cards, unseen
-        pick, seat_1 = np.ix_(self.kinds, self.kinds), np.ix_(t.shift[self.kinds], t.shift[self.kinds])
+        pick, seat_1 = np.ix_(self.kinds, self.kinds), np.ix_(shift, shift)
         # turns' receivers count seats from the mover: read with seat 0 and with seat 1 moving, they name the same
         # seat but where nobody's miner strikes, for whoever moves (-1)
-        by_0, by_1 = t.receiver[pick], (t.receiver[seat_1] + 1) % 2
-        pairs = (t.first_stays[pick].astype(np.int64), t.second_stays[pick].astype(np.int64), t.struck[pick],
-                 np.where(by_0 == by_1, by_0, -1))
+        by_0, by_1 = receiver[pick], (receiver[seat_1] + 1) % 2
+        pairs = (first_stays[pick], second_stays[pick], struck[pick], np.where(by_0 == by_1, by_0, -1))
         shape = (self.num_configs, 2, 2 * self.max_lead + 1, 2 * self.max_cards + 1)
         self.rush_at = rush_at
         self.seconds = 0.0
@@ -103,7 +103,7 @@ class ExactTable:
             return
         self.values = np.zeros(shape, dtype=np.float32)
         started = time.perf_counter()
-        solve(order, (kn_of, un_of, self.digit, self.stride), (n, gold, t.strength[self.kinds]), pairs, int(rush_at),
+        solve(order, (kn_of, un_of, self.digit, self.stride), (n, gold, strength), pairs, int(rush_at),
               self.values)
         self.seconds = time.perf_counter() - started
         if cache is not None:
@@ -122,7 +122,7 @@ class ExactTable:
         if np.any(known + unseen > self.box) or np.any(known < 0) or np.any(unseen < 0):
             raise GoldrushEnvError(f"these cards do not fit the solved box: {known.tolist()} remembered, "
                                    f"{unseen.tolist()} unseen, box {self.box.tolist()}")
-        gold_left = int((known + unseen) @ self.rules.gold)
+        gold_left = int((known + unseen) @ self.rules.per_kind[GOLD])
         if gold_left == 0 or abs(lead) > gold_left:
             return float(lead_share(lead, cards_lead) if gold_left == 0 else lead > 0)
         if abs(lead) > self.max_lead or abs(cards_lead) > self.max_cards:
@@ -135,7 +135,7 @@ class ExactTable:
     def shares(self, games: Games) -> np.ndarray:
         """Each seat's win share under best play ``(m, 2)``, seats counted from the mover, at the start of each
         game's turn (2-player :class:`~goldrush_agents.gold.turns.Games`, each in its mover's frame)."""
-        shift = self.rules.shift
+        shift = self.rules.per_kind[SHIFT]
         out = np.empty((len(games.seat), 2))
         for g, seat in enumerate(games.seat.tolist()):
             known, unseen = games.known[g], games.unseen[g]

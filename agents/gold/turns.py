@@ -70,25 +70,24 @@ def num_actions(num_players: int) -> int:
     return num_kinds(num_players) + 1
 
 
+GOLD, STRENGTH, OWNER, SHIFT = range(4)
+"""The rows of :attr:`Rules.per_kind`."""
+FIRST_STAYS, SECOND_STAYS, RECEIVER, STRUCK = range(4)
+"""The rows of :attr:`Rules.per_pair`."""
+
+
 class Rules(NamedTuple):
-    """The rules over kinds at one table size, as arrays the compiled functions read (:func:`rules`)."""
+    """The rules over kinds at one table size (:func:`rules`), as the two arrays the compiled functions read."""
 
     num_players: int
-    gold: np.ndarray
-    """Per kind: the gold's value, 0 for the rest."""
-    strength: np.ndarray
-    """Per kind: the miner's strength, 0 for the rest."""
-    owner: np.ndarray
-    """Per kind: the seat (counted from the mover) a miner works for, -1 for nobody's and for the rest."""
-    first_stays: np.ndarray
-    """``[a, b]``: after a normal turn flips kind ``a`` then ``b``, whether the first goes back face down."""
-    second_stays: np.ndarray
-    receiver: np.ndarray
-    """``[a, b]``: the seat (counted from the mover) that takes the gold struck, -1 when none is."""
-    struck: np.ndarray
-    """``[a, b]``: the points struck."""
-    shift: np.ndarray
-    """Per kind in the mover's frame: the same kind in the next seat's frame."""
+    per_kind: np.ndarray
+    """``[row, kind]``: ``GOLD``, the gold's value (0 for the rest); ``STRENGTH``, the miner's strength (0 for the
+    rest); ``OWNER``, the seat (counted from the mover) a miner works for, -1 for nobody's and for the rest;
+    ``SHIFT``, the same kind in the next seat's frame."""
+    per_pair: np.ndarray
+    """``[row, a, b]``, after a normal turn flips kind ``a`` then ``b``: ``FIRST_STAYS`` and ``SECOND_STAYS``,
+    whether each card goes back face down (1) or not (0); ``RECEIVER``, the seat (counted from the mover) that
+    takes the gold struck, -1 when none is; ``STRUCK``, the points struck."""
 
 
 @functools.cache
@@ -100,15 +99,16 @@ def rules(num_players: int) -> Rules:
     k = num_kinds(num_players)
     owners = colour_owners(num_players)
     kinds = card_kinds(num_players, owners)
-    gold, strength, owner = np.zeros(k, np.int64), np.zeros(k, np.int64), np.full(k, -1, np.int64)
+    per_kind, per_pair = np.zeros((4, k), np.int64), np.zeros((4, k, k), np.int64)
+    gold, strength, owner, shift = per_kind
+    first_stays, second_stays, receiver, struck = per_pair
+    owner[:], first_stays[:], second_stays[:], receiver[:] = -1, 1, 1, -1
     for card, kind in enumerate(kinds):
         gold[kind] = VALUE[card] if IS_GOLD[card] else 0
     for kind in range(5, k):  # every miner kind, including those no card of this table size has
         seat = (kind - 5) // 4
         strength[kind] = 2 + (kind - 5) % 4
         owner[kind] = seat if seat < num_players else -1
-    first_stays, second_stays = np.ones((k, k), np.bool_), np.ones((k, k), np.bool_)
-    receiver, struck = np.full((k, k), -1, np.int64), np.zeros((k, k), np.int64)
     card_of = {kind: card for card, kind in enumerate(kinds)}  # a card of each kind the table has
     for a, first in card_of.items():
         for b, second in card_of.items():  # the engine's pair table, read for a card of each kind
@@ -116,9 +116,9 @@ def rules(num_players: int) -> Rules:
             first_stays[a, b], second_stays[a, b] = not first_leaves, not second_leaves
             if gold_card >= 0:  # struck for the miner's owner, or for the mover (seat 0) if nobody owns it
                 receiver[a, b], struck[a, b] = max(owners[colour], 0), VALUE[gold_card]
-    shift = np.arange(k)
+    shift[:] = np.arange(k)
     shift[5:5 + 4 * num_players] = (np.arange(4 * num_players) - 4) % (4 * num_players) + 5
-    return Rules(num_players, gold, strength, owner, first_stays, second_stays, receiver, struck, shift)
+    return Rules(num_players, per_kind, per_pair)
 
 
 def box(table: str, num_players: int) -> np.ndarray:
@@ -194,24 +194,26 @@ def lead_share(lead, cards_lead):
 
 
 @numba.njit(cache=True)
-def _rush_begins(known, unseen, gold, strength, rush_at):
+def _rush_begins(known, unseen, per_kind, rush_at):
     counts = known + unseen
-    return counts.sum() <= rush_at or stalemate(counts, gold, strength)
+    return counts.sum() <= rush_at or stalemate(counts, per_kind[GOLD], per_kind[STRENGTH])
 
 
 @numba.njit(cache=True)
-def _start_turn(known, unseen, face_up, scores, golds, rush, turn, seat, done, g, gold, strength, rush_at):
+def _start_turn(games, g, per_kind, rush_at):
     """At the start of game ``g``'s turn: whether it is over (no cards, or the turn limit), and the rush."""
-    if known[g].sum() + unseen[g].sum() == 0 or turn[g] >= MAX_TURNS:
-        done[g] = True
-    elif not rush[g]:
-        rush[g] = _rush_begins(known[g], unseen[g], gold, strength, rush_at)
+    known, unseen = games.known[g], games.unseen[g]
+    if known.sum() + unseen.sum() == 0 or games.turn[g] >= MAX_TURNS:
+        games.done[g] = True
+    elif not games.rush[g]:
+        games.rush[g] = _rush_begins(known, unseen, per_kind, rush_at)
 
 
-def start_turns(games: Games, table_rules: Rules, rush_at: int) -> None:
+@numba.njit(cache=True)
+def start_turns(games: Games, t: Rules, rush_at: int) -> None:
     """Mark each game over, or in the rush, as its turn starts."""
     for g in range(len(games.done)):
-        _start_turn(*games, g, table_rules.gold, table_rules.strength, rush_at)
+        _start_turn(games, g, t.per_kind, rush_at)
 
 
 @numba.njit(cache=True)
@@ -257,13 +259,14 @@ def _decided(known, unseen, scores, golds, gold, out):
 # --- features ------------------------------------------------------------------------------------------------------
 
 @numba.njit(cache=True)
-def _features(known, unseen, face_up, scores, golds, rush, perm, rot, gold, strength, owner, out, row):
+def _features(known, unseen, face_up, scores, golds, rush, perm, rot, per_kind, out, row):
     """The feature row of a state given in one seat's frame, written for the seat ``rot`` places later (kinds
     through ``perm``). The row: known and unseen per kind (/4), the face-up kind (one-hot), per seat its points
     (/20), gold cards (/10) and lead over the best other seat (/10), the gold left (/20), the cards left (/32),
     the unseen cards (/32), the rush, and per seat the most gold it could strike on its turn with two remembered
     cards (/4). Seats are counted from the row's mover."""
     k, n = len(known), len(scores)
+    gold, strength, owner = per_kind[GOLD], per_kind[STRENGTH], per_kind[OWNER]
     for j in range(out.shape[1]):
         out[row, j] = 0.0
     left, cards, hidden = 0, 0, 0
@@ -305,19 +308,13 @@ def _features(known, unseen, face_up, scores, golds, rush, perm, rot, gold, stre
 
 
 @numba.njit(cache=True)
-def _write_features(known, unseen, face_up, scores, golds, rush, active, gold, strength, owner, out):
-    identity = np.arange(known.shape[1])
-    for g in range(len(active)):
-        if active[g]:
-            _features(known[g], unseen[g], face_up[g], scores[g], golds[g], rush[g], identity, 0, gold, strength,
-                      owner, out, g)
-
-
-def write_features(games: Games, table_rules: Rules, out: np.ndarray) -> None:
+def write_features(games: Games, t: Rules, out: np.ndarray) -> None:
     """The feature row of each game not over, from its mover's side, into ``out[g]``."""
-    t = table_rules
-    _write_features(games.known, games.unseen, games.face_up, games.scores, games.golds, games.rush, ~games.done,
-                    t.gold, t.strength, t.owner, out)
+    identity = np.arange(games.known.shape[1])
+    for g in range(len(games.done)):
+        if not games.done[g]:
+            _features(games.known[g], games.unseen[g], games.face_up[g], games.scores[g], games.golds[g],
+                      games.rush[g], identity, 0, t.per_kind, out, g)
 
 
 # --- the search ---------------------------------------------------------------------------------------------------
@@ -362,23 +359,22 @@ def _next_frame(known, unseen, scores, golds, shift, to_known, to_unseen, to_sco
 
 
 @numba.njit(cache=True)
-def _leaf(known, unseen, scores, golds, rush, rush_at, shift, gold, strength, owner, feats, fixed, exact, row,
-          states):
+def _leaf(known, unseen, scores, golds, rush, rush_at, per_kind, feats, fixed, exact, row, states):
     """A state where the next seat is to move, given in the mover's frame: its exact value into ``fixed[row]``
     (seats from the mover) with ``exact[row]``, or its feature row from the next seat's side into ``feats`` and,
     if ``states`` has rows, the state itself in that seat's frame (``Games``' first arrays and ``rush``)."""
-    if _decided(known, unseen, scores, golds, gold, fixed[row]):
+    if _decided(known, unseen, scores, golds, per_kind[GOLD], fixed[row]):
         exact[row] = True
         for j in range(feats.shape[1]):
             feats[row, j] = 0.0
         return
     exact[row] = False
-    rush = rush or _rush_begins(known, unseen, gold, strength, rush_at)
-    _features(known, unseen, -1, scores, golds, rush, shift, 1, gold, strength, owner, feats, row)
+    rush = rush or _rush_begins(known, unseen, per_kind, rush_at)
+    _features(known, unseen, -1, scores, golds, rush, per_kind[SHIFT], 1, per_kind, feats, row)
     leaf_known, leaf_unseen, leaf_scores, leaf_golds, leaf_rush = states
     if len(leaf_rush) > row:
-        _next_frame(known, unseen, scores, golds, shift, leaf_known[row], leaf_unseen[row], leaf_scores[row],
-                    leaf_golds[row])
+        _next_frame(known, unseen, scores, golds, per_kind[SHIFT], leaf_known[row], leaf_unseen[row],
+                    leaf_scores[row], leaf_golds[row])
         leaf_rush[row] = rush
 
 
@@ -393,24 +389,26 @@ def _take(known, unseen, source, kind, count):
 
 
 @numba.njit(cache=True)
-def _turn_end(known, unseen, scores, golds, a, b, first_stays, second_stays, receiver, struck, sign):
+def _turn_end(known, scores, golds, a, b, per_pair, sign):
     """Apply the pair ``a`` then ``b`` (both already taken off the table) to the counts (``sign`` -1: undo it)."""
-    if first_stays[a, b]:
-        known[a] += sign
-    if second_stays[a, b]:
-        known[b] += sign
-    if struck[a, b] > 0:
-        scores[receiver[a, b]] += sign * struck[a, b]
-        golds[receiver[a, b]] += sign
+    known[a] += sign * per_pair[FIRST_STAYS, a, b]
+    known[b] += sign * per_pair[SECOND_STAYS, a, b]
+    struck = per_pair[STRUCK, a, b]
+    if struck > 0:
+        scores[per_pair[RECEIVER, a, b]] += sign * struck
+        golds[per_pair[RECEIVER, a, b]] += sign
 
 
 @numba.njit(cache=True)
-def expand(known, unseen, face_up, scores, golds, rush, done, offsets, rush_at, shift, gold, strength, owner,
-           first_stays, second_stays, receiver, struck, feats, fixed, exact, states):
+def expand(games, offsets, rush_at, t, feats, fixed, exact, states):
     """List every game's leaves from ``offsets[g]`` on (:func:`count_leaves`'s counts, summed): for each, its exact
     value or its feature row (and its state, into ``states`` if they have the rows). The order: for
     a first flip, each first option (remembered kinds, then unseen kinds) followed by each second; for a second
     flip or the rush, remembered kinds then unseen ones."""
+    known, unseen, face_up, scores, golds = games.known, games.unseen, games.face_up, games.scores, games.golds
+    rush, done = games.rush, games.done
+    per_kind, per_pair = t.per_kind, t.per_pair
+    gold = per_kind[GOLD]
     k = known.shape[1]
     for g in range(len(done)):
         if done[g]:
@@ -426,8 +424,7 @@ def expand(known, unseen, face_up, scores, golds, rush, done, offsets, rush_at, 
                     _take(kn, un, source, c, 1)
                     sc[0] += gold[c]
                     go[0] += gold[c] > 0
-                    _leaf(kn, un, sc, go, True, rush_at, shift, gold, strength, owner, feats, fixed, exact, row,
-                          states)
+                    _leaf(kn, un, sc, go, True, rush_at, per_kind, feats, fixed, exact, row, states)
                     row += 1
                     sc[0] -= gold[c]
                     go[0] -= gold[c] > 0
@@ -448,10 +445,9 @@ def expand(known, unseen, face_up, scores, golds, rush, done, offsets, rush_at, 
                         if (kn[b] if source_b == 0 else un[b]) == 0:
                             continue
                         _take(kn, un, source_b, b, 1)  # turn the pair, list the leaf, and turn it back
-                        _turn_end(kn, un, sc, go, a, b, first_stays, second_stays, receiver, struck, 1)
-                        _leaf(kn, un, sc, go, False, rush_at, shift, gold, strength, owner, feats, fixed, exact,
-                              row, states)
-                        _turn_end(kn, un, sc, go, a, b, first_stays, second_stays, receiver, struck, -1)
+                        _turn_end(kn, sc, go, a, b, per_pair, 1)
+                        _leaf(kn, un, sc, go, False, rush_at, per_kind, feats, fixed, exact, row, states)
+                        _turn_end(kn, sc, go, a, b, per_pair, -1)
                         _take(kn, un, source_b, b, -1)
                         row += 1
                 if face_up[g] < 0:
@@ -562,9 +558,11 @@ def _draw(counts, rng, g):
 
 
 @numba.njit(cache=True)
-def _flip(known, unseen, face_up, scores, golds, rush, turn, seat, done, g, action, kind, rush_at, shift, gold,
-          strength, first_stays, second_stays, receiver, struck):
+def _flip(games, g, action, kind, rush_at, t):
     """Game ``g``'s mover turns a card of ``kind`` (remembered, or unseen when ``action`` is the unseen option)."""
+    known, unseen, face_up, scores, golds, rush = (games.known, games.unseen, games.face_up, games.scores,
+                                                   games.golds, games.rush)
+    gold = t.per_kind[GOLD]
     k = known.shape[1]
     if action == k:
         unseen[g, kind] -= 1
@@ -577,27 +575,25 @@ def _flip(known, unseen, face_up, scores, golds, rush, turn, seat, done, g, acti
         scores[g, 0] += gold[kind]
         golds[g, 0] += gold[kind] > 0
     else:
-        a = face_up[g]
-        _turn_end(known[g], unseen[g], scores[g], golds[g], a, kind, first_stays, second_stays, receiver, struck, 1)
+        _turn_end(known[g], scores[g], golds[g], face_up[g], kind, t.per_pair, 1)
         face_up[g] = -1
     # the next seat moves: turn the frame one seat on
-    _next_frame(known[g].copy(), unseen[g].copy(), scores[g].copy(), golds[g].copy(), shift, known[g], unseen[g],
-                scores[g], golds[g])
-    seat[g] = (seat[g] + 1) % scores.shape[1]
-    turn[g] += 1
-    _start_turn(known, unseen, face_up, scores, golds, rush, turn, seat, done, g, gold, strength, rush_at)
+    _next_frame(known[g].copy(), unseen[g].copy(), scores[g].copy(), golds[g].copy(), t.per_kind[SHIFT], known[g],
+                unseen[g], scores[g], golds[g])
+    games.seat[g] = (games.seat[g] + 1) % scores.shape[1]
+    games.turn[g] += 1
+    _start_turn(games, g, t.per_kind, rush_at)
 
 
 @numba.njit(cache=True)
-def play(known, unseen, face_up, scores, golds, rush, turn, seat, done, option_mover, rng, explore, temperature,
-         rush_at, shift, gold, strength, first_stays, second_stays, receiver, struck, out_action, out_kind):
+def play(games, option_mover, rng, explore, temperature, rush_at, t, out_action, out_kind):
     """Every game not over plays one flip: the option best for its mover (the first of equals), or with chance
     ``explore`` one drawn with weights ``exp(value / temperature)``; an unseen card's kind is drawn with its odds.
     The option and the kind turned go to ``out_action`` and ``out_kind`` (-1 for a game over)."""
-    k = known.shape[1]
-    for g in range(len(done)):
+    k = games.known.shape[1]
+    for g in range(len(games.done)):
         out_action[g] = out_kind[g] = -1
-        if done[g]:
+        if games.done[g]:
             continue
         values = option_mover[g]
         action, top = -1, -1.0
@@ -616,10 +612,9 @@ def play(known, unseen, face_up, scores, golds, rush, turn, seat, done, option_m
                     if x < 0:
                         action = c
                         break
-        kind = _draw(unseen[g], rng, g) if action == k else action
+        kind = _draw(games.unseen[g], rng, g) if action == k else action
         out_action[g], out_kind[g] = action, kind
-        _flip(known, unseen, face_up, scores, golds, rush, turn, seat, done, g, action, kind, rush_at, shift, gold,
-              strength, first_stays, second_stays, receiver, struck)
+        _flip(games, g, action, kind, rush_at, t)
 
 
 # --- the Python face -----------------------------------------------------------------------------------------------
@@ -705,10 +700,8 @@ class Search:
         leaves = Games(np.zeros((keep, k), np.int64), np.zeros((keep, k), np.int64), np.full(keep, -1, np.int64),
                        np.zeros((keep, n), np.int64), np.zeros((keep, n), np.int64), np.zeros(keep, np.bool_),
                        np.zeros(keep, np.int64), np.zeros(keep, np.int64), np.zeros(keep, np.bool_))
-        expand(games.known, games.unseen, games.face_up, games.scores, games.golds, games.rush, games.done, offsets,
-               self.rush_at, t.shift, t.gold, t.strength, t.owner, t.first_stays, t.second_stays, t.receiver,
-               t.struck, feats, values, exact, (leaves.known, leaves.unseen, leaves.scores, leaves.golds,
-                                                leaves.rush))
+        expand(games, offsets, self.rush_at, t, feats, values, exact, (leaves.known, leaves.unseen, leaves.scores,
+                                                                      leaves.golds, leaves.rush))
         if keep:
             leaves.seat[:], leaves.turn[:] = np.repeat((games.seat + 1) % n, counts), np.repeat(games.turn + 1, counts)
         need = np.flatnonzero(~exact)
@@ -734,10 +727,8 @@ class Search:
              temperature: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
         """Every game not over plays one flip chosen from ``option_mover`` (:func:`play`), drawing from its stream
         ``rng[g]``; returns the options taken and the kinds turned (-1 for games over)."""
-        t = self.rules
         actions, kinds = np.full(len(games.done), -1, np.int64), np.full(len(games.done), -1, np.int64)
-        play(*games, option_mover, rng, float(explore), float(temperature), self.rush_at, t.shift, t.gold, t.strength,
-             t.first_stays, t.second_stays, t.receiver, t.struck, actions, kinds)
+        play(games, option_mover, rng, float(explore), float(temperature), self.rush_at, self.rules, actions, kinds)
         return actions, kinds
 
     def flip(self, games: Games, g: int, action: int, kind: int) -> None:
@@ -748,9 +739,7 @@ class Search:
         if games.done[g] or not (0 <= kind < k and counts[g, kind] > 0) or action not in (kind, k):
             raise GoldrushEnvError(f"game {g} has no {'unseen' if action == k else 'remembered'} card of kind {kind} "
                                    f"to turn")
-        t = self.rules
-        _flip(*games, g, action, kind, self.rush_at, t.shift, t.gold, t.strength, t.first_stays, t.second_stays,
-              t.receiver, t.struck)
+        _flip(games, g, action, kind, self.rush_at, self.rules)
 
 
 __all__ = ["CHUNK_ROWS", "MAX_TURNS", "Games", "Rules", "Search", "box", "count_leaves", "expand", "num_actions",

@@ -9,12 +9,13 @@ from goldrush_env.gold import raw_env
 from goldrush_env.errors import GoldrushEnvError
 from goldrush_agents import make_agent
 from goldrush_agents.gold.optimal import ExactTable, OptimalAgent
+from goldrush_agents.gold import turns
 from goldrush_agents.gold.turns import Games, Search, num_kinds, rules, start_turns
 
 from optimal_reference import Solver
 
 NUM_KINDS = num_kinds(2)
-SHIFT = rules(2).shift
+SHIFT = rules(2).per_kind[turns.SHIFT]
 """The next seat's frame: at two seats, the other seat's."""
 
 

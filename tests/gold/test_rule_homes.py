@@ -16,7 +16,7 @@ from goldrush_env.gold.cards import (EMPTY, MAX_PLAYERS, MIN_PLAYERS, NUM_CARD_T
 from goldrush_env.gold.config import EnvConfig
 from goldrush_env.gold.engine import Game, colour_owners
 
-from goldrush_agents.gold.turns import lead_share, rules, shares, stalemate
+from goldrush_agents.gold.turns import GOLD, STRENGTH, lead_share, rules, shares, stalemate
 
 
 BOX = TABLES["full"].counts
@@ -29,8 +29,8 @@ def three_forms_of_d3(cards: tuple[int, ...], num_players: int) -> tuple[bool, b
     engine = Game(num_players, layout, rush_at=0)._is_stalemate()
     compiled = kernel._stalemate(np.bincount(kernel.GROUP[list(cards)], minlength=kernel.GROUPS))
     kinds, table_rules = card_kinds(num_players, colour_owners(num_players)), rules(num_players)
-    counts = np.bincount([kinds[card] for card in cards], minlength=len(table_rules.gold)).astype(np.int64)
-    return engine, bool(compiled), bool(stalemate(counts, table_rules.gold, table_rules.strength))
+    counts = np.bincount([kinds[card] for card in cards], minlength=table_rules.per_kind.shape[1]).astype(np.int64)
+    return engine, bool(compiled), bool(stalemate(counts, *table_rules.per_kind[[GOLD, STRENGTH]]))
 
 
 @pytest.mark.parametrize("num_players", [2, 5])
