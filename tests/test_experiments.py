@@ -16,6 +16,7 @@ EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
 FLIP_CHOICES = "2026-11-23-flip-choices/flip_choices.py"
 LEAD_SPREAD = "2026-11-25-lead-spread/lead_spread.py"
 ORACLE = "2026-11-25-oracle/oracle.py"
+SEARCH_AB = "2026-12-08-search-rules/search_ab.py"
 
 
 def run(script: str, *argv: str) -> subprocess.CompletedProcess:
@@ -46,7 +47,16 @@ def refused_here(capsys, script: str, *argv: str) -> str:
 
 def test_every_experiment_is_run_here():
     scripts = {path.relative_to(EXPERIMENTS).as_posix() for path in EXPERIMENTS.rglob("*.py")}
-    assert scripts == {FLIP_CHOICES, LEAD_SPREAD, ORACLE}
+    assert scripts == {FLIP_CHOICES, LEAD_SPREAD, ORACLE, SEARCH_AB}
+
+
+def test_search_ab_times_two_copies_of_the_search(capsys):
+    turns = str(Path(__file__).resolve().parent.parent / "agents" / "gold" / "turns.py")
+    lines = ran(SEARCH_AB, turns, turns, "--games", "2", "--repeats", "1").splitlines()
+    assert [line.split(":")[0] for line in lines] == ["2 players, 2 games, depth 1", "4 players, 2 games, depth 1",
+                                                      "2 players, 1 games, depth 2"]
+    assert all(float(re.search(r"after/before ([\d.]+)", line).group(1)) > 0 for line in lines)
+    assert "--games must be at least 1, got 0" in refused_here(capsys, SEARCH_AB, turns, turns, "--games", "0")
 
 
 def test_flip_choices_compares_a_player_with_the_expert(capsys):
