@@ -93,10 +93,7 @@ class TurnBasedEnv(AECEnv, EzPickle):
         next, the picture in human mode."""
         self._cumulative_rewards[agent] = 0.0
         finished = game.is_finished
-        if gains is None and not finished:
-            self._pay(None, None)
-        else:
-            self._pay(gains, self._winners(game) if finished else None)
+        self._pay(gains, self._winners(game) if finished else None)
         if finished:
             done = dict.fromkeys(self.agents, True)
             if game.is_over:
@@ -131,6 +128,15 @@ class TurnBasedEnv(AECEnv, EzPickle):
     def _final_info(self) -> dict[str, Any] | None:
         """Every agent's info once the game has ended (None: the infos stay as they are)."""
         return None
+
+    def _result_info(self) -> dict[str, Any]:
+        """A :meth:`_final_info` (and a ``reset()`` info) that a subclass may take: the game's ``scores`` and
+        ``winners`` once it has ended, nothing before."""
+        game = self._require_game()
+        if not game.is_finished:
+            return {}
+        result = game.result()
+        return {"scores": list(result.scores), "winners": list(result.winners)}
 
     def render_subject(self) -> Any:
         """What :meth:`render` draws now, in the form :attr:`rendering` takes."""

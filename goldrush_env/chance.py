@@ -142,16 +142,19 @@ class Position:
 
     def __getstate__(self) -> dict:
         # OpenSpiel serializes a Python state by pickling its attributes: the environment goes as its attributes,
-        # since its own pickling would make it anew from its options, without its game.
+        # since its own pickling would make it anew from its options, without its game. A node with no environment
+        # yet (before a game is dealt) keeps None.
         state = dict(self.__dict__)
         env = state.pop("env")
-        state["env"] = (type(env), env.__dict__)
+        state["env"] = None if env is None else (type(env), env.__dict__)
         return state
 
     def __setstate__(self, state: dict) -> None:
-        kind, attributes = state.pop("env")
-        env = object.__new__(kind)
-        env.__dict__.update(attributes)
+        env = state.pop("env")
+        if env is not None:
+            kind, attributes = env
+            env = object.__new__(kind)
+            env.__dict__.update(attributes)
         self.__dict__.update(state, env=env)
 
     def __str__(self) -> str:

@@ -270,8 +270,7 @@ def spec(name: str) -> GameSpec:
     game = entry.load()
     if not isinstance(game, GameSpec) or game.name != name:
         raise GoldrushEnvError(f"the entry point {entry.value!r} of the game {name!r} must be a GameSpec named "
-                               f"{name!r}, "
-                            f"got {game!r:.80}")
+                               f"{name!r}, got {game!r:.80}")
     _add(game)
     return game
 

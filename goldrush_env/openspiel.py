@@ -171,9 +171,8 @@ class OpenSpielGame(pyspiel.Game):
     chance_class: type[ChanceGame]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        params = dict(params or {})
-        self.chance = self.chance_class(**params)
-        full = {**self.chance_class.PARAMETERS, **params}
+        self.chance = self.chance_class(**(params or {}))
+        full = dict(self.chance.params)  # the defaults with the parameters given
         super().__init__(_game_type(self.spec, self.chance, full), _game_info(self.chance), full)
 
     def new_initial_state(self, *args: Any) -> OpenSpielState:

@@ -116,26 +116,17 @@ class raw_env(TurnBasedEnv):
         self._mask = game.legal_mask()
         self._settle(agent, game, self._gains(game, before))
 
-    def _final_info(self) -> dict[str, Any]:
-        game = self.game
-        if not game.is_finished:
-            return {}
-        result = game.result()
-        return {"scores": list(result.scores), "winners": list(result.winners)}
-
-    def _acting(self, seat: int) -> bool:
-        game = self._require_game()
-        return not game.is_finished and seat == game.current_player
+    _final_info = TurnBasedEnv._result_info
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.agent_name_mapping[agent]
-        mask = self._mask.astype(np.int8) if self._acting(seat) else np.zeros(self._num_actions, np.int8)
-        return {"observation": self._vector(self.game, seat), "action_mask": mask}
+        mask = self.action_mask(agent).astype(np.int8)
+        return {"observation": self._vector(self.game, self.agent_name_mapping[agent]), "action_mask": mask}
 
     def action_mask(self, agent: str) -> np.ndarray:
         """The bool mask of the actions ``agent`` may take now (all False if it is not to act)."""
-        seat = self.agent_name_mapping[agent]
-        return self._mask.copy() if self._acting(seat) else np.zeros(self._num_actions, dtype=bool)
+        game = self._require_game()
+        acting = not game.is_finished and self.agent_name_mapping[agent] == game.current_player
+        return self._mask.copy() if acting else np.zeros(self._num_actions, dtype=bool)
 
     def is_legal(self, action: int) -> bool:
         """Whether the agent to act may take ``action`` now."""

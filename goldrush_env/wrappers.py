@@ -91,11 +91,10 @@ class ClassicChecks(OrderEnforcingWrapper):
         if not self._has_reset:
             EnvLogger.error_step_before_reset()
         raw = self._raw
+        self._has_updated = True
         if not raw.agents:
-            self._has_updated = True
             EnvLogger.warn_step_after_terminated_truncated()
             return
-        self._has_updated = True
         agent = raw.agent_selection
         dead = raw.terminations[agent] or raw.truncations[agent]
         # AssertOutOfBoundsWrapper: None only for a dead agent, otherwise an action of the space.

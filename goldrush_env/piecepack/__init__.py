@@ -32,22 +32,7 @@ _LAZY = {
     "env": "aec", "raw_env": "aec", "PiecepackConfig": "aec", "PiecepackEnv": "gym_env",
 }
 
-__all__ = [
-    "GAME",
-    "NUM_ACTIONS",
-    "Event",
-    "Game",
-    "IllegalActionError",
-    "Phase",
-    "PiecepackConfig",
-    "PiecepackEnv",
-    "PiecepackError",
-    "SetupError",
-    "decode",
-    "describe",
-    "env",
-    "raw_env",
-]
+__all__ = ["GAME", *_LAZY]  # every lazy name is public
 
 
 def __getattr__(name: str):

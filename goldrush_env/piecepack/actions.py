@@ -139,7 +139,7 @@ def _decode(action: int) -> Action:
     kind = max(i for i, start in enumerate(_STARTS) if start <= action)
     rest = action - _STARTS[kind]
     name = KINDS[kind]
-    if action < BUILD or name == "UPGRADE":
+    if action < BUILD or name in ("UPGRADE", "MARKET_SELL"):
         return Action(name, (rest,))
     if name == "BUILD":
         return Action(name, divmod(rest, NUM_PLOTS))
@@ -152,8 +152,6 @@ def _decode(action: int) -> Action:
     if name == "TRADE_ROUTE":
         x, y = divmod(rest, 3)
         return Action(name, (x, y if y < x else y + 1))
-    if name == "MARKET_SELL":
-        return Action(name, (rest,))
     return Action(name)
 
 

@@ -307,19 +307,13 @@ class raw_env(TurnBasedEnv):
         super()._require_game()
         return self.one
 
-    def _final_info(self) -> dict[str, Any]:
-        if not self.one.is_over:
-            return {}
-        result = self.one.result()
-        return {"scores": list(result.scores), "winners": list(result.winners)}
+    _final_info = TurnBasedEnv._result_info
 
     # --- what agents see ------------------------------------------------------------
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.agent_name_mapping[agent]
-        one = self._require_game()
-        mask = one.mask.view(np.int8).copy() if seat == one.current_player else np.zeros(NUM_ACTIONS, np.int8)
-        return {"observation": one.observation(seat), "action_mask": mask}
+        mask = self.action_mask(agent).view(np.int8)
+        return {"observation": self._require_game().observation(self.agent_name_mapping[agent]), "action_mask": mask}
 
     def state(self) -> np.ndarray:
         """The global state (the module docstring's *State* table): every piece, absolute seats. For training

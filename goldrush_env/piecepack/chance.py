@@ -370,17 +370,6 @@ class PiecepackPosition(Position):
         new.env = None if self.env is None else _copy_env(self.env)
         return new
 
-    def __getstate__(self) -> dict:
-        if self.env is None:  # the first nodes have no environment to pickle apart
-            return dict(self.__dict__)
-        return super().__getstate__()
-
-    def __setstate__(self, state: dict) -> None:
-        if state.get("env") is None:
-            self.__dict__.update(state)
-        else:
-            super().__setstate__(state)
-
 
 def _identified(game: Any, piece: int) -> bool:
     """Whether some seat has identified ``piece``: face up, or assayed by anyone."""

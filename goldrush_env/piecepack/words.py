@@ -73,9 +73,7 @@ def piece_words(code: str) -> str:
 def cost_words(cost: Sequence[int]) -> str:
     """``"2 Food, 1 Energy and 1 Ore"`` for the cost ``(2, 1, 1, 0)``; ``"nothing"`` for no cost."""
     parts = [f"{units} {RESOURCES[r]}" for r, units in enumerate(cost) if units]
-    if not parts:
-        return "nothing"
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return _listed(parts) if parts else "nothing"
 
 
 def relative_names(viewer: int, num_players: int) -> list[str]:
