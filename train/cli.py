@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from goldrush_agents import make_agent, split_entrants
-from goldrush_env.checks import check_int
+from goldrush_env.checks import check_int, check_number
 from goldrush_env.errors import GoldrushEnvError, install_line
 from goldrush_env.games import DEFAULT_GAME
 
@@ -85,11 +85,19 @@ def command(name: str, needs: Sequence[str] = (), extra: str = "train") -> Calla
     return decorate
 
 
-def check_counts(args: Any, *names: str) -> None:
+def check_counts(args: Any, *names: str, least: int = 1) -> None:
     """Refuse, by its option's name (``--total-timesteps`` for ``total_timesteps``), any of the fields ``names``
-    of ``args`` that is not an int >= 1."""
+    of ``args`` that is not an int >= ``least``."""
     for name in names:
-        check_int(f"--{name.replace('_', '-')}", getattr(args, name), 1)
+        check_int(f"--{name.replace('_', '-')}", getattr(args, name), least)
+
+
+def check_numbers(args: Any, *names: str, low: float | None = None, high: float | None = None,
+                  above: float | None = None) -> None:
+    """Refuse, by its option's name, any of the fields ``names`` of ``args`` that is not a finite number from
+    ``low`` to ``high`` and greater than ``above`` (:func:`~goldrush_env.checks.check_number`)."""
+    for name in names:
+        check_number(f"--{name.replace('_', '-')}", getattr(args, name), low, high, above=above)
 
 
 def check_agent(option: str, spec: str, game: str = DEFAULT_GAME) -> None:
@@ -198,12 +206,29 @@ def open_run_dir(run_dir: str | None, prefix: str, args: Any) -> Path:
     return path
 
 
-def ship(model: Path, to: Path) -> None:
-    """Copy a run's ``model`` into the package as the shipped model ``to`` (what ``--ship`` does), and say so."""
+def ship(model: Path, to: Path, line: str = "shipped as {to}") -> None:
+    """Copy a run's ``model`` into the package as the shipped model ``to`` (what ``--ship`` does), and say so:
+    ``line``, with ``{model}`` and ``{to}`` filled in."""
     import shutil
 
+    to.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(model, to)
-    print(f"shipped as {to}", flush=True)
+    print(line.format(model=model, to=to), flush=True)
+
+
+def write_csv(path: Path, rows: Sequence[dict[str, Any]]) -> None:
+    """Write ``rows`` (dicts with the same keys, such as a run's evaluations) to ``path`` as CSV, with a header
+    line; nothing if there are none."""
+    if rows:
+        keys = list(rows[0])
+        path.write_text("\n".join([",".join(keys)] + [",".join(str(row[k]) for k in keys) for row in rows]) + "\n")
+
+
+def parse_args(cls: type, argv: Sequence[str] | None, name: str) -> Any:
+    """``argv`` read by tyro into the dataclass ``cls``, for the command ``python -m name`` (its ``--help``)."""
+    import tyro
+
+    return tyro.cli(cls, args=argv, prog=f"python -m {name}")
 
 
 def minutes(seconds: float) -> str:

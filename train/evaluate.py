@@ -68,11 +68,6 @@ class Args:
         as text (``max_turns=80`` is an int, ``memory=human`` the text ``"human"``)."""
         return env_options(self.option)
 
-    @property
-    def tournament_options(self) -> dict[str, Any]:
-        """What the tournament takes beyond the game's options (``batched``, when asked for)."""
-        return {"batched": True} if self.batched else {}
-
     def check(self) -> None:
         """Refuse values that cannot work, naming them, before any game is played."""
         if self.game not in names():
@@ -107,8 +102,8 @@ def main(argv: Sequence[str] | None = None) -> list[Row]:
     args.check()
     start = time.perf_counter()
     rows = evaluate(args.model, split_entrants(args.agents), num_players=args.players, games=args.games,
-                    seed=args.seed, workers=args.workers, progress=True, game=args.game, **args.options,
-                    **args.tournament_options)
+                    seed=args.seed, workers=args.workers, progress=True, game=args.game, batched=args.batched,
+                    **args.options)
     print(table(rows))
     options = "".join(f", {name}={value}" for name, value in args.options.items())
     print(f"({spec(args.game).title}, {args.players} players{options}, seed {args.seed}, "

@@ -162,10 +162,14 @@ def saved_weights(path: str, width: int, context: int) -> dict[str, np.ndarray]:
     return weights
 
 
+def load_saved_weights(net: GoldNet, path: str) -> None:
+    """Put the weights of the model at ``path`` into ``net``, refused by :func:`saved_weights` unless they fit it."""
+    weights = saved_weights(path, net.width, net.context)
+    net.load_state_dict({name: torch.as_tensor(array) for name, array in weights.items()})
+
+
 def make_agent_network(inputs: int, actions: int) -> Any:
     """CleanRL's stock agent: an actor and a critic, each two tanh layers of 64, orthogonally initialized."""
-    import torch
-    from torch import nn
 
     class Tanh(nn.Module):
         """tanh as 2 sigmoid(2x) - 1: the same function, which PyTorch's CPU build computes faster than

@@ -48,7 +48,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import shutil
 import time
 from dataclasses import dataclass
 from functools import partial
@@ -61,8 +60,9 @@ from goldrush_agents import split_entrants
 from goldrush_agents.gold.trained import SHIPPED_MODEL
 from goldrush_env.checks import check_int, check_number
 from goldrush_env.errors import GoldrushEnvError
-from goldrush_train.cli import (TRAIN_EXTRA, Heartbeat, check_agent, check_agents, check_counts, command, doing,
-                                minutes, new_run_dir, refuse_used_folder, silent_for)
+from goldrush_train.cli import (TRAIN_EXTRA, Heartbeat, check_agent, check_agents, check_counts, check_numbers, command,
+                                doing, minutes, new_run_dir, parse_args, refuse_used_folder, ship, silent_for,
+                                write_csv)
 from goldrush_train.run_figure import plot
 
 SHIP_PATH = SHIPPED_MODEL
@@ -199,10 +199,8 @@ class Args:
                     "checkpoint_every", "final_games"]
         check_counts(self, *positive)
         check_int("--num-players", self.num_players, 2, 5)
-        for name in ("total_timesteps", "imitation_games", "imitation_data_epochs"):
-            check_int(f"--{name.replace('_', '-')}", getattr(self, name), 0)
-        for name in ("promote_at", "self_play"):
-            check_number(f"--{name.replace('_', '-')}", getattr(self, name), 0, 1)
+        check_counts(self, "total_timesteps", "imitation_games", "imitation_data_epochs", least=0)
+        check_numbers(self, "promote_at", "self_play", low=0, high=1)
         check_int("--torch-threads", self.torch_threads, 0, note="0: automatic")
         if self.vec_env == "batched" and self.memory != "perfect":
             raise GoldrushEnvError("--vec-env batched plays with perfect memory: use --memory perfect or another "
@@ -389,7 +387,7 @@ def _make_callback(args: Args, run_dir: Path, state: RunState, started: float):
                 print(f"curriculum: now training mostly against {curriculum[state.stage]}", flush=True)
                 self.last_line = time.perf_counter()
                 self.apply_mix()
-            _write_eval_csv(run_dir, state.evaluations)
+            write_csv(run_dir / "eval.csv", state.evaluations)
 
         def checkpoint(self, step: int) -> None:
             folder = run_dir / "checkpoints"
@@ -401,25 +399,6 @@ def _make_callback(args: Args, run_dir: Path, state: RunState, started: float):
             state.save()
 
     return TrainerCallback()
-
-
-def _write_eval_csv(run_dir: Path, evaluations: list[dict[str, Any]]) -> None:
-    if not evaluations:
-        return
-    keys = list(evaluations[0])
-    lines = [",".join(keys)] + [",".join(str(e[k]) for k in keys) for e in evaluations]
-    (run_dir / "eval.csv").write_text("\n".join(lines) + "\n")
-
-
-def _load_weights(model: Any, path: str) -> None:
-    """Put a saved model's network weights into ``model`` (same width and context, or a clear error)."""
-    import torch
-
-    from goldrush_train.gold.network import saved_weights
-
-    net = model.policy.gold_net()
-    weights = saved_weights(path, net.width, net.context)
-    net.load_state_dict({name: torch.as_tensor(array) for name, array in weights.items()})
 
 
 def _anchor(args: Args, model: Any) -> None:
@@ -550,7 +529,7 @@ def train(args: Args) -> dict[str, Any]:
     from stable_baselines3.common.logger import configure
     from stable_baselines3.common.utils import set_random_seed
     from goldrush_train.win_shares import evaluate, table
-    from goldrush_train.gold.network import MaskableGoldPolicy
+    from goldrush_train.gold.network import MaskableGoldPolicy, load_saved_weights
     from goldrush_train.gold.opponents import opponent_mix
 
     resuming = args.resume is not None
@@ -589,7 +568,7 @@ def train(args: Args) -> dict[str, Any]:
                 device="cpu", policy_kwargs={"net_kwargs": {"width": args.width, "context": args.context}})
         model.set_logger(logger)
         if not resuming and args.init_from:
-            _load_weights(model, args.init_from)
+            load_saved_weights(model.policy.gold_net(), args.init_from)
             print(f"starting from the weights of {args.init_from}", flush=True)
         if not resuming and (args.imitation_games or args.imitation_data):
             state.imitation = _warm_start(args, model)
@@ -648,14 +627,12 @@ def train(args: Args) -> dict[str, Any]:
         "model": str(model_path),
     }
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
-    _write_eval_csv(run_dir, state.evaluations)
+    write_csv(run_dir / "eval.csv", state.evaluations)
     if state.evaluations:
         plot(state.evaluations, state.promotions, run_dir / "curves.png",
              f"MaskablePPO, {args.num_players} players, seed {args.seed}")
     if args.ship:
-        SHIP_PATH.parent.mkdir(exist_ok=True)
-        shutil.copyfile(model_path, SHIP_PATH)
-        print(f"shipped {model_path} as {SHIP_PATH}")
+        ship(model_path, SHIP_PATH, "shipped {model} as {to}")
     print(f"\ntrained {steps:,} steps in {minutes(train_s)}; final evaluation "
           f"({args.final_games} games per opponent, seats and start player rotated):")
     print(table(rows))
@@ -669,10 +646,8 @@ def train(args: Args) -> dict[str, Any]:
 
 @command("goldrush_train.gold.ppo", needs=TRAIN_EXTRA)
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    import tyro
-
     os.environ.setdefault("OMP_NUM_THREADS", "1")  # for the environment subprocesses, which start afresh
-    args = tyro.cli(Args, args=argv, prog="python -m goldrush_train.gold.ppo")
+    args = parse_args(Args, argv, "goldrush_train.gold.ppo")
     with Heartbeat():
         return train(args)
 

@@ -63,7 +63,7 @@ from goldrush_agents.gold.trained import SHIPPED_MODEL
 from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldrushEnvError
 from goldrush_train.cli import (TRAIN_EXTRA, check_agent, check_agents, check_counts, command, minutes, new_run_dir,
-                                refuse_used_folder, run_script)
+                                parse_args, refuse_used_folder, run_script, ship)
 
 SHIP_PATH = SHIPPED_MODEL
 """Where ``--ship`` copies the model (the package's ``taught_2p.npz``)."""
@@ -200,30 +200,34 @@ def _reuse(path: Path, wanted: dict[str, Any], stage: str, ignore: tuple[str, ..
     return True
 
 
-def search_data(recipe: Recipe) -> list[str]:
-    """The search data files, collected where missing; a file that holds other games is refused by name."""
+def _collected(recipe: Recipe, path: Path, wanted: dict[str, Any], stage: str, games: int, who: str, seed: int,
+               ignore: tuple[str, ...] = (), **options: Any) -> str:
+    """The data file at ``path``: reused if it holds ``wanted`` (see :func:`_reuse`), else collected (``games``
+    games of ``who`` labelled by the teacher, ``options`` given to ``collect`` and recorded beside ``wanted``)."""
     from goldrush_train.gold.decisions import collect, save
 
-    paths = []
-    for seed in recipe.search_seeds:
-        path, wanted = recipe.data_path(seed), recipe.about(seed)
-        if not _reuse(path, wanted, "search data"):
-            start = time.perf_counter()
-            print(f"search data: {recipe.search_games} games of {recipe.teacher}, seed {seed}...", flush=True)
-            data = collect(recipe.search_games, num_players=2, teacher=recipe.teacher, seed=seed,
-                           workers=recipe.workers or None, memory="perfect", progress=f"search data, seed {seed}")
-            save(data, path, **wanted)
-            print(f"search data: {len(data['actions']):,} decisions in {time.perf_counter() - start:.0f} s: "
-                  f"{path}", flush=True)
-        paths.append(str(path))
-    return paths
+    if not _reuse(path, wanted, stage, ignore):
+        start = time.perf_counter()
+        print(f"{stage}: {games} games of {who}, seed {seed}...", flush=True)
+        data = collect(games, num_players=2, teacher=recipe.teacher, seed=seed, workers=recipe.workers or None,
+                       memory="perfect", progress=f"{stage}, seed {seed}", **options)
+        save(data, path, **{**wanted, **options})
+        print(f"{stage}: {len(data['actions']):,} decisions in {time.perf_counter() - start:.0f} s: {path}",
+              flush=True)
+    return str(path)
+
+
+def search_data(recipe: Recipe) -> list[str]:
+    """The search data files, collected where missing; a file that holds other games is refused by name."""
+    return [_collected(recipe, recipe.data_path(seed), recipe.about(seed), "search data", recipe.search_games,
+                       recipe.teacher, seed) for seed in recipe.search_seeds]
 
 
 def dagger_data(recipe: Recipe, search_paths: list[str]) -> list[str]:
     """The DAgger files, collected where missing (after fitting their student, if it is missing too); a file
     that holds other games, or was played by another student than ``DATA_DIR/dagger-student.npz``, is refused
     by name."""
-    from goldrush_train.gold.decisions import collect, file_digest, save
+    from goldrush_train.gold.decisions import file_digest
 
     student = recipe.student_path
     if not student.exists():
@@ -235,21 +239,11 @@ def dagger_data(recipe: Recipe, search_paths: list[str]) -> list[str]:
         _fit(dataclasses.replace(recipe, seed=0), fit, search_paths)
         shutil.copyfile(fit / "model.npz", student)
     digest = file_digest(student)
-    paths = []
-    for seed in recipe.dagger_seeds:
-        path, wanted = recipe.dagger_path(seed), recipe.dagger_about(seed, digest)
-        if not _reuse(path, wanted, "dagger", ignore=("student",)):  # the student is known by its digest
-            start = time.perf_counter()
-            print(f"dagger: {recipe.dagger_games} games of {student} labelled by {recipe.teacher}, seed {seed}...",
-                  flush=True)
-            data = collect(recipe.dagger_games, num_players=2, teacher=recipe.teacher, seed=seed,
-                           workers=recipe.workers or None, student=str(student), opponents=wanted["opponents"],
-                           memory="perfect", progress=f"dagger, seed {seed}")
-            save(data, path, **wanted, student=str(student))
-            print(f"dagger: {len(data['actions']):,} decisions in {time.perf_counter() - start:.0f} s: {path}",
-                  flush=True)
-        paths.append(str(path))
-    return paths
+    return [_collected(recipe, recipe.dagger_path(seed), recipe.dagger_about(seed, digest), "dagger",
+                       recipe.dagger_games, f"{student} labelled by {recipe.teacher}", seed,
+                       ignore=("student",),  # the student is known by its digest
+                       student=str(student), opponents=split_entrants(recipe.dagger_opponents))
+            for seed in recipe.dagger_seeds]
 
 
 def _fit(recipe: Recipe, run_dir: Path, paths: list[str]) -> dict[str, Any]:
@@ -282,18 +276,14 @@ def run(recipe: Recipe) -> dict[str, Any]:
     summary["recipe"] = dataclasses.asdict(recipe)
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
     if recipe.ship:
-        SHIP_PATH.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(run_dir / "model.npz", SHIP_PATH)
-        print(f"recipe: shipped {run_dir / 'model.npz'} as {SHIP_PATH}", flush=True)
+        ship(run_dir / "model.npz", SHIP_PATH, "recipe: shipped {model} as {to}")
     print(f"recipe: total wall time {minutes(time.perf_counter() - start)}, outputs in {run_dir}/", flush=True)
     return summary
 
 
 @command("goldrush_train.gold.recipe", needs=TRAIN_EXTRA)
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    import tyro
-
-    return run(tyro.cli(Recipe, args=argv, prog="python -m goldrush_train.gold.recipe"))
+    return run(parse_args(Recipe, argv, "goldrush_train.gold.recipe"))
 
 
 if __name__ == "__main__":

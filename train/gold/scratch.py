@@ -42,19 +42,10 @@ import numpy as np
 from goldrush_agents import split_entrants
 from goldrush_agents.gold.trained import shipped_model
 from goldrush_env.gold.cards import table_size
-from goldrush_env.checks import check_int, check_number
+from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldrushEnvError
-from goldrush_train.cli import (
-    TRAIN_EXTRA,
-    Heartbeat,
-    check_agents,
-    check_counts,
-    command,
-    doing,
-    minutes,
-    open_run_dir,
-    ship,
-)
+from goldrush_train.cli import (TRAIN_EXTRA, Heartbeat, check_agents, check_counts, check_numbers, command, doing,
+                                minutes, open_run_dir, parse_args, ship, write_csv)
 
 PROGRESS_EVERY = 30.0
 """Seconds between progress lines."""
@@ -177,10 +168,8 @@ class Args:
         if self.num_envs * self.num_steps % self.num_minibatches:
             raise GoldrushEnvError(f"--num-minibatches {self.num_minibatches} must divide a rollout of "
                                    f"{self.num_envs * self.num_steps} decisions (--num-envs x --num-steps)")
-        for name in ("gamma", "gae_lambda", "self_play"):
-            check_number(f"--{name.replace('_', '-')}", getattr(self, name), 0, 1)
-        for name in ("learning_rate", "clip_coef", "ent_coef", "vf_coef", "max_grad_norm"):
-            check_number(f"--{name.replace('_', '-')}", getattr(self, name), 0)
+        check_numbers(self, "gamma", "gae_lambda", "self_play", low=0, high=1)
+        check_numbers(self, "learning_rate", "clip_coef", "ent_coef", "vf_coef", "max_grad_norm", low=0)
         check_int("--eval-every", self.eval_every, 0, note="0: only the final evaluation")
         check_int("--torch-threads", self.torch_threads, 0, note="0: every core")
         self.table_schedule()
@@ -219,15 +208,12 @@ def make_network(args: Args, inputs: int, actions: int):
     import torch
     from torch import nn
 
-    from goldrush_train.gold.network import GoldNet
+    from goldrush_train.gold.network import GoldNet, load_saved_weights
 
     if args.network == "goldnet":
         net = GoldNet(width=args.width, context=args.context, pairs=args.observation == "pairs")
         if args.init_from is not None:
-            from goldrush_train.gold.network import saved_weights
-
-            weights = saved_weights(args.init_from, args.width, args.context)
-            net.load_state_dict({name: torch.as_tensor(array) for name, array in weights.items()})
+            load_saved_weights(net, args.init_from)
         return net
 
     from goldrush_train.gold.network import make_agent_network
@@ -285,23 +271,20 @@ def evaluate(model: Path, agents: Sequence[str], games: int, seed: int, table: s
     against the model (``field_alone``, ``field_low``, ``field_high``)."""
     import numba
 
-    from goldrush_agents.tournament import run_tournament
+    from goldrush_train.win_shares import evaluate as against
 
     rows, threads = [], numba.get_num_threads()
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)  # many games at once: every thread the process has
     try:
-        results = [run_tournament([str(model), agent], num_players=num_players, games=games, seed=seed + index,
-                                  batched=True, table=table, progress=False) for index, agent in enumerate(agents)]
+        results = against(str(model), agents, num_players=num_players, games=games, seed=seed, batched=True,
+                          table=table)
     finally:
         numba.set_num_threads(threads)
-    for agent, result in zip(agents, results):
-        pairing = next(p for p in result.pairings if p.alone == str(model))
-        low, high = pairing.interval
-        row = {"opponent": agent, "games": pairing.games, "win_share": pairing.win_share, "low": low,
-               "high": high, "fair_share": 1 / num_players}
-        if num_players > 2:
-            other = next(p for p in result.pairings if p.alone == agent)
-            row.update(field_alone=other.win_share, field_low=other.interval[0], field_high=other.interval[1])
+    for r in results:
+        row = {"opponent": r.opponent, "games": r.games, "win_share": r.win_share, "low": r.low, "high": r.high,
+               "fair_share": r.fair_share}
+        if r.opponent_alone is not None:  # 3 or more players
+            row.update(field_alone=r.opponent_alone, field_low=r.opponent_alone_low, field_high=r.opponent_alone_high)
         rows.append(row)
     return rows
 
@@ -456,7 +439,7 @@ def train(args: Args) -> dict[str, Any]:
                   + f"  (training games won {wins / max(games, 1):.2f}, {step / (time.perf_counter() - started):,.0f}"
                   f" steps/s, {minutes(time.perf_counter() - started)})", flush=True)
             games = wins = 0
-            _write_csv(run_dir / "eval.csv", evaluations)
+            write_csv(run_dir / "eval.csv", evaluations)
             spent["evaluation"] += time.perf_counter() - clock
 
     elapsed = time.perf_counter() - started
@@ -472,18 +455,11 @@ def train(args: Args) -> dict[str, Any]:
     return summary
 
 
-def _write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
-    keys = list(rows[0])
-    path.write_text("\n".join([",".join(keys)] + [",".join(str(row[k]) for k in keys) for row in rows]) + "\n")
-
-
 @command("goldrush_train.gold.scratch", needs=TRAIN_EXTRA)
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    import tyro
-
     import numba
 
-    args = tyro.cli(Args, args=argv, prog="python -m goldrush_train.gold.scratch")
+    args = parse_args(Args, argv, "goldrush_train.gold.scratch")
     threads = numba.get_num_threads()
     try:
         with Heartbeat():

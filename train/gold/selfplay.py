@@ -26,7 +26,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,14 +33,15 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from goldrush_env.checks import check_int, check_number
+from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.gold.cards import TABLES
 from goldrush_env.streams import seed_streams
 
 from goldrush_agents.gold.selfplay import TABLE_MODELS, Network, shipped_model
 from goldrush_agents.gold.turns import Games, Search, num_actions, num_features, rules, shares, write_features
-from goldrush_train.cli import TRAIN_EXTRA, check_counts, command, minutes, open_run_dir
+from goldrush_train.cli import (TRAIN_EXTRA, check_counts, check_numbers, command, minutes, open_run_dir, parse_args,
+                                ship)
 
 
 @dataclass
@@ -90,10 +90,8 @@ class SelfPlay:
         check_int("--num-players", self.num_players, 2, 5)
         check_counts(self, "games", "batch", "batch_size", "buffer", "width", "eval_every", "eval_games",
                      "final_games", "torch_threads")
-        for name in ("lam", "explore"):
-            check_number(f"--{name}", getattr(self, name), 0, 1)
-        for name in ("learning_rate", "temperature", "replay"):
-            check_number(f"--{name.replace('_', '-')}", getattr(self, name), above=0)
+        check_numbers(self, "lam", "explore", low=0, high=1)
+        check_numbers(self, "learning_rate", "temperature", "replay", above=0)
         if self.ship and self.table not in TABLE_MODELS[self.num_players]:
             raise GoldrushEnvError(f"--ship: at {self.num_players} players the package ships models for the tables "
                                    f"{list(TABLE_MODELS[self.num_players])}, not {self.table!r}")
@@ -303,9 +301,7 @@ def train(args: SelfPlay) -> dict[str, Any]:
               f"{e['win_share']:.3f} [{e['low']:.3f}, {e['high']:.3f}] over {e['games']} games (fair share "
               f"{1 / n:.3f})", flush=True)
     if args.ship:
-        target = shipped_model(n, args.table)
-        shutil.copyfile(model_path, target)
-        print(f"selfplay: shipped {model_path} as {target}", flush=True)
+        ship(model_path, shipped_model(n, args.table), "selfplay: shipped {model} as {to}")
     print(f"selfplay: {played} games in {minutes(summary['seconds'])} ({minutes(training_seconds)} without the "
           f"evaluations), outputs in {run_dir}/", flush=True)
     return summary
@@ -313,9 +309,7 @@ def train(args: SelfPlay) -> dict[str, Any]:
 
 @command("goldrush_train.gold.selfplay", needs=TRAIN_EXTRA)
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    import tyro
-
-    return train(tyro.cli(SelfPlay, args=argv, prog="python -m goldrush_train.gold.selfplay"))
+    return train(parse_args(SelfPlay, argv, "goldrush_train.gold.selfplay"))
 
 
 if __name__ == "__main__":

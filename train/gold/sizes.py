@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,8 +30,8 @@ from typing import Any, Sequence
 from goldrush_agents.gold.trained import SHIPPED_MODEL, shipped_model
 from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldrushEnvError
-from goldrush_train.cli import (TRAIN_EXTRA, check_counts, command, minutes, new_run_dir, refuse_used_folder,
-                                run_script)
+from goldrush_train.cli import (TRAIN_EXTRA, check_counts, command, minutes, new_run_dir, parse_args,
+                                refuse_used_folder, run_script, ship)
 
 
 STEPS = {3: 500_000, 4: 800_000, 5: 1_200_000}
@@ -100,8 +99,7 @@ def run(sizes: Sizes) -> dict[str, Any]:
     summary = {**json.loads((run_dir / "summary.json").read_text()), "sizes": dataclasses.asdict(sizes)}
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
     if sizes.ship:
-        shutil.copyfile(run_dir / "model.npz", shipped_model(sizes.num_players))
-        print(f"sizes: shipped {run_dir / 'model.npz'} as {shipped_model(sizes.num_players)}", flush=True)
+        ship(run_dir / "model.npz", shipped_model(sizes.num_players), "sizes: shipped {model} as {to}")
     print(f"sizes: {sizes.num_players} players in {minutes(time.perf_counter() - started)}, outputs in {run_dir}/",
           flush=True)
     return summary
@@ -109,9 +107,7 @@ def run(sizes: Sizes) -> dict[str, Any]:
 
 @command("goldrush_train.gold.sizes", needs=TRAIN_EXTRA)
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    import tyro
-
-    return run(tyro.cli(Sizes, args=argv, prog="python -m goldrush_train.gold.sizes"))
+    return run(parse_args(Sizes, argv, "goldrush_train.gold.sizes"))
 
 
 if __name__ == "__main__":

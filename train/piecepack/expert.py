@@ -36,7 +36,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from goldrush_train.cli import TRAIN_EXTRA, command, minutes, open_run_dir, ship
+from goldrush_train.cli import (TRAIN_EXTRA, check_counts, check_numbers, command, minutes, open_run_dir, parse_args,
+                                ship)
 
 from goldrush_env.checks import check_int, check_number
 
@@ -78,10 +79,8 @@ class Args:
     def check(self) -> None:
         """Refuse a bad value by its option, before anything starts."""
         check_int("--num-players", self.num_players, 3, 4)
-        for name in ("rounds", "games", "hidden", "epochs", "batch_size", "eval_games", "workers"):
-            check_int(f"--{name.replace('_', '-')}", getattr(self, name), 1)
-        for name in ("self_play", "teacher_moves"):
-            check_number(f"--{name.replace('_', '-')}", getattr(self, name), 0, 1)
+        check_counts(self, "rounds", "games", "hidden", "epochs", "batch_size", "eval_games", "workers")
+        check_numbers(self, "self_play", "teacher_moves", low=0, high=1)
         check_number("--learning-rate", self.learning_rate, 1e-6, 1)
         check_int("--rollouts", self.rollouts, 1, 256)
 
@@ -270,9 +269,7 @@ def train(args: Args) -> dict[str, Any]:
 
 @command("goldrush_train.piecepack.expert", needs=TRAIN_EXTRA)
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    import tyro
-
-    return train(tyro.cli(Args, args=argv, prog="python -m goldrush_train.piecepack.expert"))
+    return train(parse_args(Args, argv, "goldrush_train.piecepack.expert"))
 
 
 if __name__ == "__main__":

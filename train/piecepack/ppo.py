@@ -46,7 +46,7 @@ import numpy as np
 from goldrush_env.checks import check_int
 from goldrush_env.errors import GoldrushEnvError
 from goldrush_env.policy import SeededPolicy
-from goldrush_train.cli import TRAIN_EXTRA, command, minutes, open_run_dir, ship
+from goldrush_train.cli import TRAIN_EXTRA, check_agent, command, minutes, open_run_dir, parse_args, ship
 
 
 EVAL_OPPONENTS = ("random", "economist")
@@ -110,12 +110,7 @@ class Args:
             PiecepackConfig(num_players=self.num_players, reward=self.reward)
         except GoldrushEnvError as error:
             raise GoldrushEnvError(f"--num-players/--reward: {error}") from None
-        from goldrush_agents import make_agent
-
-        try:
-            make_agent(self.teacher, game="piecepack")
-        except GoldrushEnvError as error:
-            raise GoldrushEnvError(f"--teacher: {error}") from None
+        check_agent("--teacher", self.teacher, "piecepack")
         names = [name.strip() for name in self.opponents.split(",")]
         for name in names:
             if name not in players_of("piecepack").agents and name not in players_of("piecepack").models:
@@ -263,12 +258,9 @@ def imitate(policy: Any, data: dict[str, np.ndarray], epochs: int, batch_size: i
 def export(policy: Any, path: Any, num_players: int) -> None:
     """The policy network of a MaskablePPO ``MlpPolicy`` as a ``.npz`` the numpy player reads: its linear
     layers ``actor.0``, ``actor.2``, ... (tanh between them, the last gives the 488 logits)."""
-    linears = [layer for layer in policy.mlp_extractor.policy_net if hasattr(layer, "weight")]
-    linears.append(policy.action_net)
-    weights = {}
-    for k, layer in enumerate(linears):
-        weights[f"actor.{2 * k}.weight"] = layer.weight.detach().cpu().numpy()
-        weights[f"actor.{2 * k}.bias"] = layer.bias.detach().cpu().numpy()
+    linears = [*(layer for layer in policy.mlp_extractor.policy_net if hasattr(layer, "weight")), policy.action_net]
+    weights = {f"actor.{2 * k}.{name}": getattr(layer, name).detach().cpu().numpy()
+               for k, layer in enumerate(linears) for name in ("weight", "bias")}
     np.savez(path, **weights, **{"config.game": "piecepack", "config.num_players": num_players})
 
 
@@ -326,9 +318,7 @@ def train(args: Args) -> dict[str, Any]:
 
 @command("goldrush_train.piecepack.ppo", needs=TRAIN_EXTRA)
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    import tyro
-
-    return train(tyro.cli(Args, args=argv, prog="python -m goldrush_train.piecepack.ppo"))
+    return train(parse_args(Args, argv, "goldrush_train.piecepack.ppo"))
 
 
 if __name__ == "__main__":
