@@ -107,12 +107,14 @@ def temporary_files_stay_in_the_tests_folder(tmp_path_factory):
     folder there for every model left without a logger) write into this session's pytest folder instead, in
     this process and in the processes the tests start. Ray gets a short folder of its own: its socket paths must
     fit in 107 bytes, which a worker's pytest folder (``.../pytest-N/popen-gwK/tmp0/ray/session_<time>/...``)
-    does not leave them."""
+    does not leave them. The user's data folder, where ``goldrush serve`` keeps its games by default, is one in
+    this session's pytest folder too."""
     folder = tmp_path_factory.mktemp("tmp")
     ray_folder = tempfile.mkdtemp(prefix="goldrush-ray-")
-    saved = {name: os.environ.get(name) for name in ("TMPDIR", "RAY_TMPDIR")}
+    saved = {name: os.environ.get(name) for name in ("TMPDIR", "RAY_TMPDIR", "XDG_DATA_HOME")}
     before = tempfile.tempdir
     tempfile.tempdir, os.environ["TMPDIR"], os.environ["RAY_TMPDIR"] = str(folder), str(folder), ray_folder
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data"))
     yield folder
     tempfile.tempdir = before
     for name, value in saved.items():

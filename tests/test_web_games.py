@@ -548,7 +548,7 @@ HEADER = {"id", "mode", "game", "seed"}
 STANDING = {"current_player", "finished", "over", "winners", "scores", "names", "num_players", "legal", "events"}
 STATE_KEYS = {
     "gold": HEADER | STANDING | {"table", "max_turns", "cards", "cards_left", "face_up", "gold_cards", "gold_rush",
-                                 "owners", "rush_at", "truncated", "turn"},
+                                 "owners", "rows", "rush_at", "truncated", "turn"},
     "piecepack": HEADER | STANDING | {"knowledge", "phase_words"},
     "plain": HEADER | STANDING | {"truncated", "turn"},
 }

@@ -202,10 +202,19 @@ def cmd_serve(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     except ImportError as error:
         raise GoldrushEnvError(f"goldrush serve needs Starlette and uvicorn ({error}), of the 'web' extra: "
                                f"{install_line('web')}") from None
+    from goldrush_agents.web.database import default_path
+
     limits = {name: getattr(args, name) for name in ("max_games", "max_games_per_client", "move_seconds")
               if getattr(args, name) is not None}
-    app = create_app(models=args.model or (), **limits)  # refuses a model file that cannot be played, before listening
+    store_path = default_path() if args.store is None else args.store
+    # refuses a model file that cannot be played, or a store it cannot use, before listening
+    app = create_app(models=args.model or (), store_path=store_path, **limits)
     url = f"http://{args.host}:{args.port}/"
+    store = app.state.store
+    if store.database.in_file:
+        print(f"games kept in {store_path}: {len(store.live)} in play go on", file=out)
+    for problem in app.state.restored:
+        print(f"goldrush serve: {problem}", file=sys.stderr)
     print(f"{', '.join(game.title for game in specs())} in the browser at {url} (Ctrl-C stops the server)", file=out,
           flush=True)
     if args.open:
@@ -346,6 +355,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="games in play at once from one client address (default: 50)")
     serve.add_argument("--move-seconds", type=_positive_seconds, metavar="S",
                        help="the time budget of a search player's move (default: 1)")
+    serve.add_argument("--store", metavar="PATH",
+                       help="the SQLite file that keeps the games in play, finished records and ratings, so that a "
+                            "restarted server goes on with every game (default: goldrush/server.sqlite3 in "
+                            "$XDG_DATA_HOME, else ~/.local/share; ':memory:' keeps nothing)")
     serve.set_defaults(run=cmd_serve)
     return parser
 

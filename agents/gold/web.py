@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from goldrush_env.gold.cards import IS_GOLD, TABLES, VALUE, card_code
+from goldrush_env.gold.cards import EMPTY, GRID_SIZE, IS_GOLD, TABLES, VALUE, card_code
 from goldrush_env.gold.config import EnvConfig
 from goldrush_env.gold.engine import SERIAL_FORMAT, FlipEvent, Game, Outcome, colour_owners
 from goldrush_env.gold.render import check_square, parse_square, square_name
@@ -85,10 +85,18 @@ def events_json(game: Game, names: list[str], start: int = 0) -> list[dict[str, 
             for i in range(start, len(history))]
 
 
+def grid_rows(game: Game) -> int:
+    """The rows of the grid the deal covers, which the page draws: a smaller table is laid on the first rows (the
+    quarter table on 2, the half on 4). Public: everyone sees where the cards lie."""
+    dealt = [p for p, card in enumerate(game.initial_layout) if card != EMPTY]
+    return max(dealt, default=0) // GRID_SIZE + 1
+
+
 def _standing(game: Game, names: list[str]) -> dict[str, Any]:
-    """What everyone at the table knows: the standing, whose turn, the rush, the result."""
+    """What everyone at the table knows: the standing, whose turn, the rush, the result, the rows of the table."""
     return {
         "num_players": game.num_players, "names": names, "owners": list(colour_owners(game.num_players)),
+        "rows": grid_rows(game),
         "scores": list(game.scores), "gold_cards": list(game.gold_cards),
         "current_player": None if game.is_finished else game.current_player,
         "face_up": game.face_up, "turn": game.turn, "max_turns": game.max_turns,

@@ -18,7 +18,9 @@ each is checked before any work is done, and a refusal is a JSON error that name
 
 The modules: :mod:`~goldrush_agents.web.limits` (the bounds), :mod:`~goldrush_agents.web.inputs` (reading
 requests), :mod:`~goldrush_agents.web.game` (a game as the server plays it, its sessions),
-:mod:`~goldrush_agents.web.store` (the games held), :mod:`~goldrush_agents.web.app` (the routes).
+:mod:`~goldrush_agents.web.store` (the games held), :mod:`~goldrush_agents.web.database` (the SQLite file that
+keeps them, so that a restarted server loses none), :mod:`~goldrush_agents.web.ratings` (the agents' Elo against
+people), :mod:`~goldrush_agents.web.app` (the routes).
 """
 
 from goldrush_agents.web.app import create_app, serve

@@ -4,13 +4,16 @@ game's page, and one JSON API with the same routes for every game under ``/api/<
 Requests are read and checked in the event loop (:mod:`goldrush_agents.web.inputs`), counted against the limits
 (:class:`~goldrush_agents.web.store.Store`), and only then do agents move, in worker threads: games with a search
 player on a few threads of their own, the rest on others, so a crowd of searches cannot hold up a quick game.
-One request per game runs at a time; the others for that game wait without holding a thread.
+One request per game runs at a time; the others for that game wait without holding a thread. Each game is written
+to the server's store (:mod:`goldrush_agents.web.database`) before its answer is sent, so a restarted server goes on
+with every game.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -29,6 +32,7 @@ from goldrush_env.games import specs
 
 from goldrush_agents import make_agent, players_of
 from goldrush_agents.web import inputs
+from goldrush_agents.web.database import MEMORY, Database
 from goldrush_agents.web.game import STATIC, Plan, Session, WebGame
 from goldrush_agents.web.inputs import WebError
 from goldrush_agents.web.limits import Limits
@@ -94,19 +98,22 @@ def web_parts(models: Sequence[str] = ()) -> dict[str, WebGame]:
     return parts
 
 
-def create_app(models: Sequence[str] = (), *, clock: Callable[[], float] = time.monotonic,
-               **limits: Any) -> Starlette:
+def create_app(models: Sequence[str] = (), *, store_path: str | os.PathLike = MEMORY,
+               clock: Callable[[], float] = time.monotonic, **limits: Any) -> Starlette:
     """The web app of ``goldrush serve`` (docs/web.md): the index page at ``/``, each game's page at ``/<game>``,
     and the JSON API of every game under ``/api/<game>/``, the same routes for every game of the registry.
 
     ``models``: trained model files the pages may name as players, by these paths, beside each game's own players;
-    each is loaded here, so a file that cannot be played is refused before the server starts. ``limits``: any of
-    :class:`~goldrush_agents.web.limits.Limits` by name (``max_games=100``, ``idle_seconds=600``, ...). ``clock``
-    (seconds) is there for tests.
+    each is loaded here, so a file that cannot be played is refused before the server starts. ``store_path``: the
+    SQLite file that keeps the games, records and ratings (:class:`~goldrush_agents.web.database.Database`): the
+    games it holds in play go on (``app.state.restored`` says what could not), or ``":memory:"``, the default,
+    to keep nothing past the app. ``limits``: any of :class:`~goldrush_agents.web.limits.Limits` by name
+    (``max_games=100``, ``idle_seconds=600``, ...). ``clock`` (seconds) is there for tests.
     """
     bounds = Limits.of(**limits)
     parts = web_parts(models)
-    store = Store(bounds, clock)
+    store = Store(bounds, clock, Database(store_path))
+    restored = store.restore(parts)
     searching = Workers(bounds.search_workers, bounds.max_waiting, "goldrush-search")
     quick = Workers(bounds.quick_workers, bounds.max_waiting, "goldrush-quick")
 
@@ -144,7 +151,7 @@ def create_app(models: Sequence[str] = (), *, clock: Callable[[], float] = time.
             store.release(client)
             raise
         state = made.state()
-        store.admit(made)
+        store.admit(made, plan)
         return JSONResponse({"id": made.id, "events": state["events"] if made.seat is not None else [],
                              "state": state})
 
@@ -167,10 +174,14 @@ def create_app(models: Sequence[str] = (), *, clock: Callable[[], float] = time.
     async def get_watch(request: Request) -> JSONResponse:
         return await get_state(request, "watch")
 
+    def answer(held: Session, work: Callable[..., Any], *args: Any) -> Any:
+        result = work(*args)
+        store.settle(held)  # written before the answer is sent
+        return result
+
     async def move(held: Session, work: Callable[..., Any], *args: Any) -> JSONResponse:
         async with held.lock:
-            result = await workers(held).run(work, *args, store.is_closing)
-        store.settle(held)
+            result = await workers(held).run(answer, held, work, *args, store.is_closing)
         return JSONResponse(result)
 
     async def act(request: Request) -> JSONResponse:
@@ -197,6 +208,9 @@ def create_app(models: Sequence[str] = (), *, clock: Callable[[], float] = time.
     async def replay_record(request: Request) -> JSONResponse:
         web = part(request)
         return JSONResponse(await quick.run(web.replay, await inputs.read_json(request, bounds), bounds))
+
+    async def rated(request: Request) -> JSONResponse:
+        return JSONResponse(store.database.ratings())
 
     async def refused(request: Request, error: Exception) -> JSONResponse:
         status = error.status if isinstance(error, WebError) else 400
@@ -230,6 +244,7 @@ def create_app(models: Sequence[str] = (), *, clock: Callable[[], float] = time.
           for name, web in parts.items() if web.static is not None],
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Route("/api/games", games),
+        Route("/api/ratings", rated),
         Route("/api/{game}/agents", agents),
         Route("/api/{game}/games", create_game, methods=["POST"]),
         Route("/api/{game}/games/{game_id}", get_game, methods=["GET"]),
@@ -246,6 +261,7 @@ def create_app(models: Sequence[str] = (), *, clock: Callable[[], float] = time.
                     exception_handlers={GoldrushEnvError: refused, HTTPException: http_error, Exception: failed})
     app.add_middleware(_SecurityHeaders)
     app.state.store = store
+    app.state.restored = restored
     app.state.limits = bounds
     app.state.games = parts
     return app
@@ -275,7 +291,8 @@ class _SecurityHeaders:
 def serve(app: Starlette, host: str, port: int, grace_seconds: float = 3.0, out: TextIO = sys.stdout) -> None:
     """Run ``app`` under uvicorn until SIGINT or SIGTERM. At the signal the server stops taking connections and its
     agents stop between moves (a request in flight gets 503, "shutting down"); requests get ``grace_seconds`` to
-    finish, then the server says on ``out`` what it dropped, stops, and passes the signal on, as uvicorn does."""
+    finish, then the server says on ``out`` what it kept (in a store file) or dropped, stops, and passes the signal
+    on, as uvicorn does."""
     store = app.state.store
 
     class Server(uvicorn.Server):
@@ -285,7 +302,9 @@ def serve(app: Starlette, host: str, port: int, grace_seconds: float = 3.0, out:
 
         async def shutdown(self, sockets: Any = None) -> None:
             await super().shutdown(sockets)
-            print(f"stopped: {len(store.live)} games in play and {len(store.ended)} finished ones dropped", file=out,
+            database = store.database
+            fate = f"kept in {database.path}" if database.in_file else "dropped"
+            print(f"stopped: {len(store.live)} games in play and {len(store.ended)} finished ones {fate}", file=out,
                   flush=True)
 
     Server(uvicorn.Config(app, host=host, port=port, log_level="warning",

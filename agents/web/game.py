@@ -48,6 +48,8 @@ class Plan:
     seat: int | None = None
     person: dict[str, Any] = field(default_factory=dict)
     """What the person asked of its own view (the game's person fields, e.g. Gold's memory)."""
+    name: str | None = None
+    """The name the person gave (its rating's, :mod:`goldrush_agents.web.ratings`), or None: anonymous."""
 
     @property
     def searches(self) -> bool:
@@ -83,6 +85,11 @@ class Session:
     ended_at: float | None = None
     final: dict[str, Any] | None = None
     """Once the game has ended: its last state and its record (the environment and agents are let go)."""
+    actions: list[int] = field(default_factory=list)
+    """Every action taken, in order: with the seed they rebuild the game (:meth:`WebGame.deal`, :meth:`play`), as
+    a restarted server does from its store."""
+    player: str | None = None
+    """The person's name, if it gave one (:attr:`Plan.name`)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held by the request that reads or moves the game: one at a time."""
 
@@ -114,9 +121,14 @@ class Session:
             if closing():
                 raise WebError("the server is shutting down", 503)
             seat = self.env.game.current_player
-            self.env.step_from_view(self.agents[seat].act(self.env.view(seat)))
+            self.play(self.agents[seat].act(self.env.view(seat)))
             if not until_person:
                 return
+
+    def play(self, action: int) -> None:
+        """Take ``action`` for the seat to act, and log it (:attr:`actions`)."""
+        self.env.step_from_view(action)
+        self.actions.append(int(action))
 
     def state(self) -> dict[str, Any]:
         """What the page may know now: the person's seat's knowledge in a played game, everything in a watched one;
@@ -132,11 +144,11 @@ class Session:
         return {**header, **self.web.seat_state(self)}
 
     def record(self) -> dict[str, Any]:
-        """The game's record (which ``goldrush replay`` and the Replay tab read); of a played game only once it has
-        ended (before, it would give away what the person has not seen)."""
+        """The game's record (which ``goldrush replay`` and the Replay tab read), once the game has ended; before, it
+        is refused, played or watched (a played game's would give away what the person has not seen)."""
         if self.final is not None:
             return self.final["record"]
-        if self.seat is not None and not self.game.is_finished:
+        if not self.game.is_finished:
             raise WebError("the record of a game is given once it has ended: it holds what no seat has seen yet", 409)
         return self.web.record(self)
 
@@ -150,7 +162,7 @@ class Session:
         problem = self.web.refusal(self, action)
         if problem is not None:
             raise WebError(problem, 409)
-        self.env.step_from_view(action)
+        self.play(action)
         self.web.after_person(self)
         self.advance(until_person=True, closing=closing)
         return {"id": self.id, "events": self.events_since(before), "state": self.state()}
@@ -261,10 +273,11 @@ class WebGame:
 
     def plan_game(self, body: Any, limits: Limits) -> Plan:
         """A person against agents: ``players``, ``opponents`` (one for all, or one per opponent), ``seat``,
-        ``seed``, and the game's own fields."""
+        ``seed``, the person's ``name`` (optional), and the game's own fields."""
         spec = self.spec
         body = inputs.fields(body, {"players": spec.default_players, "opponents": self.players.opponents[-1],
-                                    "seat": 0, "seed": None, **self.option_fields(), **self.person_fields()})
+                                    "seat": 0, "seed": None, "name": None, **self.option_fields(),
+                                    **self.person_fields()})
         players = inputs.integer("players", body["players"], spec.min_players, spec.max_players)
         seat = inputs.integer("seat", body["seat"], 0, players - 1)
         person = self.read_person(body)
@@ -272,7 +285,8 @@ class WebGame:
         opponents = inputs.agents("opponents", body["opponents"], self, limits)
         seats = seats_around(opponents, players, seat, [o.name for o in opponents])
         self.check_table([p for p in seats if p is not None], players, "opponents")
-        return Plan(seats, inputs.seed(body["seed"]), options, seat=seat, person=person)
+        return Plan(seats, inputs.seed(body["seed"]), options, seat=seat, person=person,
+                    name=inputs.person_name(body["name"]))
 
     def plan_watch(self, body: Any, limits: Limits) -> Plan:
         """A game between agents (``agents``: one per seat), advanced a move at a time."""
@@ -294,6 +308,14 @@ class WebGame:
         Seeded as ``goldrush watch`` (one seed, one game: :func:`goldrush_agents.arena.play_game`) and
         ``goldrush play`` seed theirs."""
         seed = secrets.randbelow(SERVER_SEEDS) if plan.seed is None else plan.seed
+        session = self.deal(plan, secrets.token_urlsafe(12), client, seed)
+        if plan.seat is not None:
+            session.advance(until_person=True, closing=closing)
+        return session
+
+    def deal(self, plan: Plan, game_id: str, client: str, seed: int) -> Session:
+        """The game of ``plan`` dealt by ``seed``, its agents made and seeded, before any move: :meth:`start`'s,
+        and a restarted server's, which replays a kept game's actions on it (:mod:`goldrush_agents.web.store`)."""
         names = plan.names
         env = self.spec.raw_env(num_players=len(names), **plan.options)
         env.reset(seed=seed)
@@ -307,11 +329,8 @@ class WebGame:
                           for s, p in enumerate(plan.players) if p is not None}
         except GoldrushEnvError as error:  # a bad option, named by the agent's constructor
             raise WebError(str(error)) from None
-        session = Session(secrets.token_urlsafe(12), client, self, env, names, agents, seed, plan.seed is not None,
-                          dict(plan.options), plan.searches, seat=plan.seat, person=dict(plan.person))
-        if plan.seat is not None:
-            session.advance(until_person=True, closing=closing)
-        return session
+        return Session(game_id, client, self, env, names, agents, seed, plan.seed is not None, dict(plan.options),
+                       plan.searches, seat=plan.seat, person=dict(plan.person), player=plan.name)
 
     # --- what is sent (hooks): the privacy boundary -------------------------------------------------------
 

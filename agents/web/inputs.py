@@ -121,6 +121,30 @@ def seed(value: Any) -> int | None:
     return None if value is None else integer("seed", value, 0, MAX_SEED)
 
 
+NAME_LENGTH = 32
+"""The longest name a person may give."""
+NAME_MARKS = " -_."
+"""What a person's name may hold besides letters and digits."""
+
+
+def person_name(value: Any) -> str | None:
+    """The name a person gives (1 to :data:`NAME_LENGTH` letters, digits, spaces and ``-_.``, not beginning or
+    ending with a space), or None: anonymous."""
+    if value is None:
+        return None
+    allowed = f"1 to {NAME_LENGTH} letters, digits, spaces and {NAME_MARKS.strip()!r}, or null for none"
+    if not isinstance(value, str):
+        raise WebError(f"name must be {allowed}, got {excerpt(value)}")
+    if not 0 < len(value) <= NAME_LENGTH:
+        raise WebError(f"name is {len(value):,} characters long: it must be {allowed}, got {excerpt(value)}")
+    bad = next((c for c in value if not (c.isalnum() or c in NAME_MARKS)), None)
+    if bad is not None:
+        raise WebError(f"name holds {bad!r}: it must be {allowed}, got {excerpt(value)}")
+    if value != value.strip():
+        raise WebError(f"name must not begin or end with a space, got {excerpt(value)}")
+    return value
+
+
 @dataclass(frozen=True)
 class AgentSpec:
     """A player a request named: ``name`` as the request gave it (shown to people), ``spec`` as it is built
@@ -202,4 +226,5 @@ def _number(value: Any) -> bool:
     return isinstance(value, float) or is_int(value)
 
 
-__all__ = ["AgentRules", "WebError", "AgentSpec", "read_json", "fields", "integer", "choice", "seed", "agents"]
+__all__ = ["AgentRules", "WebError", "AgentSpec", "read_json", "fields", "integer", "choice", "seed", "person_name",
+           "agents", "NAME_LENGTH"]

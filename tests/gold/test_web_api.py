@@ -38,7 +38,7 @@ def make_client(**options) -> TestClient:
 PLAY_STATE_KEYS = {
     "id", "mode", "game", "seed", "table", "max_turns", "num_players", "names", "owners", "scores", "gold_cards",
     "current_player", "face_up", "turn", "cards_left", "gold_rush", "rush_at", "finished", "over", "truncated",
-    "winners", "seat", "memory", "cards", "legal", "your_turn", "events",
+    "winners", "seat", "memory", "cards", "legal", "your_turn", "events", "rows",
 }
 
 
@@ -314,6 +314,32 @@ def test_the_record_of_a_game_in_play_is_refused():
     game_id = client.post("/api/gold/games", json={"opponents": "random", "seed": 1}).json()["id"]
     response = client.get(f"/api/gold/games/{game_id}/record")
     assert response.status_code == 409 and "once it has ended" in response.json()["error"]
+
+
+@pytest.mark.parametrize("table, rows", [("full", 8), ("half", 4), ("quarter", 2)])
+def test_a_state_says_how_many_rows_of_the_grid_its_table_covers(table, rows):
+    client = make_client()
+    played = client.post("/api/gold/games", json={"opponents": "random", "seed": 3, "table": table}).json()
+    watched = client.post("/api/gold/watch", json={"agents": "random,random", "seed": 3, "table": table}).json()
+    assert played["state"]["rows"] == watched["state"]["rows"] == rows
+    game_id = watched["id"]
+    while not client.get(f"/api/gold/watch/{game_id}").json()["state"]["finished"]:
+        client.post(f"/api/gold/watch/{game_id}/step", json={})
+    replayed = client.post("/api/gold/replay", json=client.get(f"/api/gold/games/{game_id}/record").json()).json()
+    assert {frame["rows"] for frame in replayed["frames"]} == {rows}  # the deal's rows, however many cards have left
+
+
+def test_the_record_of_a_watched_game_in_play_is_refused_until_it_ends():
+    client = make_client()
+    watch_id = client.post("/api/gold/watch", json={"agents": "greedy,random", "seed": 1, "table": "quarter"}).json()["id"]
+    state = client.post(f"/api/gold/watch/{watch_id}/step", json={}).json()["state"]
+    while True:
+        response = client.get(f"/api/gold/games/{watch_id}/record")
+        if state["finished"]:
+            break
+        assert response.status_code == 409 and "once it has ended" in response.json()["error"], response.text
+        state = client.post(f"/api/gold/watch/{watch_id}/step", json={}).json()["state"]
+    assert response.status_code == 200 and len(response.json()["flips"]) == len(state["events"])
 
 
 def test_watch_a_game_flip_by_flip_to_the_end():

@@ -9,6 +9,7 @@ skipped without them. Games are dealt on the quarter table (16 cards) so that a 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -97,7 +98,7 @@ def board(page) -> list[tuple[str, str]]:
 def test_play_a_whole_game_by_clicking_until_the_winners_are_shown(page):
     instant(page)
     deal(page)
-    assert page.locator(".cell.down").count() == 16 and page.locator(".cell.empty").count() == 48
+    assert page.locator(".cell.down").count() == page.locator(".cell").count() == 16  # the quarter table's 2 rows
     expect(page.get_by_test_id("turn-text")).to_have_text("Your turn: flip a card")
     end = page.get_by_test_id("end-screen")
     flips = 0
@@ -518,7 +519,7 @@ def test_the_index_leads_to_a_game_without_a_page_of_its_own_played_to_the_end_o
         clicks += 1
         expect(status).not_to_have_text(before)
         assert clicks < 20
-    expect(status).to_contain_text("winner")
+    expect(status).to_have_text(re.compile(r"Game over: scores \d+, \d+; (you win|random \(seat 1\) wins)\."))
     expect(page.locator("[data-testid=actions] button")).to_have_count(0)
     with page.expect_download() as saving:
         page.get_by_test_id("save").click()
@@ -535,5 +536,113 @@ def test_the_index_leads_to_a_game_without_a_page_of_its_own_played_to_the_end_o
         page.click("[data-testid=watch-step]")
         expect(page.get_by_test_id("move")).to_have_count(count)
     expect(page.get_by_test_id("move").last).to_contain_text("from heap")
+    context.close()
+    assert errors == [], errors
+
+
+# --- issue 69, item 5: the pages keep their game ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("table, cells", [("quarter", 16), ("half", 32), ("full", 64)])
+def test_a_table_is_drawn_on_the_rows_it_covers(page, table, cells):
+    """A smaller table is laid on the first rows of the grid: the quarter table on 2, the half on 4, and the page
+    draws those rows only, in play and in the replay of its record."""
+    instant(page)
+    deal(page, opponents="random", seed=6, table=table)
+    expect(page.locator(".cell")).to_have_count(cells)
+    expect(page.get_by_test_id("cell-h" + str(cells // 8))).to_be_visible()
+    if table == "quarter":
+        play_to_the_end(page)
+        page.get_by_test_id("end-replay").click()
+        expect(page.get_by_test_id("replay-position")).to_contain_text("flip 0 /")
+        expect(page.locator(".cell")).to_have_count(16)
+        page.get_by_test_id("tab-play").click()  # back: the game's own rows
+        expect(page.locator(".cell")).to_have_count(16)
+
+
+def test_the_end_card_comes_back_after_replaying_the_game(page):
+    instant(page)
+    deal(page, opponents="random", seed=4)
+    play_to_the_end(page)
+    page.get_by_test_id("end-replay").click()
+    expect(page.get_by_test_id("replay-position")).to_contain_text("flip 0 /")
+    expect(page.get_by_test_id("end-screen")).to_be_hidden()
+    page.get_by_test_id("tab-play").click()
+    expect(page.get_by_test_id("end-screen")).to_be_visible()
+    expect(page.get_by_test_id("end-save")).to_be_visible()
+    page.get_by_test_id("end-close").click()  # looking at the table: the card stays away until the tab is shown again
+    expect(page.get_by_test_id("end-screen")).to_be_hidden()
+    page.get_by_test_id("tab-watch").click()
+    page.get_by_test_id("tab-play").click()
+    expect(page.get_by_test_id("end-save")).to_be_visible()
+
+
+def test_three_quick_steps_make_three_flips(page):
+    page.get_by_test_id("tab-watch").click()
+    instant(page)
+    page.fill("[data-testid=watch-agents]", "greedy,random")
+    page.select_option("[data-testid=watch-table]", "quarter")
+    page.fill("[data-testid=watch-seed]", "3")
+    page.get_by_test_id("watch-start").click()
+    expect(page.get_by_test_id("watch-step")).to_be_enabled()
+    page.get_by_test_id("watch-step").evaluate("button => { button.click(); button.click(); button.click(); }")
+    expect(page.get_by_test_id("log").locator("li")).to_have_count(3)
+    page.keyboard.press("n")
+    page.keyboard.press("n")
+    expect(page.get_by_test_id("log").locator("li")).to_have_count(5)
+
+
+def test_the_winners_are_named_with_their_seats(page):
+    page.get_by_test_id("tab-watch").click()
+    instant(page)
+    page.fill("[data-testid=watch-agents]", "greedy,greedy")
+    page.select_option("[data-testid=watch-table]", "quarter")
+    page.fill("[data-testid=watch-seed]", "2")
+    page.get_by_test_id("watch-start").click()
+    page.get_by_test_id("watch-play").click()
+    expect(page.get_by_test_id("winners")).to_have_text(
+        re.compile(r"Winner: greedy \(seat [01]\) with \d+ gold|Winners: greedy \(seat 0\) and greedy \(seat 1\) "
+                   r"with \d+ gold each"))
+
+
+def test_the_plain_page_keeps_its_game_across_a_reload_and_forgets_one_the_server_dropped(browser, root, app):
+    context = browser.new_context(viewport={"width": 1000, "height": 750})
+    page = context.new_page()
+    page.set_default_timeout(BROWSER_PATIENCE_MS)
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(root + "/nim")
+    expect(page.get_by_test_id("opponents")).to_have_value("perfect")
+    page.fill("[data-testid=opponents]", "random")
+    page.fill("[data-testid=seed]", "8")
+    page.click("[data-testid=play-start]")
+    status, buttons = page.get_by_test_id("status"), page.locator("[data-testid=actions] button")
+    expect(status).to_contain_text("your turn")
+    before = status.inner_text()
+    buttons.first.click()
+    expect(status).not_to_have_text(before)
+    shown, actions = status.inner_text(), buttons.all_text_contents()
+    page.reload()
+    expect(status).to_have_text(shown)
+    assert buttons.all_text_contents() == actions
+    game_id = next(s.id for s in app.state.store.live.values() if s.web.name == "nim" and s.seed == 8)
+    app.state.store.remove(game_id, "nim")
+    buttons.first.click()
+    expect(page.get_by_test_id("notice")).to_contain_text("That game is no longer on the server")
+    expect(buttons).to_have_count(0)
+    expect(status).to_have_text("Deal a game to start.")
+    page.reload()  # forgotten: no second notice
+    expect(status).to_have_text("Deal a game to start.")
+    expect(page.get_by_test_id("notice")).to_be_hidden()
+
+    page.get_by_test_id("tab-watch").click()
+    page.fill("[data-testid=watch-agents]", "random,random")
+    page.click("[data-testid=watch-start]")
+    expect(status).to_contain_text("Turn 0")
+    page.get_by_test_id("watch-step").evaluate("button => { button.click(); button.click(); button.click(); }")
+    expect(page.get_by_test_id("move")).to_have_count(3)  # three quick clicks, three moves
+    page.reload()
+    expect(page.get_by_test_id("tab-watch")).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_test_id("move")).to_have_count(3)
     context.close()
     assert errors == [], errors

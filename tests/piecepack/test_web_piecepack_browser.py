@@ -266,7 +266,7 @@ def test_the_arrow_keys_before_a_record_is_loaded_do_nothing(page):
     page.evaluate("() => new Promise((done) => setTimeout(done, 50))")  # the key events' errors, if any, arrive
     assert errors == []
     expect(page.locator("[data-testid=replay-position]")).to_have_text("")
-    expect(page.locator("[data-testid=status]")).to_have_text("Deal a game to start.")
+    expect(page.locator("[data-testid=status]")).to_have_text("Load a record to replay it.")
 
 
 def test_the_replay_log_goes_as_far_as_the_action_shown(page):
@@ -291,3 +291,98 @@ def test_the_replay_log_goes_as_far_as_the_action_shown(page):
     expect(log.first).to_have_text(re.compile("^The game is over. Scores: ann "))
     page.click("[data-testid=replay-first]")
     expect(log).to_have_count(dealt)
+
+
+# --- issue 69, item 5: the page keeps its game --------------------------------------------------------------------
+
+
+def deal_and_act(page, seed: int) -> None:
+    page.fill("[data-testid=opponents]", "random")
+    page.fill("[data-testid=seed]", str(seed))
+    click_and_wait(page, page.locator("[data-testid=play-start]"))
+    click_and_wait(page, page.locator("[data-testid=choice]").first)
+
+
+def session_of(app, seed: int):
+    return next(s for s in app.state.store.live.values() if s.web.name == "piecepack" and s.seed == seed)
+
+
+def test_a_reload_returns_to_the_game_in_play(page, app):
+    deal_and_act(page, seed=21)
+    status, choices, log = (texts(page, "status"), texts(page, "choice"),
+                            page.locator("[data-testid=log] li").all_text_contents())
+    drawn_after(page, page.reload)
+    expect(page.locator("[data-testid=status]")).to_have_text(status[0])
+    assert texts(page, "choice") == choices
+    assert page.locator("[data-testid=log] li").all_text_contents() == log
+    assert len([s for s in app.state.store.live.values() if s.web.name == "piecepack" and s.seed == 21]) == 1
+    click_and_wait(page, page.locator("[data-testid=choice]").first)  # and the game goes on
+    expect(page.locator("[data-testid=error]")).to_be_hidden()
+
+
+def test_a_reload_returns_to_the_watched_game_and_its_tab(page):
+    page.click("[data-testid=tab-watch]")
+    page.fill("[data-testid=watch-agents]", "economist,random,random")
+    page.fill("[data-testid=watch-seed]", "3")
+    click_and_wait(page, page.locator("[data-testid=watch-start]"))
+    click_and_wait(page, page.locator("[data-testid=watch-step]"))
+    log = page.locator("[data-testid=log] li").all_text_contents()
+    drawn_after(page, page.reload)
+    expect(page.locator("[data-testid=tab-watch]")).to_have_attribute("aria-selected", "true")
+    assert page.locator("[data-testid=log] li").all_text_contents() == log
+    expect(page.locator("[data-testid=watch-step]")).to_be_enabled()
+    click_and_wait(page, page.locator("[data-testid=watch-step]"))
+
+
+def test_a_game_the_server_dropped_leaves_no_choice_to_click_and_is_forgotten(page, app):
+    deal_and_act(page, seed=22)
+    app.state.store.remove(session_of(app, 22).id, "piecepack")
+    page.locator("[data-testid=choice]").first.click()
+    expect(page.locator("[data-testid=notice]")).to_contain_text("That game is no longer on the server")
+    expect(page.locator("[data-testid=choice]")).to_have_count(0)
+    expect(page.locator("[data-testid=status]")).to_have_text("Deal a game to start.")
+    expect(page.locator("[data-testid=error]")).to_be_hidden()
+    page.reload()  # the page forgot it: no second notice
+    expect(page.locator("[data-testid=status]")).to_have_text("Deal a game to start.")
+    expect(page.locator("[data-testid=notice]")).to_be_hidden()
+
+
+def test_a_reload_after_the_server_lost_the_game_shows_the_start(page, app):
+    """As after a restart of the server: the page asks for its game once, is told it is gone, and says so."""
+    deal_and_act(page, seed=23)
+    app.state.store.remove(session_of(app, 23).id, "piecepack")
+    page.reload()
+    expect(page.locator("[data-testid=notice]")).to_contain_text("That game is no longer on the server")
+    expect(page.locator("[data-testid=choice]")).to_have_count(0)
+    expect(page.locator("[data-testid=status]")).to_have_text("Deal a game to start.")
+
+
+def test_three_quick_steps_make_three_moves(page, app):
+    page.click("[data-testid=tab-watch]")
+    page.fill("[data-testid=watch-agents]", "economist,random,random")
+    page.fill("[data-testid=watch-seed]", "24")
+    click_and_wait(page, page.locator("[data-testid=watch-start]"))
+    drawn = int(page.locator("body").get_attribute("data-drawn"))
+    page.locator("[data-testid=watch-step]").evaluate("button => { button.click(); button.click(); button.click(); }")
+    page.wait_for_function("(count) => Number(document.body.dataset.drawn) >= count", arg=drawn + 3)
+    (session,) = [s for s in app.state.store.live.values() if s.web.name == "piecepack" and s.seed == 24]
+    assert len(session.game.to_record()["actions"]) == 3
+
+
+def test_the_winners_are_named_so_that_two_of_one_name_are_told_apart(page):
+    said = page.evaluate("""() => [
+        winnersWin(["economist", "economist", "idle"], [1]),
+        winnersWin(["you", "idle", "idle"], [0, 1, 2]),
+        winnersWin(["you", "economist", "idle"], [0]),
+        winnersWin(["idle", "you", "economist"], [0, 1]),
+    ]""")
+    assert said == ["economist (seat 1) wins", "you, idle (seat 1) and idle (seat 2) share the win", "you win",
+                    "idle (seat 0) and you share the win"]
+    page.click("[data-testid=tab-watch]")
+    at_speed(page, 4)
+    page.fill("[data-testid=watch-agents]", "economist,economist,idle")
+    page.fill("[data-testid=watch-seed]", "2")
+    click_and_wait(page, page.locator("[data-testid=watch-start]"))
+    page.click("[data-testid=watch-play]")
+    expect(page.locator("[data-testid=end-title]")).to_have_text(re.compile(
+        r"The game is over: (economist \(seat [01]\) wins|idle \(seat 2\) wins|.* share the win) \(scores "))

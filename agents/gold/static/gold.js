@@ -9,11 +9,8 @@ const COLOUR_NAMES = ["red", "blue", "purple", "orange", "grey"];
 const LARGEST_SEED = Number.MAX_SAFE_INTEGER;  // the largest seed a browser's numbers hold exactly
 const square = (p) => COLS[p % 8] + (Math.floor(p / 8) + 1);
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
-const saved = {  // what survives a reload, in this tab only
-  get: (key) => { try { return sessionStorage.getItem("gold." + key); } catch { return null; } },
-  set: (key, value) => { try { sessionStorage.setItem("gold." + key, value); } catch { /* full or refused */ } },
-  drop: (key) => { try { sessionStorage.removeItem("gold." + key); } catch { /* refused */ } },
-};
+const saved = new Kept("gold");  // what survives a reload, in this tab only
+const steps = takingTurns();  // a watched game's steps, one after another however quickly they are asked for
 
 const ui = {
   mode: "play",
@@ -26,7 +23,6 @@ const icon = (name) => $("icon-" + name).content.firstElementChild.cloneNode(tru
 
 function showError(error) { const box = $("error"); box.textContent = error.message || String(error); box.classList.remove("hidden"); }
 function hideError() { $("error").classList.add("hidden"); }
-function showNotice(text) { const box = $("notice"); box.textContent = text; box.classList.toggle("hidden", !text); }
 
 // --- drawing -------------------------------------------------------------------------------
 
@@ -44,10 +40,12 @@ function face(code, owners, names) {
             el("span", {class: "k"}, owner < 0 ? "for any" : mine ? "yours" : "seat " + owner));
 }
 
-function buildBoard() {
+// The grid of a table of `rows` rows (a smaller table is laid on the first rows: the quarter table on 2).
+function buildBoard(rows = 8) {
   const board = $("board");
+  board.dataset.rows = rows;
   board.replaceChildren(el("div", {class: "lbl"}), ...[...COLS].map((c) => el("div", {class: "lbl"}, c)));
-  for (let row = 0; row < 8; row++) {
+  for (let row = 0; row < rows; row++) {
     board.append(el("div", {class: "lbl"}, row + 1));
     for (let col = 0; col < 8; col++) {
       const p = row * 8 + col;
@@ -60,9 +58,10 @@ function buildBoard() {
   }
 }
 
-// cards: 64 codes ("?" unknown, "-" empty); up: positions face up; legal: clickable positions
-function drawBoard(cards, up, legal, owners, names, gone = []) {
-  for (let p = 0; p < 64; p++) {
+// cards: 64 codes ("?" unknown, "-" empty); up: positions face up; legal: clickable positions; rows: those the table covers
+function drawBoard(cards, up, legal, owners, names, gone = [], rows = 8) {
+  if (+$("board").dataset.rows !== rows) buildBoard(rows);
+  for (let p = 0; p < 8 * rows; p++) {
     const cell = $("cell-" + square(p)), code = cards ? cards[p] : "?";
     const state = code === "-" ? "empty" : code === "?" ? "down" : up.includes(p) ? "up" : "known";
     const key = `${code}|${state}|${legal.includes(p)}|${gone.includes(p)}|${owners.join()}|${names.join()}`;
@@ -136,16 +135,15 @@ function drawLog(events) {
 }
 
 function showEnd(state) {
-  const names = state.names, best = state.winners.map((s) => `${displayName(names[s])} (seat ${s})`);
   let title = "Game over";
   if (state.mode === "play") {
     const won = state.winners.includes(state.seat);
     title = won && state.winners.length === 1 ? "You win!" : won ? "A shared victory" : "You lose";
   }
   $("end-title").textContent = title;
-  const score = state.scores[state.winners[0]];
-  $("winners").textContent = `Winner${best.length > 1 ? "s" : ""}: ${best.join(", ")} with ${score} gold` +
-    (state.truncated ? " (the turn limit ended the game)" : "");
+  const score = state.scores[state.winners[0]], shared = state.winners.length > 1;
+  $("winners").textContent = `Winner${shared ? "s" : ""}: ${winnerNames(state.names, state.winners)} with ${score} ` +
+    `gold${shared ? " each" : ""}` + (state.truncated ? " (the turn limit ended the game)" : "");
   $("play-again").textContent = state.mode === "watch" ? "Watch again" : "Play again";
   $("play-again").classList.toggle("hidden", state.mode === "replay");
   $("end-save").classList.toggle("hidden", state.mode === "replay");
@@ -162,11 +160,12 @@ function clearTable(text) {
 
 // --- a game on the server (play and watch) --------------------------------------------------
 
+// closed: the person closed the end card to look at the table (it comes back when the tab is shown again)
 function freshView(data) {
   const s = data.state;
   return {id: data.id, state: s, cards: s.cards.slice(), up: s.face_up === null ? [] : [s.face_up],
           scores: s.scores.slice(), gold: s.gold_cards.slice(), log: s.events.slice(),
-          busy: false, playing: false, ended: s.finished};
+          busy: false, playing: false, closed: false};
 }
 
 function drawView(view) {
@@ -176,12 +175,12 @@ function drawView(view) {
   const s = view.state;
   const legal = (s.mode === "play" && s.your_turn && !view.busy) ? s.legal : [];
   document.body.dataset.busy = String(view.busy);
-  drawBoard(view.cards, view.up, legal, s.owners, s.names, view.gone || []);
+  drawBoard(view.cards, view.up, legal, s.owners, s.names, view.gone || [], s.rows);
   drawStandings(s, view.scores, view.gold, view.busy ? view.current : s.current_player);
   drawStatus(view.busy ? {...s, finished: false, your_turn: false, current_player: view.current, seed: null} : s);
   setMessage(...lastWords(view.log));
   drawLog(view.log);
-  if (s.finished && !view.busy && !view.ended) { view.ended = true; showEnd(s); }
+  if (s.finished && !view.busy && !view.closed) showEnd(s);
 }
 
 // Show each flip on the board at the page's pace, then the state the server sent.
@@ -219,9 +218,10 @@ function lostGame(kind, error) {
   ui[kind] = null;
   saved.drop(kind);
   if (kind === "watch") $("watch-play").disabled = $("watch-step").disabled = true;
+  $("setup-" + kind).open = true;
   if (ui.mode === kind) drawView(null);
   hideError();
-  showNotice(`That game is no longer on the server (${error.message}). Deal a new one.`);
+  showNotice(goneWords(error));
 }
 
 function seedFrom(input) {
@@ -241,7 +241,7 @@ async function startPlay(event) {
                   memory: $("memory").value, table: $("table").value, seed: seedFrom("seed")};
     const data = await api("POST", "/api/gold/games", body);
     // Only now that the new game is dealt is the old one let go: a refused deal leaves the game in play as it was.
-    if (ui.play && ui.play.id && !ui.play.state.finished) api("DELETE", `/api/gold/games/${ui.play.id}`).catch(() => {});
+    saved.hold("play", data.id, ui.play && !ui.play.state.finished ? ui.play.id : null);
     showNotice("");
     const events = data.events, view = freshView(data);
     // Start from the deal: the agents' opening flips (when you do not start) are then shown one by one.
@@ -252,7 +252,6 @@ async function startPlay(event) {
     }
     if (events.length) view.up = [];
     ui.play = view;
-    saved.set("play", view.id);
     $("setup-play").open = false;
     drawView(ui.play);
     await animate(ui.play, events, data.state);
@@ -276,7 +275,7 @@ async function flipPosition(position) {
     await animate(view, data.events, data.state);
   } catch (error) {
     view.busy = false;
-    if (error.status === 404) lostGame("play", error);
+    if (gone(error)) lostGame("play", error);
     else { drawView(view); showError(error); }
   }
 }
@@ -289,9 +288,9 @@ async function startWatch(event) {
     const body = {agents: $("watch-agents").value, table: $("watch-table").value, seed: seedFrom("watch-seed")};
     const data = await api("POST", "/api/gold/watch", body);
     // As in startPlay: the old watched game is let go only once the new one is dealt.
-    if (ui.watch) { ui.watch.playing = false; api("DELETE", `/api/gold/games/${ui.watch.id}`).catch(() => {}); }
+    if (ui.watch) ui.watch.playing = false;
+    saved.hold("watch", data.id, ui.watch ? ui.watch.id : null);
     ui.watch = freshView(data);
-    saved.set("watch", ui.watch.id);
     showNotice("");
     $("watch-play").disabled = $("watch-step").disabled = false;
     $("watch-play").textContent = "Play";
@@ -308,7 +307,7 @@ async function stepWatch() {
     await animate(view, data.events, data.state);
   } catch (error) {
     view.busy = false; view.playing = false; $("watch-play").textContent = "Play";
-    if (error.status === 404) lostGame("watch", error); else showError(error);
+    if (gone(error)) lostGame("watch", error); else showError(error);
     return false;
   }
   if (view.state.finished) { view.playing = false; $("watch-play").textContent = "Play"; $("watch-step").disabled = true; }
@@ -321,17 +320,16 @@ async function toggleWatch() {
   view.playing = !view.playing;
   $("watch-play").textContent = view.playing ? "Pause" : "Play";
   while (view.playing && !view.state.finished) {
-    if (!view.busy && !(await stepWatch())) break;
+    if (!(await steps(stepWatch))) break;
     await sleep(Math.max(30, delay() / 3));
   }
 }
 
 // A game the page had before a reload (or Back then Forward): shown as the server has it now.
 async function resume(kind) {
-  const id = saved.get(kind);
-  if (!id) return;
   try {
-    const data = await api("GET", kind === "play" ? `/api/gold/games/${encodeURIComponent(id)}` : `/api/gold/watch/${encodeURIComponent(id)}`);
+    const data = await saved.resume(kind);
+    if (!data) return;
     ui[kind] = freshView(data);
     if (kind === "watch") {
       $("watch-play").disabled = false;
@@ -339,7 +337,7 @@ async function resume(kind) {
     } else $("setup-play").open = false;
     if (ui.mode === kind) drawView(ui[kind]);
   } catch (error) {
-    if (error.status === 404) lostGame(kind, error); else showError(error);
+    if (gone(error)) lostGame(kind, error); else showError(error);
   }
 }
 
@@ -376,7 +374,7 @@ function showFrame(index) {
     if (event.partner !== null) cards[event.partner] = replay.data.events[index - 2].card;
   }
   $("end").classList.add("hidden");
-  drawBoard(cards, up, [], frame.owners, frame.names, event ? event.removed : []);
+  drawBoard(cards, up, [], frame.owners, frame.names, event ? event.removed : [], frame.rows);
   drawStandings(frame, frame.scores, frame.gold_cards, frame.current_player);
   drawStatus(frame);
   if (event) setMessage(...lastWords(replay.data.events.slice(0, index)));
@@ -399,6 +397,7 @@ function setMode(mode) {
   }
   $("square-form").classList.toggle("hidden", mode !== "play");
   hideError();
+  if (ui[mode] && mode !== "replay") ui[mode].closed = false;  // a finished game's end card comes back with its tab
   if (mode !== "replay") drawView(ui[mode]);
   else if (ui.replay) showFrame(ui.replay.index);
   else clearTable("Load a record to replay it.");
@@ -438,7 +437,7 @@ function init() {
   $("players").addEventListener("change", fillSeats);
   $("play-form").addEventListener("submit", startPlay);
   $("watch-form").addEventListener("submit", startWatch);
-  $("watch-step").addEventListener("click", () => { if (ui.watch) { ui.watch.playing = false; $("watch-play").textContent = "Play"; } stepWatch(); });
+  $("watch-step").addEventListener("click", () => { if (ui.watch) { ui.watch.playing = false; $("watch-play").textContent = "Play"; } steps(stepWatch); });
   $("watch-play").addEventListener("click", toggleWatch);
   for (const tab of document.querySelectorAll("nav button")) tab.addEventListener("click", () => setMode(tab.dataset.mode));
   $("replay-load").addEventListener("click", () => loadReplay());
@@ -456,7 +455,10 @@ function init() {
   $("play-again").addEventListener("click", () => {
     $("end").classList.add("hidden");
     if (ui.mode === "watch") startWatch(); else if (ui.mode === "play") startPlay(); });
-  $("end-close").addEventListener("click", () => $("end").classList.add("hidden"));
+  $("end-close").addEventListener("click", () => {
+    $("end").classList.add("hidden");
+    if (ui.mode !== "replay" && ui[ui.mode]) ui[ui.mode].closed = true;
+  });
   $("end-save").addEventListener("click", async () => {
     try {
       const text = await recordText();
@@ -476,7 +478,7 @@ function init() {
     if (ui.mode === "play" && /^[a-hA-H]$/.test(event.key)) {
       event.preventDefault(); $("square-input").value = event.key.toLowerCase(); $("square-input").focus();
     } else if (ui.mode === "watch" && event.key === " ") { event.preventDefault(); toggleWatch(); }
-    else if (ui.mode === "watch" && event.key === "n") { stepWatch(); }
+    else if (ui.mode === "watch" && event.key === "n") { steps(stepWatch); }
     else if (ui.mode === "replay" && ui.replay && event.key === "ArrowRight") showFrame(ui.replay.index + 1);
     else if (ui.mode === "replay" && ui.replay && event.key === "ArrowLeft") showFrame(ui.replay.index - 1);
   });

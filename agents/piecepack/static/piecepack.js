@@ -11,6 +11,8 @@ const RANKS = ["Null", "Ace", "2", "3", "4", "5"];
 const DICE = ["Moon", "Sun", "Arms", "Crown"];  // the production dice, in resource order (the rule sheet's names)
 const ui = { mode: "play", play: null, watch: null, replay: null, picked: null, busy: false,
   watching: false, wake: null };  // watching: a Play loop is under way; wake: ends its wait between steps
+const saved = new Kept("piecepack");  // what survives a reload, in this tab only
+const steps = takingTurns();  // a watched game's steps, one after another however quickly they are asked for
 
 function showError(error) { $("error").textContent = error.message || String(error); $("error").classList.remove("hidden"); }
 function hideError() { $("error").classList.add("hidden"); }
@@ -86,9 +88,7 @@ function drawStatus(state) {
   $("dice").classList.toggle("hidden", !parts.length);
   $("pp-end").classList.toggle("hidden", !state.over);
   if (state.over) {
-    const names = state.winners.map((s) => state.names[s]).join(" and ");
-    $("end-title").textContent = `The game is over: ${names} win${state.winners.length === 1 && names !== "you" ? "s" : ""}` +
-      ` (scores ${state.scores.join(", ")})`;
+    $("end-title").textContent = `The game is over: ${winnersWin(state.names, state.winners)} (scores ${state.scores.join(", ")})`;
     $("end-save").classList.toggle("hidden", ui.mode === "replay");
     $("end-replay").classList.toggle("hidden", ui.mode === "replay");
   }
@@ -130,7 +130,13 @@ function current() { return ui.mode === "play" ? ui.play : ui.mode === "watch" ?
 
 function redraw() {
   const state = current();
-  if (!state) { $("field").replaceChildren(); $("status").textContent = "Deal a game to start."; $("choices").replaceChildren(); return; }
+  if (!state) {
+    $("field").replaceChildren(); $("choices").replaceChildren(); $("holdings").tBodies[0].replaceChildren();
+    $("status").textContent = ui.mode === "watch" ? "Choose the agents and deal." : ui.mode === "replay"
+      ? "Load a record to replay it." : "Deal a game to start.";
+    $("dice").classList.add("hidden"); $("pp-end").classList.add("hidden");
+    return;
+  }
   drawField(state); drawHoldings(state); drawStatus(state); drawChoices(state);
   document.body.dataset.drawn = String(Number(document.body.dataset.drawn || 0) + 1);  // for tests: a new state is drawn
 }
@@ -145,22 +151,46 @@ async function busy(work) {
 
 function seedOf(input) { return input.value === "" ? null : Number(input.value); }
 
+// The server no longer has the game (dropped after a while without a request, or the server restarted): the page
+// forgets it, shows the start of its tab again, and says so once.
+function lostGame(kind, error) {
+  ui[kind] = null;
+  saved.drop(kind);
+  if (kind === "watch") { $("watch-play").disabled = $("watch-step").disabled = true; $("watch-play").textContent = "Play"; }
+  $("setup-" + kind).open = true;
+  if (ui.mode === kind) { ui.picked = null; $("log").replaceChildren(); redraw(); }
+  hideError();
+  showNotice(goneWords(error));
+}
+
+// A game of `kind` the server sent ({id, state}), shown: from its first event (`events` null) or with those added.
+function show(kind, data, events = null) {
+  ui[kind] = { ...data.state, id: data.id, playing: kind === "watch" && ui.watch ? ui.watch.playing : false };
+  if (kind === "watch") $("watch-play").disabled = $("watch-step").disabled = ui.watch.over;
+  if (ui.mode !== kind) return;
+  ui.picked = null;
+  drawLog(events || data.state.events, events === null); redraw();
+}
+
 function startPlay(event) {
   event.preventDefault();
   busy(async () => {
     const body = { players: Number($("players").value), opponents: $("opponents").value, seat: Number($("seat").value),
       seed: seedOf($("seed")) };
     const data = await api("POST", "/api/piecepack/games", body);
-    ui.play = { ...data.state, id: data.id }; ui.picked = null;
-    drawLog(data.state.events, true); redraw();
+    // Only now that the new game is dealt is the old one let go: a refused deal leaves the game in play as it was.
+    saved.hold("play", data.id, ui.play && !ui.play.over ? ui.play.id : null);
+    showNotice("");
+    show("play", data);
   });
 }
 
 function act(action) {
   busy(async () => {
-    const data = await api("POST", `/api/piecepack/games/${ui.play.id}/act`, { action });
-    ui.play = { ...data.state, id: data.id }; ui.picked = null;
-    drawLog(data.events, false); redraw();
+    let data;
+    try { data = await api("POST", `/api/piecepack/games/${ui.play.id}/act`, { action }); }
+    catch (error) { if (gone(error)) { lostGame("play", error); return; } throw error; }
+    show("play", data, data.events);
   });
 }
 
@@ -168,18 +198,29 @@ function startWatch(event) {
   event.preventDefault();
   busy(async () => {
     const data = await api("POST", "/api/piecepack/watch", { agents: $("watch-agents").value, seed: seedOf($("watch-seed")) });
-    ui.watch = { ...data.state, id: data.id, playing: false };
-    $("watch-play").disabled = $("watch-step").disabled = false;
-    drawLog(data.state.events, true); redraw();
+    if (ui.watch) ui.watch.playing = false;
+    saved.hold("watch", data.id, ui.watch ? ui.watch.id : null);
+    ui.watch = null;
+    showNotice("");
+    show("watch", data);
   });
 }
 
 async function stepWatch() {
   if (!ui.watch || ui.watch.over) return;
-  const data = await api("POST", `/api/piecepack/watch/${ui.watch.id}/step`);
-  ui.watch = { ...data.state, id: data.id, playing: ui.watch.playing };
-  drawLog(data.events, false); redraw();
-  $("watch-play").disabled = $("watch-step").disabled = ui.watch.over;
+  const id = ui.watch.id;
+  try {
+    const data = await api("POST", `/api/piecepack/watch/${id}/step`);
+    if (ui.watch && ui.watch.id === id) show("watch", data, data.events);  // not a game dealt since
+  } catch (error) { if (gone(error)) lostGame("watch", error); else throw error; }
+}
+
+// A game the page had before a reload (or Back then Forward): shown as the server has it now.
+async function resume(kind) {
+  try {
+    const data = await saved.resume(kind);
+    if (data) show(kind, data);
+  } catch (error) { if (gone(error)) lostGame(kind, error); else showError(error); }
 }
 
 // Play steps the watched game at the pace of the Speed control, read at every step (a change tells at the next one);
@@ -192,8 +233,8 @@ async function toggleWatch() {
   if (!ui.watch.playing || ui.watching) return;  // a loop still under way goes on
   ui.watching = true;
   try {
-    while (ui.watch.playing && !ui.watch.over && ui.mode === "watch") {
-      try { await stepWatch(); } catch (error) { showError(error); ui.watch.playing = false; }
+    while (ui.watch && ui.watch.playing && !ui.watch.over && ui.mode === "watch") {
+      try { await steps(stepWatch); } catch (error) { showError(error); ui.watch.playing = false; }
       await new Promise((done) => { ui.wake = done; setTimeout(done, delay()); });
       ui.wake = null;
     }
@@ -201,15 +242,16 @@ async function toggleWatch() {
   $("watch-play").textContent = "Play";
 }
 
-async function loadReplay(text) {
+async function loadReplay(text, index = 0) {
   await busy(async () => {
     let record;
     try { record = JSON.parse(text); } catch (error) { throw new Error("the record is not valid JSON: " + error.message); }
     const data = await api("POST", "/api/piecepack/replay", record);
-    ui.replay = { data, index: 0 };
+    ui.replay = { data, index };
+    if (text.length < 200000) saved.set("replay", text);
     for (const id of ["replay-first", "replay-back", "replay-forward", "replay-last", "replay-slider"]) $(id).disabled = false;
     $("replay-slider").max = data.frames.length - 1;
-    showFrame(0);
+    showFrame(index);
   });
 }
 
@@ -217,8 +259,10 @@ function showFrame(index) {
   if (!ui.replay) return;
   const frames = ui.replay.data.frames;
   ui.replay.index = Math.max(0, Math.min(frames.length - 1, index));
+  saved.set("replay-index", String(ui.replay.index));
   $("replay-slider").value = ui.replay.index;
   $("replay-position").textContent = `action ${ui.replay.index} of ${frames.length - 1}`;
+  if (ui.mode !== "replay") return;
   drawReplayLog();
   redraw();
 }
@@ -234,6 +278,7 @@ function drawReplayLog() {
 
 function setMode(mode) {
   ui.mode = mode;
+  saved.set("mode", mode);
   ui.picked = null;
   for (const tab of document.querySelectorAll("nav button")) tab.setAttribute("aria-selected", String(tab.dataset.mode === mode));
   for (const name of ["play", "watch", "replay"]) $("setup-" + name).classList.toggle("hidden", name !== mode);
@@ -274,7 +319,7 @@ function init() {
   $("players").addEventListener("change", fillSeats);
   $("play-form").addEventListener("submit", startPlay);
   $("watch-form").addEventListener("submit", startWatch);
-  $("watch-step").addEventListener("click", () => busy(stepWatch));
+  $("watch-step").addEventListener("click", () => steps(stepWatch).catch(showError));
   $("watch-play").addEventListener("click", toggleWatch);
   nameSpeeds();
   for (const tab of document.querySelectorAll("nav button")) tab.addEventListener("click", () => setMode(tab.dataset.mode));
@@ -295,5 +340,11 @@ function init() {
     if (event.key === "ArrowRight") stepFrame(1);
     if (event.key === "ArrowLeft") stepFrame(-1);
   });
+  const mode = saved.get("mode");
+  setMode(["play", "watch", "replay"].includes(mode) ? mode : "play");
+  resume("play");
+  resume("watch");
+  const record = saved.get("replay");
+  if (record) { $("replay-input").value = record; loadReplay(record, Number(saved.get("replay-index") || 0)); }
 }
 init();

@@ -41,3 +41,61 @@ function nameSpeeds() {
   const show = () => { document.getElementById("speed-name").textContent = SPEEDS[+control.value][1]; };
   control.addEventListener("input", show); show();
 }
+
+// The note box of a page ("notice"): something the page did on its own (a game it let go), told once.
+function showNotice(text) { const box = document.getElementById("notice"); box.textContent = text; box.classList.toggle("hidden", !text); }
+
+// Who won, in words, each winner named so that two players of one name are told apart (the person is "you"):
+// winnerNames gives "economist (seat 2)" or "you, idle (seat 2) and idle (seat 3)", winnersWin the sentence,
+// "economist (seat 2) wins", "you win" or "you, idle (seat 2) and idle (seat 3) share the win".
+function winnerNames(names, winners) {
+  const each = winners.map((seat) => (names[seat] === "you" ? "you" : `${names[seat]} (seat ${seat})`));
+  return each.length < 2 ? each.join("") : `${each.slice(0, -1).join(", ")} and ${each[each.length - 1]}`;
+}
+function winnersWin(names, winners) {
+  if (winners.length > 1) return `${winnerNames(names, winners)} share the win`;
+  return `${winnerNames(names, winners)} ${names[winners[0]] === "you" ? "win" : "wins"}`;
+}
+
+// One at a time, in the order asked: what `inTurn(work)` is given runs once everything given before it has finished,
+// so that Step clicked three times quickly makes three moves, one after another. It answers what `work` answers; a
+// failure of one (shown by the work itself) does not stop the next.
+function takingTurns() {
+  let last = Promise.resolve();
+  return (work) => {
+    const next = last.then(work);
+    last = next.catch(() => {});
+    return next;
+  };
+}
+
+// What a page keeps across a reload, or Back then Forward, in this tab only (sessionStorage, under the game's name:
+// "gold.play"): the ids of its played and watched games, so that it returns to them as the server has them, and
+// whatever else the page names (its tab, a record in the Replay tab).
+class Kept {
+  constructor(game) { this.game = game; }
+  get(key) { try { return sessionStorage.getItem(`${this.game}.${key}`); } catch { return null; } }
+  set(key, value) { try { sessionStorage.setItem(`${this.game}.${key}`, value); } catch { /* full or refused */ } }
+  drop(key) { try { sessionStorage.removeItem(`${this.game}.${key}`); } catch { /* refused */ } }
+
+  // A game of `kind` ("play" or "watch") was dealt: it is kept, and the page's game before it (`old`, its id, or
+  // null) is let go, so that it does not count against the client's games in play.
+  hold(kind, id, old = null) {
+    this.set(kind, id);
+    if (old !== null) api("DELETE", `/api/${this.game}/games/${encodeURIComponent(old)}`).catch(() => {});
+  }
+
+  // The game of `kind` the page kept before a reload, as the server has it now ({id, state}), or null when it kept
+  // none. A game the server no longer has (dropped, or the server restarted) is forgotten, and its ApiError thrown:
+  // gone(error) tells it apart, for the page to clear its table and say so.
+  async resume(kind) {
+    const id = this.get(kind);
+    if (!id) return null;
+    try { return await api("GET", `/api/${this.game}/${kind === "play" ? "games" : "watch"}/${encodeURIComponent(id)}`); }
+    catch (error) { if (gone(error)) this.drop(kind); throw error; }
+  }
+}
+
+// Whether an answer says the game is no longer on the server (404), and what a page then says.
+const gone = (error) => error instanceof ApiError && error.status === 404;
+const goneWords = (error) => `That game is no longer on the server (${error.message}). Deal a new one.`;

@@ -4,6 +4,8 @@
 const $ = (id) => document.getElementById(id);
 const GAME = location.pathname.split("/").filter(Boolean)[0];
 const ui = {mode: "play", play: null, watch: null};
+const saved = new Kept(GAME);  // what survives a reload, in this tab only
+const steps = takingTurns();  // a watched game's steps, one after another however quickly they are asked for
 function showError(error) { $("error").textContent = error.message || String(error); $("error").classList.remove("hidden"); }
 function hideError() { $("error").classList.add("hidden"); }
 const seedOf = (input) => (input.value === "" ? null : Number(input.value));
@@ -19,7 +21,7 @@ function draw() {
   $("actions").replaceChildren();
   $("moves").replaceChildren();
   $("save").classList.add("hidden");
-  if (!data) { $("status").textContent = ""; return; }
+  if (!data) { $("status").textContent = ui.mode === "watch" ? "Choose the agents and deal." : "Deal a game to start."; return; }
   const state = data.state;
   // The last moves in the game's words, as the server tells them (a played game's only where every move is public).
   const moves = state.events || [];
@@ -29,7 +31,7 @@ function draw() {
   for (const text of texts) $("texts").append(el("pre", {"data-testid": "text"}, text));
   if (state.finished) {
     $("status").textContent = `${names(state)}. Game over: scores ${state.scores.join(", ")}; ` +
-      `winner${state.winners.length > 1 ? "s" : ""} ${state.winners.map((s) => state.names[s]).join(", ")}.`;
+      `${winnersWin(state.names, state.winners)}.`;
     $("save").classList.remove("hidden");
     return;
   }
@@ -49,12 +51,41 @@ async function run(work) {
   draw();
 }
 
+// The server no longer has the game (dropped after a while without a request, or the server restarted): the page
+// forgets it, shows the start of its tab again, and says so once.
+function lostGame(kind, error) {
+  ui[kind] = null;
+  saved.drop(kind);
+  $(`setup-${kind}`).open = true;
+  hideError();
+  showNotice(goneWords(error));
+}
+
+// A move in the game of `kind` (the person's action, or a watched game's step): the server's answer replaces the game
+// shown, unless another was dealt meanwhile; a game the server no longer has is lost.
+async function move(kind, body) {
+  const id = ui[kind].id;
+  try {
+    const data = await api("POST", `/api/${GAME}/${kind === "play" ? `games/${id}/act` : `watch/${id}/step`}`, body);
+    if (ui[kind] && ui[kind].id === id) ui[kind] = data;
+  } catch (error) { if (gone(error)) lostGame(kind, error); else throw error; }
+}
+
 async function act(action) {
-  await run(async () => { ui.play = await api("POST", `/api/${GAME}/games/${ui.play.id}/act`, {action}); });
+  await run(() => move("play", {action}));
+}
+
+// A game the page had before a reload (or Back then Forward): shown as the server has it now.
+async function resume(kind) {
+  try {
+    const data = await saved.resume(kind);
+    if (data) { ui[kind] = data; draw(); }
+  } catch (error) { if (gone(error)) { lostGame(kind, error); draw(); } else showError(error); }
 }
 
 function setMode(mode) {
   ui.mode = mode;
+  saved.set("mode", mode);
   for (const tab of ["play", "watch"]) {
     $(`tab-${tab}`).setAttribute("aria-selected", String(tab === mode));
     $(`setup-${tab}`).classList.toggle("hidden", tab !== mode);
@@ -68,19 +99,24 @@ $("play-form").addEventListener("submit", (event) => {
     const body = {players: Number($("players").value), opponents: $("opponents").value,
                   seat: Number($("seat").value), seed: seedOf($("seed"))};
     const made = await api("POST", `/api/${GAME}/games`, body);
-    if (ui.play && !ui.play.state.finished) api("DELETE", `/api/${GAME}/games/${ui.play.id}`).catch(() => {});
+    // Only now that the new game is dealt is the old one let go: a refused deal leaves the game in play as it was.
+    saved.hold("play", made.id, ui.play && !ui.play.state.finished ? ui.play.id : null);
+    showNotice("");
     ui.play = made;
   });
 });
 $("watch-form").addEventListener("submit", (event) => {
   event.preventDefault();
   run(async () => {
-    ui.watch = await api("POST", `/api/${GAME}/watch`, {agents: $("watch-agents").value, seed: seedOf($("watch-seed"))});
+    const made = await api("POST", `/api/${GAME}/watch`, {agents: $("watch-agents").value, seed: seedOf($("watch-seed"))});
+    saved.hold("watch", made.id, ui.watch ? ui.watch.id : null);
+    showNotice("");
+    ui.watch = made;
   });
 });
-$("watch-step").addEventListener("click", () => run(async () => {
-  if (ui.watch) ui.watch = await api("POST", `/api/${GAME}/watch/${ui.watch.id}/step`);
-}));
+$("watch-step").addEventListener("click", () => steps(() => run(async () => {
+  if (ui.watch && !ui.watch.state.finished) await move("watch");
+})));
 $("save").addEventListener("click", () => run(async () => {
   const text = await api("GET", `/api/${GAME}/games/${ui[ui.mode].id}/record`, undefined, true);
   const link = el("a", {href: URL.createObjectURL(new Blob([text], {type: "application/json"})),
@@ -99,3 +135,7 @@ api("GET", `/api/${GAME}/agents`).then((info) => {
   $("watch-agents").value = Array(info.players.default).fill(info.opponents).join(",");
   for (const name of info.agents) $("agent-names").append(el("option", {value: name}));
 }).catch(showError);
+const mode = saved.get("mode");
+setMode(["play", "watch"].includes(mode) ? mode : "play");
+resume("play");
+resume("watch");
