@@ -646,3 +646,18 @@ def test_the_plain_page_keeps_its_game_across_a_reload_and_forgets_one_the_serve
     expect(page.get_by_test_id("move")).to_have_count(3)
     context.close()
     assert errors == [], errors
+
+
+def test_a_person_may_give_a_name_to_be_rated_by_and_a_bad_one_is_refused(page, app):
+    """The play form's name box (issue 69, item 4): empty is anonymous, a name reaches the game, and one the server
+    refuses is explained on the page with nothing dealt."""
+    page.fill("[data-testid=name]", "Ada L.")
+    deal(page, seed=31)
+    assert next(s for s in app.state.store.live.values() if s.seed == 31).player == "Ada L."
+    page.locator("[data-testid=play-setup] summary").click()
+    page.fill("[data-testid=name]", "<b>Ada</b>")
+    page.click("[data-testid=play-start]")
+    expect(page.get_by_test_id("error")).to_contain_text("name holds '<'")
+    page.fill("[data-testid=name]", "")
+    deal(page, seed=32)
+    assert next(s for s in app.state.store.live.values() if s.seed == 32).player is None

@@ -386,3 +386,9 @@ def test_the_winners_are_named_so_that_two_of_one_name_are_told_apart(page):
     page.click("[data-testid=watch-play]")
     expect(page.locator("[data-testid=end-title]")).to_have_text(re.compile(
         r"The game is over: (economist \(seat [01]\) wins|idle \(seat 2\) wins|.* share the win) \(scores "))
+
+
+def test_the_name_a_person_gives_reaches_its_game(page, app):
+    page.fill("[data-testid=name]", "Grace")
+    deal_and_act(page, seed=33)
+    assert session_of(app, 33).player == "Grace"

@@ -238,7 +238,8 @@ async function startPlay(event) {
   if (event) event.preventDefault();
   try {
     const body = {players: +$("players").value, opponents: $("opponents").value, seat: +$("seat").value,
-                  memory: $("memory").value, table: $("table").value, seed: seedFrom("seed")};
+                  memory: $("memory").value, table: $("table").value, seed: seedFrom("seed"),
+                  name: nameOf($("name"))};
     const data = await api("POST", "/api/gold/games", body);
     // Only now that the new game is dealt is the old one let go: a refused deal leaves the game in play as it was.
     saved.hold("play", data.id, ui.play && !ui.play.state.finished ? ui.play.id : null);

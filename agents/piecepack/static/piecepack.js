@@ -176,7 +176,7 @@ function startPlay(event) {
   event.preventDefault();
   busy(async () => {
     const body = { players: Number($("players").value), opponents: $("opponents").value, seat: Number($("seat").value),
-      seed: seedOf($("seed")) };
+      seed: seedOf($("seed")), name: nameOf($("name")) };
     const data = await api("POST", "/api/piecepack/games", body);
     // Only now that the new game is dealt is the old one let go: a refused deal leaves the game in play as it was.
     saved.hold("play", data.id, ui.play && !ui.play.over ? ui.play.id : null);

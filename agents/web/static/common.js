@@ -42,6 +42,10 @@ function nameSpeeds() {
   control.addEventListener("input", show); show();
 }
 
+// The person's name as the play form gives it: null (anonymous) when the box is empty, otherwise as typed (the
+// server says what a name may hold).
+const nameOf = (input) => (input.value === "" ? null : input.value);
+
 // The note box of a page ("notice"): something the page did on its own (a game it let go), told once.
 function showNotice(text) { const box = document.getElementById("notice"); box.textContent = text; box.classList.toggle("hidden", !text); }
 

@@ -97,7 +97,7 @@ $("play-form").addEventListener("submit", (event) => {
   event.preventDefault();
   run(async () => {
     const body = {players: Number($("players").value), opponents: $("opponents").value,
-                  seat: Number($("seat").value), seed: seedOf($("seed"))};
+                  seat: Number($("seat").value), seed: seedOf($("seed")), name: nameOf($("name"))};
     const made = await api("POST", `/api/${GAME}/games`, body);
     // Only now that the new game is dealt is the old one let go: a refused deal leaves the game in play as it was.
     saved.hold("play", made.id, ui.play && !ui.play.state.finished ? ui.play.id : null);
