@@ -78,6 +78,17 @@ def deal(page, opponents="greedy", seed=3, **choices):
     expect(page.locator(".cell.legal").first).to_be_visible()
 
 
+def watch_quarter(page, agents, seed=None):
+    """Open Watch at the instant speed and start ``agents`` on the quarter table (``seed`` None: the server's)."""
+    page.get_by_test_id("tab-watch").click()
+    instant(page)
+    page.fill("[data-testid=watch-agents]", agents)
+    page.select_option("[data-testid=watch-table]", "quarter")
+    if seed is not None:
+        page.fill("[data-testid=watch-seed]", str(seed))
+    page.get_by_test_id("watch-start").click()
+
+
 def play_to_the_end(page):
     end = page.get_by_test_id("end-screen")
     for _ in range(200):
@@ -176,12 +187,7 @@ def test_keyboard_play_flips_the_square_typed(page):
 
 
 def test_watch_agents_step_by_step_then_play_to_the_end(page):
-    page.get_by_test_id("tab-watch").click()
-    instant(page)
-    page.fill("[data-testid=watch-agents]", "greedy,expert")
-    page.select_option("[data-testid=watch-table]", "quarter")
-    page.fill("[data-testid=watch-seed]", "2")
-    page.get_by_test_id("watch-start").click()
+    watch_quarter(page, "greedy,expert", 2)
     expect(page.get_by_test_id("watch-step")).to_be_enabled()
     assert page.locator(".cell.known").count() == 16  # watching: every card shown, face down
     page.get_by_test_id("watch-step").click()
@@ -353,11 +359,7 @@ def test_8_back_then_forward_returns_to_the_game(page):
 
 
 def test_8_a_reload_returns_to_the_watched_game_and_the_replay(page):
-    page.get_by_test_id("tab-watch").click()
-    instant(page)
-    page.fill("[data-testid=watch-agents]", "greedy,random")
-    page.select_option("[data-testid=watch-table]", "quarter")
-    page.get_by_test_id("watch-start").click()
+    watch_quarter(page, "greedy,random")
     page.get_by_test_id("watch-step").click()
     expect(page.get_by_test_id("log").locator("li")).to_have_count(1)
     page.reload()
@@ -578,12 +580,7 @@ def test_the_end_card_comes_back_after_replaying_the_game(page):
 
 
 def test_three_quick_steps_make_three_flips(page):
-    page.get_by_test_id("tab-watch").click()
-    instant(page)
-    page.fill("[data-testid=watch-agents]", "greedy,random")
-    page.select_option("[data-testid=watch-table]", "quarter")
-    page.fill("[data-testid=watch-seed]", "3")
-    page.get_by_test_id("watch-start").click()
+    watch_quarter(page, "greedy,random", 3)
     expect(page.get_by_test_id("watch-step")).to_be_enabled()
     page.get_by_test_id("watch-step").evaluate("button => { button.click(); button.click(); button.click(); }")
     expect(page.get_by_test_id("log").locator("li")).to_have_count(3)
@@ -593,12 +590,7 @@ def test_three_quick_steps_make_three_flips(page):
 
 
 def test_the_winners_are_named_with_their_seats(page):
-    page.get_by_test_id("tab-watch").click()
-    instant(page)
-    page.fill("[data-testid=watch-agents]", "greedy,greedy")
-    page.select_option("[data-testid=watch-table]", "quarter")
-    page.fill("[data-testid=watch-seed]", "2")
-    page.get_by_test_id("watch-start").click()
+    watch_quarter(page, "greedy,greedy", 2)
     page.get_by_test_id("watch-play").click()
     expect(page.get_by_test_id("winners")).to_have_text(
         re.compile(r"Winner: greedy \(seat [01]\) with \d+ gold|Winners: greedy \(seat 0\) and greedy \(seat 1\) "
