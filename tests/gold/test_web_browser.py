@@ -645,11 +645,13 @@ def test_a_person_may_give_a_name_to_be_rated_by_and_a_bad_one_is_refused(page, 
     refuses is explained on the page with nothing dealt."""
     page.fill("[data-testid=name]", "Ada L.")
     deal(page, seed=31)
+    expect(page.get_by_test_id("status")).to_contain_text("seed 31")  # drawn: the server has the game
     assert next(s for s in app.state.store.live.values() if s.seed == 31).player == "Ada L."
     page.locator("[data-testid=play-setup] summary").click()
     page.fill("[data-testid=name]", "<b>Ada</b>")
     page.click("[data-testid=play-start]")
     expect(page.get_by_test_id("error")).to_contain_text("name holds '<'")
     page.fill("[data-testid=name]", "")
-    deal(page, seed=32)
+    deal(page, seed=32)  # the old game's cells are still legal until the new one is drawn
+    expect(page.get_by_test_id("status")).to_contain_text("seed 32")
     assert next(s for s in app.state.store.live.values() if s.seed == 32).player is None
